@@ -1,0 +1,84 @@
+/**
+ * The platform's configuration, read and validated once at start-up.
+ * Nothing else in the code base reads `process.env`: apps receive a `Config` and pass the
+ * parts they need down as options (see ARCHITECTURE.md, "Configuration").
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535 });
+const Url = Type.String({ pattern: '^[a-z][a-z0-9+.-]*://' });
+
+export const ConfigSchema = Type.Object({
+  /** embedded = one process on PGlite with in-process log and queue; distributed = PostgreSQL, Redis, brokers. */
+  PROFILE: Type.Union([Type.Literal('embedded'), Type.Literal('distributed')], { default: 'embedded' }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** Where the embedded profile keeps its PGlite database and other state. */
+  DATA_DIR: Type.String({ default: './data' }),
+  /** PostgreSQL connection URL; required in the distributed profile. */
+  DATABASE_URL: Type.Optional(Url),
+  REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
+  /** External MQTT broker for the distributed profile. */
+  MQTT_URL: Type.String({ default: 'mqtt://127.0.0.1:1883' }),
+  /** Port of the embedded MQTT broker. */
+  MQTT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 1883 }),
+  NATS_URL: Type.Optional(Url),
+  /** Comma-separated Kafka bootstrap brokers; when set, the event log uses Kafka. */
+  KAFKA_BROKERS: Type.Optional(Type.String()),
+  /** SMTP server for email, e.g. smtp://user:pass@mail.example.com:587; without it mail goes to the outbox. */
+  SMTP_URL: Type.Optional(Url),
+  MAIL_FROM: Type.String({ default: 'IoT Platform <no-reply@localhost>' }),
+  TWILIO_ACCOUNT_SID: Type.Optional(Type.String()),
+  TWILIO_AUTH_TOKEN: Type.Optional(Type.String()),
+  TWILIO_FROM: Type.Optional(Type.String()),
+  /** Overrides the Twilio API base URL (tests point it at a local endpoint). */
+  TWILIO_BASE_URL: Type.Optional(Url),
+  /** Secret for signing cookies; the embedded profile generates and keeps one in DATA_DIR when unset. */
+  SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Mark cookies Secure (set behind HTTPS). */
+  COOKIE_SECURE: Type.Boolean({ default: false }),
+  /** Public base URL of the console, used in links sent by email. */
+  PUBLIC_URL: Type.Optional(Url),
+  /** MapLibre style URL; without it the map renders its layers on a plain background. */
+  MAP_STYLE_URL: Type.Optional(Type.String()),
+  /** Seed the demo companies, users and devices on first start. */
+  DEMO_DATA: Type.Boolean({ default: true }),
+  /** Let http actions call loopback, link-local and private addresses. */
+  HTTP_ACTIONS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  /** Directory of the built console that the API serves; empty disables serving it. */
+  CONSOLE_DIR: Type.Optional(Type.String()),
+});
+
+export type Config = Static<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const known = new Set(Object.keys(ConfigSchema.properties));
+
+/** Reads, converts and validates configuration from an environment-like record. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (known.has(key) && value !== undefined && value !== '') raw[key] = value;
+  }
+  const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
+  const problems = [...Value.Errors(ConfigSchema, withDefaults)].map(
+    (e) => `${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`,
+  );
+  const config = withDefaults as Config;
+  if (config.PROFILE === 'distributed' && !config.DATABASE_URL) {
+    problems.push('DATABASE_URL: required in the distributed profile');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest run covers the whole tree: unit tests sit beside the code (`*.test.ts`),
+// cross-app, end-to-end and browser tests live in tests/.
+export default defineConfig({
+  test: {
+    include: ['{apps,packages}/*/src/**/*.test.{ts,tsx}', 'tests/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Two cores: more workers than that only makes database-heavy suites fight for CPU.
+    maxWorkers: 2,
+  },
+});
