@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: more workers than that only makes database-heavy suites fight for CPU.
     maxWorkers: 2,
+    // CI reads the totals from the JSON report (.ci/run prints "N passed, N failed").
+    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
   },
 });

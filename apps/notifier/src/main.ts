@@ -1,0 +1,11 @@
+import { loadConfig } from '@iot/config';
+import { openDb } from '@iot/db';
+import { createLogger, runUntilSignal } from '@iot/runtime';
+import { startNotifier } from './index.js';
+
+const config = loadConfig();
+const log = createLogger({ level: config.LOG_LEVEL, name: 'notifier' });
+const db = await openDb(config);
+const service = await startNotifier({ config, db, log });
+// Listed in start order; they stop in reverse.
+await runUntilSignal([{ name: 'db', stop: () => db.close() }, service], log);

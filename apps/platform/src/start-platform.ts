@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from '@iot/api';
+import type { Config } from '@iot/config';
+import { type Db, migrate, openPglite, openPostgres } from '@iot/db';
+import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
+import { startIngest } from '@iot/ingest';
+import { startNotifier } from '@iot/notifier';
+import { startRulesWorker } from '@iot/rules-worker';
+import type { Logger, Service } from '@iot/runtime';
+import { PLATFORM_VERSION } from './version.js';
+
+export interface RunningPlatform {
+  url: string;
+  db: Db;
+  services: Service[];
+  /** What `npm start` prints: where to go and how to sign in. */
+  banner: string;
+}
+
+/** Opens the database for the profile: PGlite files under DATA_DIR, or PostgreSQL at DATABASE_URL. */
+async function openProfileDb(config: Config): Promise<Db> {
+  if (config.PROFILE === 'distributed' && config.DATABASE_URL) return openPostgres({ url: config.DATABASE_URL });
+  const dataDir = resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return openPglite({ dataDir: join(dataDir, 'pglite') });
+}
+
+/**
+ * Cookies must survive restarts, so without a configured secret the embedded profile generates one once
+ * and keeps it beside its data.
+ */
+function sessionSecret(config: Config): string {
+  if (config.SESSION_SECRET) return config.SESSION_SECRET;
+  const file = join(resolve(config.DATA_DIR), 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/** The built console sits beside the platform bundle in the repository: apps/console/dist. */
+function defaultConsoleDir(): string | undefined {
+  const dir = fileURLToPath(new URL('../../console/dist', import.meta.url));
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
+
+export async function startPlatform({ config: given, log }: { config: Config; log: Logger }): Promise<RunningPlatform> {
+  const db = await openProfileDb(given);
+  const config: Config = {
+    ...given,
+    SESSION_SECRET: sessionSecret(given),
+    CONSOLE_DIR: given.CONSOLE_DIR ?? defaultConsoleDir(),
+  };
+  const applied = await migrate(db);
+  log.info({ applied: applied.length, database: db.kind }, 'database migrated');
+
+  let demo = false;
+  if (config.DEMO_DATA) {
+    const result = await seedDemoData(db);
+    demo = true;
+    log.info({ seeded: result.seeded }, result.seeded ? 'demo data written' : 'demo data already present');
+  }
+
+  const app = await buildApp({ config, db, version: PLATFORM_VERSION, logger: log.child({ app: 'api' }) });
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const port = new URL(address).port;
+  const url = `http://localhost:${port}`;
+
+  const services: Service[] = [{ name: 'db', stop: () => db.close() }];
+  services.push({ name: 'api', stop: () => app.close() });
+  for (const start of [startIngest, startRulesWorker, startNotifier]) {
+    services.push(await start({ config, db, log }));
+  }
+
+  const lines = [
+    '',
+    `  IoT platform ${PLATFORM_VERSION} (${config.PROFILE} profile, ${db.kind})`,
+    `  Console and API:  ${url}`,
+    `  API docs:         ${url}/api/v1/docs`,
+  ];
+  if (!config.CONSOLE_DIR) lines.push('  (console not built: run `npm run build` to serve it here)');
+  if (demo) {
+    lines.push(`  Demo logins (password ${DEMO_PASSWORD}):`);
+    for (const login of DEMO_LOGINS) lines.push(`    ${login.email.padEnd(18)} ${login.role}`);
+  }
+  lines.push('', '');
+  return { url, db, services, banner: lines.join('\n') };
+}

@@ -1,0 +1,31 @@
+import { execSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'tsup';
+
+function commit(): string {
+  try {
+    return execSync('git rev-parse --short=8 HEAD', { stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+// Workspace packages are TypeScript source: bundle them in; keep npm dependencies external.
+export default defineConfig({
+  entry: ['src/main.ts'],
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  noExternal: [/^@iot\//],
+  clean: true,
+  sourcemap: true,
+  // The console shows the first 8 characters of the version (spec section 9): the build's commit identifies it
+  // exactly; a build outside git falls back to the package version.
+  define: { __PLATFORM_VERSION__: JSON.stringify(commit() === 'unknown' ? version : commit()) },
+});
