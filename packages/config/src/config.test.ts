@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './index.js';
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PROFILE: 'embedded',
+      PORT: 8080,
+      DATA_DIR: './data',
+      MQTT_PORT: 1883,
+      DEMO_DATA: true,
+      COOKIE_SECURE: false,
+      HTTP_ACTIONS_ALLOW_PRIVATE: false,
+      LOG_LEVEL: 'info',
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('converts numbers and booleans from their string form', () => {
+    const config = loadConfig({ PORT: '9090', DEMO_DATA: 'false', COOKIE_SECURE: 'true' });
+    expect(config.PORT).toBe(9090);
+    expect(config.DEMO_DATA).toBe(false);
+    expect(config.COOKIE_SECURE).toBe(true);
+  });
+
+  it('ignores variables it does not know and empty values', () => {
+    const config = loadConfig({ PATH: '/usr/bin', SMTP_URL: '' });
+    expect(config).not.toHaveProperty('PATH');
+    expect(config.SMTP_URL).toBeUndefined();
+  });
+
+  it.each([
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PROFILE: 'cloud' }, 'PROFILE'],
+    [{ DATABASE_URL: 'localhost:5432' }, 'DATABASE_URL'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ PROFILE: 'distributed' }, 'DATABASE_URL: required in the distributed profile'],
+  ])('rejects %j naming %s', (env, named) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(named);
+  });
+
+  it('accepts the distributed profile with a database URL', () => {
+    const config = loadConfig({ PROFILE: 'distributed', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/iot' });
+    expect(config.PROFILE).toBe('distributed');
+    expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/iot');
+  });
+});
