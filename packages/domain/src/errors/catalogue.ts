@@ -1,0 +1,807 @@
+/**
+ * The API error catalogue (spec section 8). Every failure the API returns carries one of these codes;
+ * the console translates `api.response-<code>` (built from the texts below, see src/i18n).
+ *
+ * HTTP status choices, so the whole catalogue follows one reading:
+ * - not logged in, failed login, bad credentials: 401; invalid CSRF token: 419 (the Laravel-style
+ *   "page expired" status the console's CSRF handling is built around);
+ * - authenticated but not allowed (permission, blocked company, user without company, main user,
+ *   another company's row, unlicensed module): 403;
+ * - a named thing that does not exist: 404;
+ * - a conflict with existing state (already registered, already assigned, still referenced): 409;
+ * - input that fails validation: 422; unsupported content type: 415;
+ * - a failure on our side (create/read/update/delete failed): 500; a device network or LNS that
+ *   refused a downlink: 502. A 5xx answer never carries more than the catalogue text.
+ * Meanings the spec names only as a range (groups, rules, virtual data, dashboards, company,
+ * farming, parking) are assigned here in create/read/update/delete order and are ours from now on.
+ */
+export interface ErrorDefinition {
+  readonly code: number;
+  readonly name: string;
+  readonly status: number;
+  readonly en: string;
+  readonly de: string;
+}
+
+export const ERROR_DEFINITIONS = [
+  // General
+  { code: 0, name: 'UNDEFINED', status: 500, en: 'Undefined error.', de: 'Undefinierter Fehler.' },
+  { code: 400, name: 'BAD_REQUEST', status: 400, en: 'Bad request.', de: 'Fehlerhafte Anfrage.' },
+  { code: 401, name: 'UNAUTHORIZED', status: 401, en: 'Unauthorized.', de: 'Nicht autorisiert.' },
+  { code: 404, name: 'DATA_NOT_FOUND', status: 404, en: 'Data not found.', de: 'Daten nicht gefunden.' },
+  { code: 422, name: 'INPUT_ERROR', status: 422, en: 'Input error.', de: 'Eingabefehler.' },
+  {
+    code: 500,
+    name: 'INTERNAL_ERROR',
+    status: 500,
+    en: 'Internal error. Please contact support.',
+    de: 'Interner Fehler. Bitte wenden Sie sich an den Support.',
+  },
+  {
+    code: 41,
+    name: 'SOMETHING_WENT_WRONG',
+    status: 500,
+    en: 'Something went wrong.',
+    de: 'Etwas ist schiefgelaufen.',
+  },
+
+  // Authentication and users
+  {
+    code: 1,
+    name: 'REGISTRATION_FAILED',
+    status: 422,
+    en: 'Registration failed.',
+    de: 'Die Registrierung ist fehlgeschlagen.',
+  },
+  {
+    code: 2,
+    name: 'LOGIN_FAILED',
+    status: 401,
+    en: 'Login failed. Please check your username and password or contact support.',
+    de: 'Die Anmeldung ist fehlgeschlagen. Bitte prüfen Sie Benutzername und Passwort oder wenden Sie sich an den Support.',
+  },
+  { code: 53, name: 'UNKNOWN_USER', status: 404, en: 'Unknown user.', de: 'Unbekannter Benutzer.' },
+  { code: 62, name: 'USER_NOT_FOUND', status: 404, en: 'User not found.', de: 'Benutzer nicht gefunden.' },
+  {
+    code: 63,
+    name: 'EMAIL_MISSING',
+    status: 422,
+    en: 'The email address is missing.',
+    de: 'Die E-Mail-Adresse fehlt.',
+  },
+  {
+    code: 64,
+    name: 'NO_PERMISSION_TO_CREATE_USER',
+    status: 403,
+    en: 'You do not have permission to create users.',
+    de: 'Sie haben keine Berechtigung, Benutzer anzulegen.',
+  },
+  {
+    code: 65,
+    name: 'USER_CREATE_FAILED',
+    status: 500,
+    en: 'The user could not be created.',
+    de: 'Der Benutzer konnte nicht angelegt werden.',
+  },
+  {
+    code: 73,
+    name: 'EMAIL_ALREADY_REGISTERED',
+    status: 409,
+    en: 'This email address is already registered.',
+    de: 'Diese E-Mail-Adresse ist bereits registriert.',
+  },
+  {
+    code: 74,
+    name: 'USER_WITHOUT_COMPANY',
+    status: 403,
+    en: 'This user does not belong to a company.',
+    de: 'Dieser Benutzer gehört zu keinem Unternehmen.',
+  },
+  {
+    code: 75,
+    name: 'COMPANY_BLOCKED',
+    status: 403,
+    en: 'The company is blocked or has been deleted.',
+    de: 'Das Unternehmen ist gesperrt oder wurde gelöscht.',
+  },
+  {
+    code: 76,
+    name: 'NOT_LOGGED_IN',
+    status: 401,
+    en: 'You are not logged in.',
+    de: 'Sie sind nicht angemeldet.',
+  },
+  {
+    code: 77,
+    name: 'INVALID_CSRF_TOKEN',
+    status: 419,
+    en: 'Your session has expired (invalid CSRF token). Please log in again.',
+    de: 'Ihre Sitzung ist abgelaufen (ungültiges CSRF-Token). Bitte melden Sie sich erneut an.',
+  },
+  {
+    code: 71,
+    name: 'CREDENTIAL_PARAMETER_MISSING',
+    status: 422,
+    en: 'A credential parameter is missing.',
+    de: 'Ein Parameter der Zugangsdaten fehlt.',
+  },
+  {
+    code: 31,
+    name: 'EMAIL_TOKEN_INVALID',
+    status: 422,
+    en: 'The security token from the email is invalid.',
+    de: 'Das Sicherheitstoken aus der E-Mail ist ungültig.',
+  },
+  {
+    code: 67,
+    name: 'EMAIL_TOKEN_EXPIRED',
+    status: 422,
+    en: 'The security token from the email has expired.',
+    de: 'Das Sicherheitstoken aus der E-Mail ist abgelaufen.',
+  },
+  {
+    code: 68,
+    name: 'EMAIL_TOKEN_MISSING',
+    status: 422,
+    en: 'The security token from the email is missing.',
+    de: 'Das Sicherheitstoken aus der E-Mail fehlt.',
+  },
+  {
+    code: 69,
+    name: 'EMAIL_TOKEN_SEND_FAILED',
+    status: 500,
+    en: 'The email with the security token could not be sent.',
+    de: 'Die E-Mail mit dem Sicherheitstoken konnte nicht gesendet werden.',
+  },
+  {
+    code: 54,
+    name: 'MAIN_USER_CANNOT_BE_OVERRIDDEN',
+    status: 403,
+    en: 'The main user cannot be overridden.',
+    de: 'Der Hauptbenutzer kann nicht überschrieben werden.',
+  },
+  {
+    code: 50100,
+    name: 'USER_READ_FAILED',
+    status: 500,
+    en: 'The user could not be read.',
+    de: 'Der Benutzer konnte nicht gelesen werden.',
+  },
+  {
+    code: 50101,
+    name: 'USER_UPDATE_FAILED',
+    status: 500,
+    en: 'The user could not be updated.',
+    de: 'Der Benutzer konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 50102,
+    name: 'USER_DELETE_FAILED',
+    status: 500,
+    en: 'The user could not be deleted.',
+    de: 'Der Benutzer konnte nicht gelöscht werden.',
+  },
+  // The fourth user code: deleting oneself is the one delete failure the spec names (section 6).
+  {
+    code: 50103,
+    name: 'USER_CANNOT_DELETE_SELF',
+    status: 403,
+    en: 'You cannot delete yourself.',
+    de: 'Sie können sich nicht selbst löschen.',
+  },
+
+  // Devices
+  {
+    code: 9,
+    name: 'DEVICE_CREATE_FAILED',
+    status: 500,
+    en: 'The device could not be created.',
+    de: 'Das Gerät konnte nicht angelegt werden.',
+  },
+  { code: 10, name: 'DEVICE_NOT_FOUND', status: 404, en: 'Device not found.', de: 'Gerät nicht gefunden.' },
+  {
+    code: 19,
+    name: 'DEVICE_NOT_ASSIGNED',
+    status: 409,
+    en: 'The device is not assigned.',
+    de: 'Das Gerät ist nicht zugeordnet.',
+  },
+  {
+    code: 20,
+    name: 'DEVICE_ALREADY_ASSIGNED',
+    status: 409,
+    en: 'The device is already assigned.',
+    de: 'Das Gerät ist bereits zugeordnet.',
+  },
+  {
+    code: 26,
+    name: 'DEVICE_STATUS_NOT_FOUND',
+    status: 404,
+    en: 'Device status not found.',
+    de: 'Gerätestatus nicht gefunden.',
+  },
+  {
+    code: 33,
+    name: 'DEVICE_ASSIGN_COMPANY_FAILED',
+    status: 500,
+    en: 'The device could not be assigned to the company.',
+    de: 'Das Gerät konnte dem Unternehmen nicht zugeordnet werden.',
+  },
+  {
+    code: 42,
+    name: 'DEVICE_UPDATE_FAILED',
+    status: 500,
+    en: 'The device could not be updated.',
+    de: 'Das Gerät konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 44,
+    name: 'DEVICE_LIMIT_FAILED',
+    status: 422,
+    en: 'The device limit was exceeded.',
+    de: 'Das Gerätelimit wurde überschritten.',
+  },
+  {
+    code: 58,
+    name: 'DEVICE_DELETE_FAILED',
+    status: 500,
+    en: 'The device could not be deleted.',
+    de: 'Das Gerät konnte nicht gelöscht werden.',
+  },
+  {
+    code: 61,
+    name: 'DEVICE_DATA_READ_FAILED',
+    status: 500,
+    en: 'The device data could not be read.',
+    de: 'Die Gerätedaten konnten nicht gelesen werden.',
+  },
+  {
+    code: 10001,
+    name: 'DEVICE_DATA_NOT_FOUND',
+    status: 404,
+    en: 'No data found.',
+    de: 'Keine Daten gefunden.',
+  },
+  {
+    code: 10002,
+    name: 'PERIOD_TYPE_UNDEFINED',
+    status: 422,
+    en: 'The period type is not defined.',
+    de: 'Der Zeitraumtyp ist nicht definiert.',
+  },
+  { code: 37, name: 'DRIVER_NOT_FOUND', status: 404, en: 'Driver not found.', de: 'Treiber nicht gefunden.' },
+  {
+    code: 38,
+    name: 'DRIVER_INVALID',
+    status: 422,
+    en: 'The driver is invalid.',
+    de: 'Der Treiber ist ungültig.',
+  },
+  {
+    code: 39,
+    name: 'DEVICE_CONFIG_NOT_FOUND',
+    status: 404,
+    en: 'Device configuration not found.',
+    de: 'Gerätekonfiguration nicht gefunden.',
+  },
+  {
+    code: 40,
+    name: 'DEVICE_CONFIG_INVALID',
+    status: 422,
+    en: 'The device configuration is invalid.',
+    de: 'Die Gerätekonfiguration ist ungültig.',
+  },
+  {
+    code: 70,
+    name: 'SENSOR_UPDATE_FAILED',
+    status: 500,
+    en: 'The sensor could not be updated.',
+    de: 'Der Sensor konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 92,
+    name: 'DOWNLINK_COMMAND_UNKNOWN',
+    status: 422,
+    en: 'Unknown downlink command.',
+    de: 'Unbekannter Downlink-Befehl.',
+  },
+  {
+    code: 93,
+    name: 'DOWNLINK_NOT_SUPPORTED',
+    status: 422,
+    en: 'The device does not support this downlink.',
+    de: 'Das Gerät unterstützt diesen Downlink nicht.',
+  },
+  {
+    code: 94,
+    name: 'DOWNLINK_PARAMETER_INVALID',
+    status: 422,
+    en: 'A downlink parameter is invalid.',
+    de: 'Ein Downlink-Parameter ist ungültig.',
+  },
+  {
+    code: 95,
+    name: 'DOWNLINK_SEND_FAILED',
+    status: 502,
+    en: 'The downlink could not be sent.',
+    de: 'Der Downlink konnte nicht gesendet werden.',
+  },
+  {
+    code: 50104,
+    name: 'SIM_INFO_FAILED',
+    status: 502,
+    en: 'The SIM information could not be retrieved.',
+    de: 'Die SIM-Informationen konnten nicht abgerufen werden.',
+  },
+  {
+    code: 50107,
+    name: 'DEVICE_IMPORT_FAILED',
+    status: 422,
+    en: 'The import failed.',
+    de: 'Der Import ist fehlgeschlagen.',
+  },
+
+  // Groups
+  {
+    code: 45,
+    name: 'GROUP_CREATE_FAILED',
+    status: 500,
+    en: 'The group could not be created.',
+    de: 'Die Gruppe konnte nicht angelegt werden.',
+  },
+  { code: 46, name: 'GROUP_NOT_FOUND', status: 404, en: 'Group not found.', de: 'Gruppe nicht gefunden.' },
+  {
+    code: 47,
+    name: 'GROUP_UPDATE_FAILED',
+    status: 500,
+    en: 'The group could not be updated.',
+    de: 'Die Gruppe konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 48,
+    name: 'GROUP_DELETE_FAILED',
+    status: 500,
+    en: 'The group could not be deleted.',
+    de: 'Die Gruppe konnte nicht gelöscht werden.',
+  },
+  {
+    code: 49,
+    name: 'GROUP_NAME_EXISTS',
+    status: 409,
+    en: 'A group with this name already exists.',
+    de: 'Eine Gruppe mit diesem Namen existiert bereits.',
+  },
+  {
+    code: 51,
+    name: 'GROUP_ASSIGN_DEVICES_FAILED',
+    status: 422,
+    en: 'The devices could not be assigned to the group.',
+    de: 'Die Geräte konnten der Gruppe nicht zugeordnet werden.',
+  },
+
+  // Rules
+  { code: 50, name: 'RULE_NOT_FOUND', status: 404, en: 'Rule not found.', de: 'Regel nicht gefunden.' },
+  { code: 78, name: 'RULE_INVALID', status: 422, en: 'The rule is invalid.', de: 'Die Regel ist ungültig.' },
+  {
+    code: 81,
+    name: 'RULE_CREATE_FAILED',
+    status: 500,
+    en: 'The rule could not be created.',
+    de: 'Die Regel konnte nicht angelegt werden.',
+  },
+  {
+    code: 82,
+    name: 'RULE_UPDATE_FAILED',
+    status: 500,
+    en: 'The rule could not be updated.',
+    de: 'Die Regel konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 83,
+    name: 'RULE_DELETE_FAILED',
+    status: 500,
+    en: 'The rule could not be deleted.',
+    de: 'Die Regel konnte nicht gelöscht werden.',
+  },
+
+  // Virtual data fields
+  {
+    code: 84,
+    name: 'VIRTUAL_FIELD_NOT_FOUND',
+    status: 404,
+    en: 'Virtual data field not found.',
+    de: 'Virtuelles Datenfeld nicht gefunden.',
+  },
+  {
+    code: 85,
+    name: 'VIRTUAL_FIELD_CREATE_FAILED',
+    status: 500,
+    en: 'The virtual data field could not be created.',
+    de: 'Das virtuelle Datenfeld konnte nicht angelegt werden.',
+  },
+  {
+    code: 86,
+    name: 'VIRTUAL_FIELD_UPDATE_FAILED',
+    status: 500,
+    en: 'The virtual data field could not be updated.',
+    de: 'Das virtuelle Datenfeld konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 87,
+    name: 'VIRTUAL_FIELD_DELETE_FAILED',
+    status: 500,
+    en: 'The virtual data field could not be deleted.',
+    de: 'Das virtuelle Datenfeld konnte nicht gelöscht werden.',
+  },
+  {
+    code: 88,
+    name: 'VIRTUAL_FIELD_NAME_INVALID',
+    status: 422,
+    en: 'The name of the virtual data field is invalid.',
+    de: 'Der Name des virtuellen Datenfelds ist ungültig.',
+  },
+  {
+    code: 89,
+    name: 'VIRTUAL_FIELD_FORMULA_INVALID',
+    status: 422,
+    en: 'The formula is invalid.',
+    de: 'Die Formel ist ungültig.',
+  },
+  {
+    code: 90,
+    name: 'VIRTUAL_FIELD_FUNCTION_UNKNOWN',
+    status: 422,
+    en: 'Unknown aggregation function.',
+    de: 'Unbekannte Aggregationsfunktion.',
+  },
+  {
+    code: 91,
+    name: 'VIRTUAL_FIELD_NAME_EXISTS',
+    status: 409,
+    en: 'A virtual data field with this name already exists.',
+    de: 'Ein virtuelles Datenfeld mit diesem Namen existiert bereits.',
+  },
+
+  // Dashboards
+  {
+    code: 96,
+    name: 'DASHBOARD_NOT_FOUND',
+    status: 404,
+    en: 'Dashboard not found.',
+    de: 'Dashboard nicht gefunden.',
+  },
+  {
+    code: 97,
+    name: 'DASHBOARD_CREATE_FAILED',
+    status: 500,
+    en: 'The dashboard could not be created.',
+    de: 'Das Dashboard konnte nicht angelegt werden.',
+  },
+  {
+    code: 98,
+    name: 'DASHBOARD_UPDATE_FAILED',
+    status: 500,
+    en: 'The dashboard could not be updated.',
+    de: 'Das Dashboard konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 99,
+    name: 'DASHBOARD_DELETE_FAILED',
+    status: 500,
+    en: 'The dashboard could not be deleted.',
+    de: 'Das Dashboard konnte nicht gelöscht werden.',
+  },
+
+  // Company
+  {
+    code: 4,
+    name: 'COMPANY_NOT_FOUND',
+    status: 404,
+    en: 'Company not found.',
+    de: 'Unternehmen nicht gefunden.',
+  },
+  {
+    code: 6,
+    name: 'COMPANY_CREATE_FAILED',
+    status: 500,
+    en: 'The company could not be created.',
+    de: 'Das Unternehmen konnte nicht angelegt werden.',
+  },
+  {
+    code: 7,
+    name: 'COMPANY_UPDATE_FAILED',
+    status: 500,
+    en: 'The company could not be updated.',
+    de: 'Das Unternehmen konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 27,
+    name: 'MODULE_NOT_LICENSED',
+    status: 403,
+    en: 'This module is not licensed for your company.',
+    de: 'Dieses Modul ist für Ihr Unternehmen nicht lizenziert.',
+  },
+  { code: 28, name: 'MODULE_NOT_FOUND', status: 404, en: 'Module not found.', de: 'Modul nicht gefunden.' },
+  {
+    code: 29,
+    name: 'COMPANY_DELETE_FAILED',
+    status: 500,
+    en: 'The company could not be deleted.',
+    de: 'Das Unternehmen konnte nicht gelöscht werden.',
+  },
+  {
+    code: 72,
+    name: 'IMPERSONATION_NOT_ALLOWED',
+    status: 403,
+    en: 'Acting as this client is not allowed.',
+    de: 'Das Handeln als dieser Kunde ist nicht erlaubt.',
+  },
+  {
+    code: 109,
+    name: 'ADDRESS_NOT_FOUND',
+    status: 422,
+    en: 'Address not found.',
+    de: 'Adresse nicht gefunden.',
+  },
+
+  // Farming: fields 20001.., soils 20021.., plants 20041.., parcels 20140..20146
+  { code: 20001, name: 'FIELD_NOT_FOUND', status: 404, en: 'Field not found.', de: 'Feld nicht gefunden.' },
+  {
+    code: 20002,
+    name: 'FIELD_CREATE_FAILED',
+    status: 500,
+    en: 'The field could not be created.',
+    de: 'Das Feld konnte nicht angelegt werden.',
+  },
+  {
+    code: 20003,
+    name: 'FIELD_UPDATE_FAILED',
+    status: 500,
+    en: 'The field could not be updated.',
+    de: 'Das Feld konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 20004,
+    name: 'FIELD_DELETE_FAILED',
+    status: 500,
+    en: 'The field could not be deleted.',
+    de: 'Das Feld konnte nicht gelöscht werden.',
+  },
+  {
+    code: 20005,
+    name: 'FIELD_ASSIGN_DEVICES_FAILED',
+    status: 422,
+    en: 'The devices could not be assigned to the field.',
+    de: 'Die Geräte konnten dem Feld nicht zugeordnet werden.',
+  },
+  {
+    code: 20006,
+    name: 'FIELD_ASSIGN_PARCELS_FAILED',
+    status: 422,
+    en: 'The parcels could not be assigned to the field.',
+    de: 'Die Flurstücke konnten dem Feld nicht zugeordnet werden.',
+  },
+  {
+    code: 20007,
+    name: 'FIELD_OTHER_COMPANY',
+    status: 403,
+    en: 'This field does not belong to your company.',
+    de: 'Dieses Feld gehört nicht zu Ihrem Unternehmen.',
+  },
+  {
+    code: 20008,
+    name: 'FIELD_NO_DEVICES',
+    status: 422,
+    en: 'There are no devices, so saving is not possible.',
+    de: 'Es sind keine Geräte vorhanden, daher ist Speichern nicht möglich.',
+  },
+  { code: 20021, name: 'SOIL_NOT_FOUND', status: 404, en: 'Soil not found.', de: 'Boden nicht gefunden.' },
+  {
+    code: 20022,
+    name: 'SOIL_INVALID',
+    status: 422,
+    en: 'The soil is invalid.',
+    de: 'Der Boden ist ungültig.',
+  },
+  {
+    code: 20041,
+    name: 'PLANT_NOT_FOUND',
+    status: 404,
+    en: 'Plant not found.',
+    de: 'Pflanze nicht gefunden.',
+  },
+  {
+    code: 20042,
+    name: 'PLANT_INVALID',
+    status: 422,
+    en: 'The plant is invalid.',
+    de: 'Die Pflanze ist ungültig.',
+  },
+  {
+    code: 20140,
+    name: 'PARCEL_NOT_FOUND',
+    status: 404,
+    en: 'Parcel not found.',
+    de: 'Flurstück nicht gefunden.',
+  },
+  {
+    code: 20141,
+    name: 'PARCEL_CREATE_FAILED',
+    status: 500,
+    en: 'The parcel could not be created.',
+    de: 'Das Flurstück konnte nicht angelegt werden.',
+  },
+  {
+    code: 20142,
+    name: 'PARCEL_UPDATE_FAILED',
+    status: 500,
+    en: 'The parcel could not be updated.',
+    de: 'Das Flurstück konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 20143,
+    name: 'PARCEL_DELETE_FAILED',
+    status: 500,
+    en: 'The parcel could not be deleted.',
+    de: 'Das Flurstück konnte nicht gelöscht werden.',
+  },
+  {
+    code: 20144,
+    name: 'PARCEL_HAS_ASSIGNED_FIELDS',
+    status: 409,
+    en: 'The parcel is connected to a field and cannot be deleted.',
+    de: 'Das Flurstück ist einem Feld zugeordnet und kann nicht gelöscht werden.',
+  },
+  {
+    code: 20145,
+    name: 'PARCEL_NOT_AVAILABLE',
+    status: 409,
+    en: 'The parcel is not available for reassignment.',
+    de: 'Das Flurstück ist für eine Neuzuordnung nicht verfügbar.',
+  },
+  {
+    code: 20146,
+    name: 'PARCEL_OTHER_COMPANY',
+    status: 403,
+    en: 'The parcel cannot be assigned to another company.',
+    de: 'Das Flurstück kann keinem anderen Unternehmen zugeordnet werden.',
+  },
+
+  // Parking
+  {
+    code: 40001,
+    name: 'PARKING_AREA_NOT_FOUND',
+    status: 404,
+    en: 'Car park not found.',
+    de: 'Parkplatz nicht gefunden.',
+  },
+  {
+    code: 40002,
+    name: 'PARKING_AREA_CREATE_FAILED',
+    status: 500,
+    en: 'The car park cannot be saved.',
+    de: 'Der Parkplatz kann nicht gespeichert werden.',
+  },
+  {
+    code: 40003,
+    name: 'PARKING_AREA_UPDATE_FAILED',
+    status: 500,
+    en: 'The car park could not be updated.',
+    de: 'Der Parkplatz konnte nicht aktualisiert werden.',
+  },
+  {
+    code: 40004,
+    name: 'PARKING_AREA_OTHER_COMPANY',
+    status: 403,
+    en: 'This car park does not belong to your company.',
+    de: 'Dieser Parkplatz gehört nicht zu Ihrem Unternehmen.',
+  },
+  {
+    code: 40005,
+    name: 'PARKING_AREA_DELETE_FAILED',
+    status: 500,
+    en: 'The car park could not be deleted.',
+    de: 'Der Parkplatz konnte nicht gelöscht werden.',
+  },
+  {
+    code: 40006,
+    name: 'PARKING_AREA_TYPE_INVALID',
+    status: 422,
+    en: 'The car park type is invalid.',
+    de: 'Der Parkplatztyp ist ungültig.',
+  },
+  {
+    code: 40007,
+    name: 'PARKING_AREA_CAPACITY_INVALID',
+    status: 422,
+    en: 'The capacity is invalid.',
+    de: 'Die Kapazität ist ungültig.',
+  },
+  {
+    code: 40008,
+    name: 'PARKING_AREA_ICON_INVALID',
+    status: 422,
+    en: 'The icon is invalid.',
+    de: 'Das Symbol ist ungültig.',
+  },
+  {
+    code: 40009,
+    name: 'PARKING_AREA_MAX_TIME_INVALID',
+    status: 422,
+    en: 'The maximum parking time is invalid.',
+    de: 'Die maximale Parkdauer ist ungültig.',
+  },
+  {
+    code: 40010,
+    name: 'PARKING_AREA_SIZE_INVALID',
+    status: 422,
+    en: 'The area size is invalid.',
+    de: 'Die Flächengröße ist ungültig.',
+  },
+  {
+    code: 40011,
+    name: 'PARKING_SENSOR_NOT_FOUND',
+    status: 404,
+    en: 'Parking sensor not found.',
+    de: 'Parksensor nicht gefunden.',
+  },
+  {
+    code: 40012,
+    name: 'PARKING_SENSOR_ALREADY_ASSIGNED',
+    status: 409,
+    en: 'The parking sensor is already assigned to a car park.',
+    de: 'Der Parksensor ist bereits einem Parkplatz zugeordnet.',
+  },
+  {
+    code: 40013,
+    name: 'PARKING_SENSOR_OTHER_COMPANY',
+    status: 403,
+    en: 'The parking sensor does not belong to your company.',
+    de: 'Der Parksensor gehört nicht zu Ihrem Unternehmen.',
+  },
+  {
+    code: 40014,
+    name: 'NOT_A_PARKING_SENSOR',
+    status: 422,
+    en: 'The device is not a parking sensor.',
+    de: 'Das Gerät ist kein Parksensor.',
+  },
+
+  // Water associations and transport
+  {
+    code: 60011,
+    name: 'WATER_ASSOCIATION_LIST_FAILED',
+    status: 500,
+    en: 'The water associations could not be listed.',
+    de: 'Die Wasserverbände konnten nicht aufgelistet werden.',
+  },
+  {
+    code: 50109,
+    name: 'UNSUPPORTED_CONTENT_TYPE',
+    status: 415,
+    en: 'Unsupported content type.',
+    de: 'Nicht unterstützter Inhaltstyp.',
+  },
+] as const satisfies readonly ErrorDefinition[];
+
+export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];
+export type ErrorCode = (typeof ERROR_DEFINITIONS)[number]['code'];
+type DefinitionByName = { [D in (typeof ERROR_DEFINITIONS)[number] as D['name']]: D };
+
+const byCode = new Map<number, ErrorDefinition>(ERROR_DEFINITIONS.map((d) => [d.code, d]));
+
+/** Every definition by its stable name, e.g. `ERRORS.DEVICE_NOT_FOUND.code === 10`. */
+export const ERRORS = Object.fromEntries(ERROR_DEFINITIONS.map((d) => [d.name, d])) as DefinitionByName;
+
+export function errorByCode(code: number): ErrorDefinition | undefined {
+  return byCode.get(code);
+}
+
+export function errorByName(name: ErrorName): ErrorDefinition {
+  return ERRORS[name];
+}
+
+/** The i18n key the console shows for an API code (spec section 8). */
+export function apiResponseKey(code: number): `api.response-${number}` {
+  return `api.response-${code}`;
+}
