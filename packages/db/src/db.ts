@@ -1,6 +1,7 @@
 /**
  * The one database interface the platform codes against. Two implementations run the same SQL:
  * PostgreSQL through `pg` (distributed profile) and PGlite, PostgreSQL compiled to WASM (embedded profile).
+ * Result value types are the same on both; see `types.ts` (ids are numbers, timestamps are `Date`).
  */
 export interface QueryResult<R> {
   rows: R[];
@@ -9,11 +10,19 @@ export interface QueryResult<R> {
 
 export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+  /**
+   * Runs a script of one or more statements without parameters (migrations, DDL). `query` takes exactly
+   * one statement: PGlite sends it with the extended protocol, which refuses several.
+   */
+  exec(sql: string): Promise<void>;
 }
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  /**
+   * Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws.
+   * Inside `fn` use only `tx`: calling this `Db` again from inside throws (on PGlite it would wait forever).
+   */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

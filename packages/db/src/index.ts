@@ -1,0 +1,13 @@
+export type { Db, Queryable, QueryResult } from './db';
+export {
+  loadMigrationsFromDir,
+  type MigrateOptions,
+  type MigrateResult,
+  type Migration,
+  MigrationError,
+  migrate,
+  migrations,
+} from './migrate';
+export { type OpenDbOptions, openDb } from './open';
+export { openPglite, type PgliteOptions } from './pglite';
+export { openPostgres, type PostgresOptions } from './postgres';

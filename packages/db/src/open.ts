@@ -1,0 +1,29 @@
+import type { Db } from './db';
+import { openPglite } from './pglite';
+import { openPostgres } from './postgres';
+
+/** The parts of the platform's `Config` that choose and locate the database. */
+export interface OpenDbOptions {
+  /** When set, PostgreSQL at this URL; otherwise PGlite. */
+  DATABASE_URL?: string | undefined;
+  /** PGlite keeps its files in `<DATA_DIR>/pglite`; undefined keeps them in memory. */
+  DATA_DIR?: string | undefined;
+  /** PostgreSQL pool size. */
+  DATABASE_POOL_MAX?: number | undefined;
+}
+
+/**
+ * Picks the implementation from configuration: a DATABASE_URL means PostgreSQL (the distributed profile
+ * requires one), otherwise PGlite under DATA_DIR (the embedded profile). Accepts a `Config` as is.
+ */
+export async function openDb(options: OpenDbOptions): Promise<Db> {
+  if (options.DATABASE_URL) {
+    return openPostgres({
+      url: options.DATABASE_URL,
+      ...(options.DATABASE_POOL_MAX === undefined ? {} : { max: options.DATABASE_POOL_MAX }),
+    });
+  }
+  return openPglite(
+    options.DATA_DIR === undefined ? {} : { dataDir: `${options.DATA_DIR.replace(/\/+$/, '')}/pglite` },
+  );
+}

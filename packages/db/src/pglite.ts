@@ -1,0 +1,59 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, Queryable, QueryResult } from './db';
+import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
+import { DATE_OID, INT8_OID, parseDate, parseInt8 } from './types';
+
+export interface PgliteOptions {
+  /** Directory that holds the database files; undefined keeps the database in memory. */
+  dataDir?: string;
+}
+
+interface PgliteLike {
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+function wrap(conn: PgliteLike): Queryable {
+  return {
+    async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      const result = await conn.query<R>(sql, params as unknown[] | undefined);
+      // PGlite reports affected rows for DML only; for a SELECT the row count is the number of rows.
+      return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
+    },
+    async exec(sql: string): Promise<void> {
+      await conn.exec(sql);
+    },
+  };
+}
+
+/**
+ * Opens PGlite, in memory or in `dataDir`. PGlite is one connection: it runs every `query` and
+ * `transaction` under one internal mutex, so concurrent transactions are serialised and a plain query
+ * waits until a running transaction ends instead of landing inside it (tested in pglite.test.ts).
+ */
+export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
+  // int8[] needs no parser of its own: PGlite parses array elements with the element type's parser.
+  const pglite = await PGlite.create({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    parsers: { [INT8_OID]: parseInt8, [DATE_OID]: parseDate },
+  });
+  const direct = wrap(pglite);
+  const db: Db = {
+    kind: 'pglite',
+    query(sql, params) {
+      assertNotInTransaction(db, 'query');
+      return direct.query(sql, params);
+    },
+    exec(sql) {
+      assertNotInTransaction(db, 'exec');
+      return direct.exec(sql);
+    },
+    transaction(fn) {
+      assertNotInTransaction(db, 'transaction');
+      // PGlite's own transaction: BEGIN, COMMIT when fn resolves, ROLLBACK when it throws, all under its mutex.
+      return pglite.transaction((tx) => runInTransactionContext(db, () => fn(wrap(tx))));
+    },
+    close: () => pglite.close(),
+  };
+  return db;
+}

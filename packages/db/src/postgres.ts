@@ -1,0 +1,88 @@
+import pg from 'pg';
+import type { Db, Queryable, QueryResult } from './db';
+import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
+import { DATE_OID, INT8_ARRAY_OID, INT8_OID, parseDate, parseInt8 } from './types';
+
+export interface PostgresOptions {
+  /** postgres://user:password@host:port/database */
+  url: string;
+  /** Pool size; 10 by default. */
+  max?: number;
+}
+
+// pg-types' TypeId list has no array types; text[] (oid 1009) splits an array literal into its element texts.
+const getParser = pg.types.getTypeParser as (
+  oid: number,
+  format?: 'text' | 'binary',
+) => (text: string) => unknown;
+const parseTextArray = getParser(1009, 'text') as (text: string) => (string | null)[];
+
+// Per-pool parsers (not pg.types.setTypeParser, which would change every pg client in the process).
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format !== 'binary') {
+      if (oid === INT8_OID) return parseInt8;
+      if (oid === INT8_ARRAY_OID) {
+        return (text: string) => parseTextArray(text).map((v) => (v === null ? null : parseInt8(v)));
+      }
+      if (oid === DATE_OID) return parseDate;
+    }
+    return getParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      const result = await client.query(sql, params as unknown[] | undefined);
+      return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+    },
+    async exec(sql: string): Promise<void> {
+      // Without parameters pg uses the simple query protocol, which runs several statements.
+      await client.query(sql);
+    },
+  };
+}
+
+/** Opens a pooled PostgreSQL `Db`. A transaction holds one pooled client from BEGIN to COMMIT/ROLLBACK. */
+export function openPostgres(options: PostgresOptions): Db {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types });
+  // An idle client that loses its connection (server restart) emits 'error' on the pool; without a
+  // listener Node would crash the process. The pool discards that client and connects a new one.
+  pool.on('error', () => {});
+  const direct = wrap(pool);
+  const db: Db = {
+    kind: 'postgres',
+    query(sql, params) {
+      assertNotInTransaction(db, 'query');
+      return direct.query(sql, params);
+    },
+    exec(sql) {
+      assertNotInTransaction(db, 'exec');
+      return direct.exec(sql);
+    },
+    async transaction(fn) {
+      assertNotInTransaction(db, 'transaction');
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await runInTransactionContext(db, () => fn(wrap(client)));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          // The connection itself failed: do not hand it back to the pool.
+          broken = true;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+  return db;
+}
