@@ -19,3 +19,5 @@ export * from './validation/sort-value';
 export * from './validation/types';
 export * from './validation/uuid';
 export * from './validation/validate';
+export * from './fields/bounds';
+export * from './fields/catalogue';
