@@ -22,7 +22,8 @@ export interface RunningPlatform {
 
 /** Opens the database for the profile: PGlite files under DATA_DIR, or PostgreSQL at DATABASE_URL. */
 async function openProfileDb(config: Config): Promise<Db> {
-  if (config.PROFILE === 'distributed' && config.DATABASE_URL) return openPostgres({ url: config.DATABASE_URL });
+  if (config.PROFILE === 'distributed' && config.DATABASE_URL)
+    return openPostgres({ url: config.DATABASE_URL });
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   return openPglite({ dataDir: join(dataDir, 'pglite') });
@@ -47,7 +48,13 @@ function defaultConsoleDir(): string | undefined {
   return existsSync(join(dir, 'index.html')) ? dir : undefined;
 }
 
-export async function startPlatform({ config: given, log }: { config: Config; log: Logger }): Promise<RunningPlatform> {
+export async function startPlatform({
+  config: given,
+  log,
+}: {
+  config: Config;
+  log: Logger;
+}): Promise<RunningPlatform> {
   const db = await openProfileDb(given);
   const config: Config = {
     ...given,

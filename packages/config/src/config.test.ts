@@ -43,7 +43,10 @@ describe('loadConfig', () => {
   });
 
   it('accepts the distributed profile with a database URL', () => {
-    const config = loadConfig({ PROFILE: 'distributed', DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/iot' });
+    const config = loadConfig({
+      PROFILE: 'distributed',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/iot',
+    });
     expect(config.PROFILE).toBe('distributed');
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/iot');
   });

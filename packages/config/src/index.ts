@@ -6,7 +6,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
-const Port = Type.Integer({ minimum: 0, maximum: 65535 });
 const Url = Type.String({ pattern: '^[a-z][a-z0-9+.-]*://' });
 
 export const ConfigSchema = Type.Object({

@@ -1,2 +1,2 @@
 export { createLogger, type Logger } from './logger.js';
-export { type Service, runUntilSignal } from './service.js';
+export { runUntilSignal, type Service } from './service.js';
