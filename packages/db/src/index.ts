@@ -11,3 +11,4 @@ export {
 export { type OpenDbOptions, openDb } from './open';
 export { openPglite, type PgliteOptions } from './pglite';
 export { openPostgres, type PostgresOptions } from './postgres';
+export { TENANT_ROLE, withTenant } from './tenant';
