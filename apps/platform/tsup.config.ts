@@ -1,6 +1,7 @@
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { nodeAppBundle } from '../../tsup.base';
 
 function commit(): string {
   try {
@@ -16,15 +17,8 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
   version: string;
 };
 
-// Workspace packages are TypeScript source: bundle them in; keep npm dependencies external.
 export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  noExternal: [/^@iot\//],
-  clean: true,
-  sourcemap: true,
+  ...nodeAppBundle,
   // The console shows the first 8 characters of the version (spec section 9): the build's commit identifies it
   // exactly; a build outside git falls back to the package version.
   define: { __PLATFORM_VERSION__: JSON.stringify(commit() === 'unknown' ? version : commit()) },

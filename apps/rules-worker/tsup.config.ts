@@ -1,12 +1,4 @@
 import { defineConfig } from 'tsup';
+import { nodeAppBundle } from '../../tsup.base';
 
-// Workspace packages are TypeScript source: bundle them in; keep npm dependencies external.
-export default defineConfig({
-  entry: ['src/main.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  noExternal: [/^@iot\//],
-  clean: true,
-  sourcemap: true,
-});
+export default defineConfig(nodeAppBundle);

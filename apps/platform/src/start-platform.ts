@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '@iot/api';
 import type { Config } from '@iot/config';
-import { type Db, migrate, openPglite, openPostgres } from '@iot/db';
+import { type Db, migrate, openDb } from '@iot/db';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { startIngest } from '@iot/ingest';
 import { startNotifier } from '@iot/notifier';
@@ -20,13 +20,13 @@ export interface RunningPlatform {
   banner: string;
 }
 
-/** Opens the database for the profile: PGlite files under DATA_DIR, or PostgreSQL at DATABASE_URL. */
+/**
+ * Opens the database: PostgreSQL when DATABASE_URL is set (required in the distributed profile),
+ * otherwise PGlite files under DATA_DIR.
+ */
 async function openProfileDb(config: Config): Promise<Db> {
-  if (config.PROFILE === 'distributed' && config.DATABASE_URL)
-    return openPostgres({ url: config.DATABASE_URL });
-  const dataDir = resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  return openPglite({ dataDir: join(dataDir, 'pglite') });
+  if (!config.DATABASE_URL) mkdirSync(resolve(config.DATA_DIR), { recursive: true });
+  return openDb(config);
 }
 
 /**
@@ -35,6 +35,7 @@ async function openProfileDb(config: Config): Promise<Db> {
  */
 function sessionSecret(config: Config): string {
   if (config.SESSION_SECRET) return config.SESSION_SECRET;
+  mkdirSync(resolve(config.DATA_DIR), { recursive: true });
   const file = join(resolve(config.DATA_DIR), 'session-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('hex');

@@ -1,0 +1,28 @@
+/**
+ * Headless Chromium from Debian's `chromium` package, driven by playwright-core. No browser is ever
+ * downloaded: a missing package is a clear failure that names the fix.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+
+export async function launchBrowser(options: { webgl?: boolean } = {}): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install chromium)`,
+    );
+  }
+  const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'];
+  // Maps and deck.gl layers need WebGL: SwiftShader renders it in software.
+  if (options.webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args });
+}
+
+/** Keeps a screenshot of the page as a test artefact under test-results/screenshots. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, fullPage: true });
+}
