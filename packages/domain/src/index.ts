@@ -25,6 +25,7 @@ export * from './fields/virtual-field-name';
 export type { DomainMessages } from './i18n/en';
 export * from './i18n/language';
 export * from './i18n/messages';
+export * from './validation/assert-valid';
 export * from './validation/email';
 export * from './validation/length';
 export * from './validation/numbers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FORM_RULES, rule } from './rule-sets';
+import { FORM_RULES, rule, VALIDATION_ERROR_KEYS } from './rule-sets';
 import type { Rule } from './types';
 import { hasErrors, validate, validateObject } from './validate';
 
@@ -157,6 +157,10 @@ describe('validate (spec section 5)', () => {
     const result = validate(value, rules);
     if (key === null) expect(result).toBeNull();
     else expect(result).toEqual(params ? { key, params } : { key });
+  });
+
+  it('only returns keys that have messages', () => {
+    for (const [, , , key] of ROWS) if (key !== null) expect(VALIDATION_ERROR_KEYS).toContain(key);
   });
 });
 
