@@ -1,0 +1,127 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Db } from './db';
+import { loadMigrationsFromDir, MigrationError, migrate, migrations, toMigrations } from './migrate';
+import { openPostgres } from './postgres';
+import { forEachDb } from './testing';
+
+const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+async function appliedRows(db: Db) {
+  const { rows } = await db.query<{ version: number; name: string; checksum: string }>(
+    'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+  );
+  return rows;
+}
+
+describe('migration files', () => {
+  it('embedded.ts carries exactly the .sql files (run npm run migrations:embed -w @iot/db)', () => {
+    expect(migrations).toEqual(loadMigrationsFromDir(migrationsDir));
+  });
+
+  it('are numbered 1, 2, 3, ... without gaps', () => {
+    expect(migrations.map((m) => m.version)).toEqual(migrations.map((_, i) => i + 1));
+  });
+
+  it.each([
+    ['1_identity.sql', /is not NNNN_lower_case_name\.sql/],
+    ['0001-identity.sql', /is not NNNN_lower_case_name\.sql/],
+    ['0001_Identity.sql', /is not NNNN_lower_case_name\.sql/],
+  ])('rejects the file name %s', (file, error) => {
+    expect(() => toMigrations([{ file, sql: 'SELECT 1' }])).toThrow(error);
+  });
+
+  it('rejects two migrations with one version', () => {
+    expect(() =>
+      toMigrations([
+        { file: '0002_b.sql', sql: 'SELECT 1' },
+        { file: '0002_c.sql', sql: 'SELECT 2' },
+      ]),
+    ).toThrow(/two migrations have version 2/);
+  });
+
+  it('computes the checksum independent of line endings', () => {
+    const [lf] = toMigrations([{ file: '0001_a.sql', sql: 'SELECT 1;\nSELECT 2;\n' }]);
+    const [crlf] = toMigrations([{ file: '0001_a.sql', sql: 'SELECT 1;\r\nSELECT 2;\r\n' }]);
+    expect(crlf?.checksum).toBe(lf?.checksum);
+  });
+});
+
+forEachDb(
+  (suite) => {
+    const small = toMigrations([
+      { file: '0001_first.sql', sql: 'CREATE TABLE m_first (id int PRIMARY KEY);' },
+      {
+        file: '0002_second.sql',
+        sql: 'CREATE TABLE m_second (id int PRIMARY KEY); INSERT INTO m_second VALUES (1);',
+      },
+    ]);
+
+    it('applies every migration of the package once, then nothing', async () => {
+      const first = await migrate(suite.db);
+      expect(first.applied).toEqual(migrations.map((m) => m.version));
+      expect(await appliedRows(suite.db)).toEqual(
+        migrations.map((m) => ({ version: m.version, name: m.name, checksum: m.checksum })),
+      );
+      expect((await migrate(suite.db)).applied).toEqual([]);
+      expect(await appliedRows(suite.db)).toHaveLength(migrations.length);
+    });
+
+    it('refuses to run when an applied migration was changed', async () => {
+      await suite.db.exec('DROP TABLE IF EXISTS schema_migrations');
+      await migrate(suite.db, { migrations: small });
+      const edited = toMigrations([
+        { file: '0001_first.sql', sql: 'CREATE TABLE m_first (id int PRIMARY KEY); -- edited' },
+        { file: '0002_second.sql', sql: small[1]?.sql ?? '' },
+      ]);
+      const run = migrate(suite.db, { migrations: edited });
+      await expect(run).rejects.toBeInstanceOf(MigrationError);
+      await expect(migrate(suite.db, { migrations: edited })).rejects.toThrow(
+        /migration 1 \(first\) was changed after it was applied/,
+      );
+    });
+
+    it('refuses to run against a database migrated by a newer build', async () => {
+      await expect(migrate(suite.db, { migrations: small.slice(0, 1) })).rejects.toThrow(
+        /has migration 2 \(second\) that this build does not know/,
+      );
+    });
+
+    it('rolls a failing migration back completely and keeps the ones before it', async () => {
+      await suite.db.exec('DROP TABLE IF EXISTS schema_migrations; DROP TABLE IF EXISTS m_first, m_second;');
+      const withFailure = toMigrations([
+        ...small.map((m) => ({ file: `000${m.version}_${m.name}.sql`, sql: m.sql })),
+        { file: '0003_broken.sql', sql: 'CREATE TABLE m_third (id int); SELECT no_such_function();' },
+      ]);
+      await expect(migrate(suite.db, { migrations: withFailure })).rejects.toThrow(
+        /migration 3 \(broken\) failed: .*no_such_function/,
+      );
+      expect((await appliedRows(suite.db)).map((r) => r.version)).toEqual([1, 2]);
+      const { rows } = await suite.db.query("SELECT to_regclass('m_third') AS t");
+      expect(rows).toEqual([{ t: null }]);
+    });
+  },
+  { migrate: false },
+);
+
+describe('concurrent runners on PostgreSQL', () => {
+  forEachDb(
+    (suite) => {
+      it('apply each migration exactly once when four processes start together', async () => {
+        const url = suite.db.url;
+        if (!url) throw new Error('postgres test database has no url');
+        // Four independent pools, as four app processes would have.
+        const dbs = Array.from({ length: 4 }, () => openPostgres({ url, max: 2 }));
+        try {
+          const results = await Promise.all(dbs.map((db) => migrate(db)));
+          const applied = results.flatMap((r) => r.applied).sort((a, b) => a - b);
+          expect(applied).toEqual(migrations.map((m) => m.version));
+          expect(await appliedRows(suite.db)).toHaveLength(migrations.length);
+        } finally {
+          await Promise.all(dbs.map((db) => db.close()));
+        }
+      });
+    },
+    { kinds: ['postgres'], migrate: false },
+  );
+});
