@@ -1,151 +1,155 @@
-import { type Db, migrate, openPglite } from '@iot/db';
+import { forEachDb } from '@iot/db/testing';
 import { verify } from '@node-rs/argon2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_COMPANIES, DEMO_LOGINS, DEMO_PASSWORD } from './demo-accounts.js';
 import { DEMO_FLEET } from './demo-fleet.js';
 import { seedDemoData } from './seed-demo-data.js';
 
 const now = new Date('2026-11-21T12:00:00Z');
-let db: Db;
-
-beforeAll(async () => {
-  db = await openPglite();
-  await migrate(db);
-});
-afterAll(() => db.close());
-
-const count = async (sql: string, params: unknown[] = []) =>
-  Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)).rows[0]?.n);
-
 describe('seedDemoData', () => {
-  it('writes the demo companies, logins and fleet once', async () => {
-    const first = await seedDemoData(db, { now });
-    expect(first.seeded).toBe(true);
-    expect(first.devices).toBeGreaterThanOrEqual(45);
-    expect(first.devices).toBeLessThanOrEqual(60);
-
-    const again = await seedDemoData(db, { now });
-    expect(again.seeded).toBe(false);
-    expect(await count('devices')).toBe(first.devices);
-    expect(await count('device_data')).toBe(first.dataPoints);
-  });
-
-  it('makes company 1 the super admin company and the others clients', async () => {
-    const { rows } = await db.query<{ id: number; name: string; is_nwa: boolean; modules: string[] }>(
-      'SELECT id, name, is_nwa, modules FROM companies ORDER BY id',
-    );
-    expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
-    expect(rows[0]?.name).toBe(DEMO_COMPANIES.superAdmin.name);
-    expect(rows[1]?.modules).toEqual(expect.arrayContaining(['farming', 'parking', 'water_association']));
-    expect(rows[3]?.is_nwa).toBe(true);
-    // New companies continue after the fixed ids.
-    const next = await db.query<{ id: number }>(`INSERT INTO companies (name) VALUES ('Next') RETURNING id`);
-    expect(next.rows[0]?.id).toBe(5);
-    await db.query('DELETE FROM companies WHERE id = 5');
-  });
-
-  it('creates every README demo login with the demo password', async () => {
-    for (const email of ['admin@demo.test', 'main@demo.test', 'user@demo.test', 'main@other.test']) {
-      const { rows } = await db.query<{ company_id: number; password_hash: string; roles: string[] }>(
-        'SELECT company_id, password_hash, roles FROM users WHERE email = $1',
-        [email],
+  forEachDb((suite) => {
+    const count = async (sql: string, params: unknown[] = []) =>
+      Number(
+        (await suite.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, params)).rows[0]?.n,
       );
-      const login = DEMO_LOGINS.find((l) => l.email === email);
-      expect(rows[0]?.company_id).toBe(login?.companyId);
-      expect(rows[0]?.roles).toEqual(login?.roles);
-      expect(await verify(rows[0]?.password_hash ?? '', DEMO_PASSWORD)).toBe(true);
-    }
-    const demoRoles = DEMO_LOGINS.filter((l) => l.companyId === DEMO_COMPANIES.demo.id).map((l) => l.roles);
-    expect(demoRoles).toEqual(expect.arrayContaining([['ROLE_MAINUSER'], ['ROLE_ADMIN'], []]));
-  });
 
-  it('covers every device kind of the spec and every spec device type in the demo client', async () => {
-    const kinds = [
-      'gateway',
-      'distance',
-      'temperature_humidity',
-      'parking',
-      'ai_parking',
-      'button',
-      'energy_meter',
-      'soil_moisture',
-      'leak',
-      'tracker',
-      'leaf_moisture',
-      'motion',
-      'frost',
-      'weather_station',
-      'water_meter',
-      'valve',
-      'door',
-      'sound',
-    ];
-    expect(new Set(DEMO_FLEET.map((k) => k.kind))).toEqual(new Set(kinds));
-    const { rows } = await db.query<{ device_type: string }>(
-      'SELECT DISTINCT device_type FROM devices WHERE company_id = $1 AND device_type IS NOT NULL',
-      [DEMO_COMPANIES.demo.id],
-    );
-    expect(rows.map((r) => r.device_type).sort()).toEqual([
-      'nbiot_button',
-      'nbiot_distance_sensor',
-      'nbiot_frost_sensor',
-      'nbiot_soil_sensor',
-      'nbiot_weatherstation',
-      'srd_button',
-      'srd_gateway',
-    ]);
-    const parking = await db.query<{ sensor_type: number }>(
-      'SELECT DISTINCT sensor_type FROM devices WHERE sensor_type IS NOT NULL ORDER BY 1',
-    );
-    expect(parking.rows.map((r) => r.sensor_type)).toEqual([8, 1024]);
-  });
+    it('writes the demo companies, logins and fleet once', async () => {
+      const first = await seedDemoData(suite.db, { now });
+      expect(first.seeded).toBe(true);
+      expect(first.devices).toBeGreaterThanOrEqual(45);
+      expect(first.devices).toBeLessThanOrEqual(60);
 
-  it('gives every device three days of history ending near now, and its latest values', async () => {
-    const { rows } = await db.query<{ id: number; first: Date; last: Date; points: number; current: number }>(
-      `SELECT d.id, min(dd.created_at) AS first, max(dd.created_at) AS last, count(*)::int AS points,
+      const again = await seedDemoData(suite.db, { now });
+      expect(again.seeded).toBe(false);
+      expect(await count('devices')).toBe(first.devices);
+      expect(await count('device_data')).toBe(first.dataPoints);
+    });
+
+    it('makes company 1 the super admin company and the others clients', async () => {
+      const { rows } = await suite.db.query<{ id: number; name: string; is_nwa: boolean; modules: string[] }>(
+        'SELECT id, name, is_nwa, modules FROM companies ORDER BY id',
+      );
+      expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4]);
+      expect(rows[0]?.name).toBe(DEMO_COMPANIES.superAdmin.name);
+      expect(rows[1]?.modules).toEqual(expect.arrayContaining(['farming', 'parking', 'water_association']));
+      expect(rows[3]?.is_nwa).toBe(true);
+      // New companies continue after the fixed ids.
+      const next = await suite.db.query<{ id: number }>(
+        `INSERT INTO companies (name) VALUES ('Next') RETURNING id`,
+      );
+      expect(next.rows[0]?.id).toBe(5);
+      await suite.db.query('DELETE FROM companies WHERE id = 5');
+    });
+
+    it('creates every README demo login with the demo password', async () => {
+      for (const email of ['admin@demo.test', 'main@demo.test', 'user@demo.test', 'main@other.test']) {
+        const { rows } = await suite.db.query<{ company_id: number; password_hash: string; roles: string[] }>(
+          'SELECT company_id, password_hash, roles FROM users WHERE email = $1',
+          [email],
+        );
+        const login = DEMO_LOGINS.find((l) => l.email === email);
+        expect(rows[0]?.company_id).toBe(login?.companyId);
+        expect(rows[0]?.roles).toEqual(login?.roles);
+        expect(await verify(rows[0]?.password_hash ?? '', DEMO_PASSWORD)).toBe(true);
+      }
+      const demoRoles = DEMO_LOGINS.filter((l) => l.companyId === DEMO_COMPANIES.demo.id).map((l) => l.roles);
+      expect(demoRoles).toEqual(expect.arrayContaining([['ROLE_MAINUSER'], ['ROLE_ADMIN'], []]));
+    });
+
+    it('covers every device kind of the spec and every spec device type in the demo client', async () => {
+      const kinds = [
+        'gateway',
+        'distance',
+        'temperature_humidity',
+        'parking',
+        'ai_parking',
+        'button',
+        'energy_meter',
+        'soil_moisture',
+        'leak',
+        'tracker',
+        'leaf_moisture',
+        'motion',
+        'frost',
+        'weather_station',
+        'water_meter',
+        'valve',
+        'door',
+        'sound',
+      ];
+      expect(new Set(DEMO_FLEET.map((k) => k.kind))).toEqual(new Set(kinds));
+      const { rows } = await suite.db.query<{ device_type: string }>(
+        'SELECT DISTINCT device_type FROM devices WHERE company_id = $1 AND device_type IS NOT NULL',
+        [DEMO_COMPANIES.demo.id],
+      );
+      expect(rows.map((r) => r.device_type).sort()).toEqual([
+        'nbiot_button',
+        'nbiot_distance_sensor',
+        'nbiot_frost_sensor',
+        'nbiot_soil_sensor',
+        'nbiot_weatherstation',
+        'srd_button',
+        'srd_gateway',
+      ]);
+      const parking = await suite.db.query<{ sensor_type: number }>(
+        'SELECT DISTINCT sensor_type FROM devices WHERE sensor_type IS NOT NULL ORDER BY 1',
+      );
+      expect(parking.rows.map((r) => r.sensor_type)).toEqual([8, 1024]);
+    });
+
+    it('gives every device three days of history ending near now, and its latest values', async () => {
+      const { rows } = await suite.db.query<{
+        id: number;
+        first: Date;
+        last: Date;
+        points: number;
+        current: number;
+      }>(
+        `SELECT d.id, min(dd.created_at) AS first, max(dd.created_at) AS last, count(*)::int AS points,
               (SELECT count(*)::int FROM device_current c WHERE c.device_id = d.id) AS current
        FROM devices d JOIN device_data dd ON dd.device_id = d.id GROUP BY d.id`,
-    );
-    expect(rows).toHaveLength(await count('devices'));
-    for (const row of rows) {
-      expect(now.getTime() - row.first.getTime()).toBeGreaterThan(3 * 86_400_000 - 4 * 3_600_000); // first uplink within the longest interval (4 h);
-      expect(row.last.getTime()).toBeLessThanOrEqual(now.getTime());
-      expect(row.current).toBe(1);
-    }
-    // A few devices went silent: offline and stale (last online over 8 hours ago).
-    const offline = await count(`devices WHERE NOT is_active AND last_online_at < $1`, [
-      new Date(now.getTime() - 8 * 3_600_000),
-    ]);
-    expect(offline).toBeGreaterThanOrEqual(2);
-  });
+      );
+      expect(rows).toHaveLength(await count('devices'));
+      for (const row of rows) {
+        expect(now.getTime() - row.first.getTime()).toBeGreaterThan(3 * 86_400_000 - 4 * 3_600_000); // first uplink within the longest interval (4 h);
+        expect(row.last.getTime()).toBeLessThanOrEqual(now.getTime());
+        expect(row.current).toBe(1);
+      }
+      // A few devices went silent: offline and stale (last online over 8 hours ago).
+      const offline = await count(`devices WHERE NOT is_active AND last_online_at < $1`, [
+        new Date(now.getTime() - 8 * 3_600_000),
+      ]);
+      expect(offline).toBeGreaterThanOrEqual(2);
+    });
 
-  it('keeps every row of a company inside that company', async () => {
-    const crossing = await count(
-      `device_data dd JOIN devices d ON d.id = dd.device_id WHERE d.company_id <> dd.company_id`,
-    );
-    expect(crossing).toBe(0);
-    expect(await count('devices WHERE company_id = $1', [DEMO_COMPANIES.other.id])).toBeGreaterThan(0);
-    expect(await count('devices WHERE company_id = $1', [DEMO_COMPANIES.superAdmin.id])).toBe(0);
-  });
+    it('keeps every row of a company inside that company', async () => {
+      const crossing = await count(
+        `device_data dd JOIN devices d ON d.id = dd.device_id WHERE d.company_id <> dd.company_id`,
+      );
+      expect(crossing).toBe(0);
+      expect(await count('devices WHERE company_id = $1', [DEMO_COMPANIES.other.id])).toBeGreaterThan(0);
+      expect(await count('devices WHERE company_id = $1', [DEMO_COMPANIES.superAdmin.id])).toBe(0);
+    });
 
-  it('adds groups, a dashboard with all three widget types, fields with parcels and parking areas', async () => {
-    const demo = DEMO_COMPANIES.demo.id;
-    expect(await count('groups WHERE company_id = $1', [demo])).toBeGreaterThanOrEqual(4);
-    const widgetTypes = await db.query<{ type: string }>(
-      'SELECT DISTINCT type FROM dashboard_widgets WHERE company_id = $1 ORDER BY type',
-      [demo],
-    );
-    expect(widgetTypes.rows.map((r) => r.type)).toEqual(['line_chart', 'map', 'table']);
-    const fields = await db.query<{ size_m2: number; parcel_sum: number }>(
-      `SELECT f.size_m2, (SELECT sum(size_m2) FROM parcels p WHERE p.field_id = f.id) AS parcel_sum
+    it('adds groups, a dashboard with all three widget types, fields with parcels and parking areas', async () => {
+      const demo = DEMO_COMPANIES.demo.id;
+      expect(await count('groups WHERE company_id = $1', [demo])).toBeGreaterThanOrEqual(4);
+      const widgetTypes = await suite.db.query<{ type: string }>(
+        'SELECT DISTINCT type FROM dashboard_widgets WHERE company_id = $1 ORDER BY type',
+        [demo],
+      );
+      expect(widgetTypes.rows.map((r) => r.type)).toEqual(['line_chart', 'map', 'table']);
+      const fields = await suite.db.query<{ size_m2: number; parcel_sum: number }>(
+        `SELECT f.size_m2, (SELECT sum(size_m2) FROM parcels p WHERE p.field_id = f.id) AS parcel_sum
        FROM farming_fields f WHERE f.company_id = $1`,
-      [demo],
-    );
-    expect(fields.rows).toHaveLength(3);
-    for (const field of fields.rows) expect(field.size_m2).toBe(field.parcel_sum);
-    const areas = await db.query<{ type: string }>('SELECT type FROM parking_areas ORDER BY type');
-    expect(areas.rows.map((r) => r.type)).toEqual(['AI', 'FIX']);
-    expect(await count('nwa_shared_devices')).toBe(2);
-    expect(await count(`nwa_membership_requests WHERE state = 'pending'`)).toBe(1);
+        [demo],
+      );
+      expect(fields.rows).toHaveLength(3);
+      for (const field of fields.rows) expect(field.size_m2).toBe(field.parcel_sum);
+      const areas = await suite.db.query<{ type: string }>('SELECT type FROM parking_areas ORDER BY type');
+      expect(areas.rows.map((r) => r.type)).toEqual(['AI', 'FIX']);
+      expect(await count('nwa_shared_devices')).toBe(2);
+      expect(await count(`nwa_membership_requests WHERE state = 'pending'`)).toBe(1);
+    });
   });
 });
