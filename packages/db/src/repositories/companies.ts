@@ -5,8 +5,6 @@
  */
 import type { Queryable } from '../db';
 
-export const SUPER_ADMIN_COMPANY_ID = 1;
-
 export interface CompanyRecord {
   id: number;
   name: string;
@@ -279,4 +277,35 @@ export async function softDeleteCompany(q: Queryable, companyId: number): Promis
     [companyId],
   );
   return rowCount > 0;
+}
+
+export interface NewSupportRequest {
+  userId: number | null;
+  subject: string;
+  message: string;
+  email?: string | null;
+  phone?: string | null;
+  context?: Record<string, unknown>;
+}
+
+/** Stores a support request of the company (POST /core/support); returns its id. */
+export async function insertSupportRequest(
+  q: Queryable,
+  companyId: number,
+  request: NewSupportRequest,
+): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO support_requests (company_id, user_id, subject, message, email, phone, context)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::int AS id`,
+    [
+      companyId,
+      request.userId,
+      request.subject,
+      request.message,
+      request.email ?? null,
+      request.phone ?? null,
+      JSON.stringify(request.context ?? {}),
+    ],
+  );
+  return rows[0]!.id;
 }

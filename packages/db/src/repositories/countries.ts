@@ -1,8 +1,16 @@
 /**
  * Reference geography for company addresses: countries, their states and the states' districts.
  * Shared by all tenants (not tenant-owned); every list is sorted by name (spec section 7).
+ * Sorting happens here, not in SQL: ORDER BY follows the database's collation, which is "C" on PGlite
+ * (Österreich after Schweiz) and often a locale on PostgreSQL; a German collator gives one order on both.
  */
 import type { Queryable } from '../db';
+
+const collator = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
+
+function byName<T extends { id: number; name: string }>(rows: T[]): T[] {
+  return rows.sort((a, b) => collator.compare(a.name, b.name) || a.id - b.id);
+}
 
 export interface Country {
   id: number;
@@ -16,8 +24,8 @@ export interface NamedRef {
 }
 
 export async function listCountries(q: Queryable): Promise<Country[]> {
-  const { rows } = await q.query<Country>('SELECT id, code, name FROM countries ORDER BY name, id');
-  return rows;
+  const { rows } = await q.query<Country>('SELECT id, code, name FROM countries');
+  return byName(rows);
 }
 
 export async function countryExists(q: Queryable, countryId: number): Promise<boolean> {
@@ -33,21 +41,15 @@ export async function stateExists(q: Queryable, stateId: number): Promise<boolea
 /** States of a country; null when the country does not exist (so the caller can answer 404). */
 export async function listStates(q: Queryable, countryId: number): Promise<NamedRef[] | null> {
   if (!(await countryExists(q, countryId))) return null;
-  const { rows } = await q.query<NamedRef>(
-    'SELECT id, name FROM states WHERE country_id = $1 ORDER BY name, id',
-    [countryId],
-  );
-  return rows;
+  const { rows } = await q.query<NamedRef>('SELECT id, name FROM states WHERE country_id = $1', [countryId]);
+  return byName(rows);
 }
 
 /** Districts of a state; null when the state does not exist. */
 export async function listDistricts(q: Queryable, stateId: number): Promise<NamedRef[] | null> {
   if (!(await stateExists(q, stateId))) return null;
-  const { rows } = await q.query<NamedRef>(
-    'SELECT id, name FROM districts WHERE state_id = $1 ORDER BY name, id',
-    [stateId],
-  );
-  return rows;
+  const { rows } = await q.query<NamedRef>('SELECT id, name FROM districts WHERE state_id = $1', [stateId]);
+  return byName(rows);
 }
 
 /** Checks that a district lies in the state and the state in the country, as far as they are given. */

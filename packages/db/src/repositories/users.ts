@@ -2,10 +2,10 @@
  * Users repository. Every read and write of a tenant's users takes the acting company id; the only
  * unscoped lookups are the ones that run before a tenant is known (login by email, a password reset token).
  */
+import type { Role } from '@iot/domain';
 import type { Queryable } from '../db';
 
-export const ROLE_ADMIN = 'ROLE_ADMIN';
-export const ROLE_MAINUSER = 'ROLE_MAINUSER';
+const MAIN_USER_ROLE: Role = 'ROLE_MAINUSER';
 
 export interface UserRecord {
   id: number;
@@ -124,7 +124,7 @@ export async function countMainUsers(q: Queryable, companyId: number): Promise<n
   const { rows } = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM users
       WHERE company_id = $1 AND deleted_at IS NULL AND $2 = ANY(roles)`,
-    [companyId, ROLE_MAINUSER],
+    [companyId, MAIN_USER_ROLE],
   );
   return rows[0]?.n ?? 0;
 }
@@ -253,4 +253,23 @@ export async function consumePasswordResetToken(q: Queryable, tokenHash: string)
     [tokenHash],
   );
   return rows[0]?.user_id ?? null;
+}
+
+export interface PasswordResetTokenState {
+  userId: number;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+/** A reset token's state, to tell an expired or used link (67) from an unknown one (31). */
+export async function findPasswordResetToken(
+  q: Queryable,
+  tokenHash: string,
+): Promise<PasswordResetTokenState | null> {
+  const { rows } = await q.query<{ user_id: number; expires_at: Date; used_at: Date | null }>(
+    'SELECT user_id::int AS user_id, expires_at, used_at FROM password_reset_tokens WHERE token_hash = $1',
+    [tokenHash],
+  );
+  const r = rows[0];
+  return r ? { userId: r.user_id, expiresAt: r.expires_at, usedAt: r.used_at } : null;
 }

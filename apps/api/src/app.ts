@@ -1,0 +1,123 @@
+/**
+ * The API as a Fastify instance (not listening): external plugins, then app plugins (errors, session,
+ * CSRF), then the /api/v1 routes. The platform process and the tests call `buildApp`.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '@iot/config';
+import type { Db } from '@iot/db/db';
+import { SESSION_DURATION } from '@iot/domain';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { LoginThrottle } from './lib/login-throttle';
+import { createMailer } from './mail/create-mailer';
+import type { Mailer } from './mail/mailer';
+import docs from './plugins/docs';
+import errorHandler from './plugins/error-handler';
+import session from './plugins/session';
+import apiV1 from './routes/api/v1/index';
+import csrfRoutes from './routes/csrf';
+import type { AppDeps, RateLimitSettings, SessionSettings } from './types';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+  /** Defaults to SMTP when config.SMTP_URL is set, else the outbox table. */
+  mailer?: Mailer;
+  /** Shown by GET /api/v1/core/version. */
+  version: string;
+  /** A pino logger or logger options; default: pino at config.LOG_LEVEL. */
+  logger?: FastifyBaseLogger | FastifyServerOptions['logger'];
+  /** Trust X-Forwarded-For (behind a reverse proxy), so rate limits see the client's address. */
+  trustProxy?: boolean;
+  session?: Partial<SessionSettings>;
+  rateLimits?: Partial<RateLimitSettings>;
+  /** Lifetime of a password reset link in seconds (default one hour). */
+  resetTokenLifetimeSeconds?: number;
+  /** Where support requests go (default: the MAIL_FROM address). */
+  supportEmail?: string;
+}
+
+const DEFAULT_RATE_LIMITS: RateLimitSettings = {
+  // Enough for a shared office address, far too few for guessing.
+  loginPerAddress: { max: 20, windowMs: 60_000 },
+  // Five wrong passwords lock the account for a quarter of an hour.
+  loginPerAccount: { max: 5, windowMs: 15 * 60_000 },
+  forgotPerAddress: { max: 5, windowMs: 15 * 60_000 },
+};
+
+function addressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from;
+}
+
+export function buildApp(options: BuildAppOptions): FastifyInstance {
+  const { config, db } = options;
+  const loggerOption = options.logger ?? { level: config.LOG_LEVEL };
+  const isLoggerInstance =
+    typeof loggerOption === 'object' && loggerOption !== null && 'child' in loggerOption;
+  const app = Fastify({
+    ...(isLoggerInstance
+      ? { loggerInstance: loggerOption as FastifyBaseLogger }
+      : { logger: loggerOption as FastifyServerOptions['logger'] }),
+    trustProxy: options.trustProxy ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Logos arrive as data URLs inside JSON.
+    bodyLimit: 2 * 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const rateLimits: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const deps: AppDeps = {
+    config,
+    db,
+    mailer: options.mailer ?? createMailer(config, db),
+    version: options.version,
+    // Without a configured secret (tests, first start) cookies are signed with a per-process secret;
+    // main.ts keeps one in DATA_DIR so restarts do not invalidate pre-session cookies.
+    sessionSecret: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
+    session: {
+      lifetimeSeconds: SESSION_DURATION,
+      touchIntervalSeconds: 60,
+      ...options.session,
+    },
+    rateLimits,
+    loginThrottle: new LoginThrottle(rateLimits.loginPerAccount),
+    resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
+    supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
+  };
+  app.decorate('deps', deps);
+
+  // External plugins.
+  app.register(cookie, { secret: deps.sessionSecret });
+  app.register(rateLimit, { global: false });
+  app.register(docs, { version: options.version });
+
+  // App plugins: one error shape, then session resolution and CSRF for every request.
+  app.register(errorHandler);
+  app.register(session);
+
+  // Routes.
+  app.register(csrfRoutes);
+  app.register(apiV1, { prefix: '/api/v1' });
+
+  if (config.CONSOLE_DIR) {
+    const root = resolve(config.CONSOLE_DIR);
+    app.register(async (scope) => {
+      await scope.register(fastifyStatic, { root, wildcard: false });
+      // SPA: a GET for a path that is neither the API nor a file gets index.html; the console routes it.
+      scope.setNotFoundHandler((request, reply) => {
+        const path = request.url.split('?')[0] ?? '/';
+        const isApi = path.startsWith('/api/') || path.startsWith('/sanctum/');
+        if ((request.method === 'GET' || request.method === 'HEAD') && !isApi) {
+          return reply.type('text/html').sendFile('index.html');
+        }
+        return reply.status(404).send({ code: 404, message: 'Data not found.' });
+      });
+    });
+  }
+
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Standalone API process: configuration, database (migrated), listen. The embedded platform process
+ * builds the same app with `buildApp` instead.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '@iot/config';
+import { migrate, openDb } from '@iot/db';
+import packageJson from '../package.json' with { type: 'json' };
+import { buildApp } from './app';
+
+/** Without SESSION_SECRET the embedded profile keeps a generated one in DATA_DIR across restarts. */
+function sessionSecretFrom(dataDir: string): string {
+  const file = join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function main(): Promise<void> {
+  const loaded = loadConfig();
+  const config = { ...loaded, SESSION_SECRET: loaded.SESSION_SECRET ?? sessionSecretFrom(loaded.DATA_DIR) };
+  const db = await openDb(config);
+  await migrate(db);
+  const app = buildApp({ config, db, version: packageJson.version });
+  const shutdown = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  await app.listen({ host: config.HOST, port: config.PORT });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

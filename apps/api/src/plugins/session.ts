@@ -1,0 +1,153 @@
+/**
+ * Cookie session and CSRF protection (double submit).
+ *
+ * - Session: the browser holds a random token in the HttpOnly cookie `iot_session`; the `sessions` row is
+ *   keyed by its sha-256 hash. Lifetime slides: each use extends it to `lifetimeSeconds` after the use.
+ * - CSRF: `XSRF-TOKEN` is a readable cookie; every mutating call must echo it in `X-XSRF-TOKEN`.
+ *   With a session the expected value is the session's own csrf token (bound to the session row).
+ *   Before login it is HMAC(secret, nonce) of a random nonce held in the signed HttpOnly cookie
+ *   `iot_presession`, so a token planted without that cookie does not pass.
+ */
+
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import { findCompany } from '@iot/db/repositories/companies';
+import {
+  deleteSession,
+  findLiveSession,
+  setSessionImpersonation,
+  touchSession,
+} from '@iot/db/repositories/sessions';
+import { findUserById } from '@iot/db/repositories/users';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { apiError } from '../lib/errors';
+import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens';
+
+export const SESSION_COOKIE = 'iot_session';
+export const PRESESSION_COOKIE = 'iot_presession';
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function baseCookie(secure: boolean): CookieSerializeOptions {
+  return { path: '/', sameSite: 'lax', secure };
+}
+
+function presessionToken(secret: string, nonce: string): string {
+  return hmac(secret, `xsrf:${nonce}`);
+}
+
+/** The pre-login CSRF token of this request's signed pre-session cookie, if it carries a valid one. */
+function expectedPresessionToken(request: FastifyRequest, secret: string): string | null {
+  const raw = request.cookies[PRESESSION_COOKIE];
+  if (!raw) return null;
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid || !unsigned.value) return null;
+  return presessionToken(secret, unsigned.value);
+}
+
+/** Sets the readable XSRF-TOKEN cookie: the session's token, or a fresh pre-session pair. */
+export function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
+  const { config, sessionSecret } = request.server.deps;
+  if (request.auth) {
+    reply.setCookie(XSRF_COOKIE, request.auth.csrfToken, baseCookie(config.COOKIE_SECURE));
+    return;
+  }
+  let nonce: string | null = null;
+  const raw = request.cookies[PRESESSION_COOKIE];
+  if (raw) {
+    const unsigned = request.unsignCookie(raw);
+    if (unsigned.valid && unsigned.value) nonce = unsigned.value;
+  }
+  if (!nonce) {
+    nonce = randomToken();
+    reply.setCookie(PRESESSION_COOKIE, nonce, {
+      ...baseCookie(config.COOKIE_SECURE),
+      httpOnly: true,
+      signed: true,
+    });
+  }
+  reply.setCookie(XSRF_COOKIE, presessionToken(sessionSecret, nonce), baseCookie(config.COOKIE_SECURE));
+}
+
+/** After login: the new session's cookie and its csrf token; the pre-session cookie is spent. */
+export function setSessionCookies(reply: FastifyReply, token: string, csrfToken: string): void {
+  const { config } = reply.server.deps;
+  reply.setCookie(SESSION_COOKIE, token, { ...baseCookie(config.COOKIE_SECURE), httpOnly: true });
+  reply.setCookie(XSRF_COOKIE, csrfToken, baseCookie(config.COOKIE_SECURE));
+  reply.clearCookie(PRESESSION_COOKIE, { path: '/' });
+}
+
+export function clearSessionCookies(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(XSRF_COOKIE, { path: '/' });
+}
+
+/** Resolves `request.auth` from the session cookie (the one place that does). */
+async function resolveAuth(request: FastifyRequest): Promise<void> {
+  request.auth = null;
+  request.authFailure = null;
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return;
+  const { db, session: settings } = request.server.deps;
+  const id = sha256(token);
+  const session = await findLiveSession(db, id);
+  if (!session) return;
+  if (session.userDeleted) {
+    await deleteSession(db, id);
+    return;
+  }
+  if (session.userCompanyId === null) {
+    request.authFailure = 'USER_WITHOUT_COMPANY';
+    return;
+  }
+  if (session.companyBlocked || session.companyDeleted) {
+    request.authFailure = 'COMPANY_BLOCKED';
+    return;
+  }
+  const realCompanyId = session.userCompanyId;
+  let companyId = session.impersonatedCompanyId ?? realCompanyId;
+  let company = await findCompany(db, companyId);
+  if (companyId !== realCompanyId && (!company || company.deletedAt)) {
+    // The impersonated client was deleted meanwhile: fall back to acting as oneself.
+    await setSessionImpersonation(db, id, null);
+    companyId = realCompanyId;
+    company = await findCompany(db, companyId);
+  }
+  const user = await findUserById(db, realCompanyId, session.userId);
+  if (!user || !company) return;
+  await touchSession(db, id, settings.lifetimeSeconds, settings.touchIntervalSeconds);
+  request.auth = {
+    user,
+    companyId,
+    realCompanyId,
+    impersonated: companyId !== realCompanyId,
+    roles: user.roles,
+    company,
+    sessionId: id,
+    csrfToken: session.csrfToken,
+  };
+}
+
+function checkCsrf(request: FastifyRequest): void {
+  const mustCheck = MUTATING.has(request.method) || request.routeOptions.config?.csrf === true;
+  if (!mustCheck) return;
+  const header = request.headers[XSRF_HEADER];
+  const sent = typeof header === 'string' ? header : '';
+  const expected = request.auth
+    ? request.auth.csrfToken
+    : expectedPresessionToken(request, request.server.deps.sessionSecret);
+  if (!sent || !expected || !safeEqual(sent, expected)) throw apiError('INVALID_CSRF_TOKEN');
+}
+
+async function sessionPlugin(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('authFailure', null);
+  app.addHook('onRequest', async (request) => {
+    await resolveAuth(request);
+    checkCsrf(request);
+  });
+}
+
+export default fp(sessionPlugin, { name: 'iot-session', dependencies: ['@fastify/cookie'] });

@@ -1,0 +1,45 @@
+import type { ClientSummary } from '@iot/db/repositories/companies';
+import { MODULES } from '@iot/domain';
+import { Type } from 'typebox';
+import { Nullable } from '../../../../../lib/schemas';
+
+export const ClientPayload = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  city: Nullable(Type.String()),
+  email: Nullable(Type.String()),
+  customer_number: Nullable(Type.String()),
+  modules: Type.Array(Type.String()),
+  is_nwa: Type.Boolean(),
+  blocked: Type.Boolean(),
+  user_count: Type.Integer(),
+  device_count: Type.Integer(),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export function presentClient(client: ClientSummary) {
+  return {
+    id: client.id,
+    name: client.name,
+    city: client.city,
+    email: client.email,
+    customer_number: client.customerNumber,
+    modules: client.modules,
+    is_nwa: client.isNwa,
+    blocked: client.blocked,
+    user_count: client.userCount,
+    device_count: client.deviceCount,
+    created_at: client.createdAt.toISOString(),
+  };
+}
+
+export const UpdateClientBody = Type.Object(
+  {
+    blocked: Type.Optional(Type.Boolean()),
+    modules: Type.Optional(
+      Type.Array(Type.Union(MODULES.map((m) => Type.Literal(m))), { uniqueItems: true }),
+    ),
+    is_nwa: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);

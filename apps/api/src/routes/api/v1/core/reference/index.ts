@@ -1,0 +1,61 @@
+/** /api/v1/core/countries, states and districts for company addresses, sorted by name. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listCountries, listDistricts, listStates } from '@iot/db/repositories/countries';
+import { Type } from 'typebox';
+import { apiError } from '../../../../../lib/errors';
+import { IdParams, responses } from '../../../../../lib/schemas';
+
+const Country = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() });
+const NamedRef = Type.Object({ id: Type.Integer(), name: Type.String() });
+
+const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/countries',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'Countries sorted by name',
+        response: responses(Type.Array(Country)),
+      },
+    },
+    async () => ({ payload: await listCountries(db) }),
+  );
+
+  app.get(
+    '/countries/:id/states',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: "A country's states sorted by name",
+        params: IdParams,
+        response: responses(Type.Array(NamedRef)),
+      },
+    },
+    async (request) => {
+      const states = await listStates(db, request.params.id);
+      if (!states) throw apiError('DATA_NOT_FOUND');
+      return { payload: states };
+    },
+  );
+
+  app.get(
+    '/states/:id/districts',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: "A state's districts sorted by name",
+        params: IdParams,
+        response: responses(Type.Array(NamedRef)),
+      },
+    },
+    async (request) => {
+      const districts = await listDistricts(db, request.params.id);
+      if (!districts) throw apiError('DATA_NOT_FOUND');
+      return { payload: districts };
+    },
+  );
+};
+
+export default referenceRoutes;

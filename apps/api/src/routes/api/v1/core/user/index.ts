@@ -1,0 +1,80 @@
+/** /api/v1/core/user (the signed-in user), EULA acceptance and leaving impersonation. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { updateUser } from '@iot/db/repositories/users';
+import { withTenant } from '@iot/db/tenant';
+import { Type } from 'typebox';
+import { apiError } from '../../../../../lib/errors';
+import { responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import { leaveImpersonation } from '../../../../../services/impersonation';
+import { AcceptEulaBody } from '../users/schemas';
+import { CurrentUserPayload, presentCurrentUser } from './schemas';
+
+const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/user',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The signed-in user with the acting company',
+        response: responses(CurrentUserPayload),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      return { payload: presentCurrentUser(auth) };
+    },
+  );
+
+  app.put(
+    '/users/acceptEula',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Accept the terms of use (EULA) for the signed-in user',
+        body: Type.Optional(AcceptEulaBody),
+        response: responses(Type.Boolean()),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const body = request.body;
+      const accepted = body?.accepted ?? body?.eula_accepted ?? true;
+      if (!accepted) throw apiError('INPUT_ERROR', { field: 'accepted', key: 'error.accepted' });
+      // The EULA is the user's own: accepted in their own company even while impersonating.
+      const updated = await withTenant(db, auth.realCompanyId, (tx) =>
+        updateUser(tx, auth.realCompanyId, auth.user.id, { eulaAccepted: true }),
+      );
+      if (!updated) throw apiError('USER_NOT_FOUND');
+      return { payload: true };
+    },
+  );
+
+  app.get(
+    '/leave_impersonation',
+    {
+      config: { csrf: true },
+      schema: {
+        tags: ['admin'],
+        summary: 'Stop acting as a client; answers the user acting for their own company again',
+        response: responses(CurrentUserPayload),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const company = await leaveImpersonation(db, auth);
+      return {
+        payload: presentCurrentUser({
+          user: auth.user,
+          company,
+          realCompanyId: auth.realCompanyId,
+          impersonated: false,
+        }),
+      };
+    },
+  );
+};
+
+export default currentUserRoutes;

@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../lib/schemas';
+import { issueCsrfCookie } from '../plugins/session';
+
+/**
+ * GET /sanctum/csrf-cookie (at the root and under /api/v1): sets the readable XSRF-TOKEN cookie the
+ * console echoes as X-XSRF-TOKEN on every mutating call.
+ */
+const csrfRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/sanctum/csrf-cookie',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Issue the XSRF-TOKEN cookie',
+        response: responses(Type.Null()),
+      },
+    },
+    async (request, reply) => {
+      issueCsrfCookie(request, reply);
+      return { payload: null };
+    },
+  );
+};
+
+export default csrfRoutes;

@@ -1,0 +1,52 @@
+/**
+ * A super admin acting as a client (spec sections 1, 6): the session row's impersonated_company_id makes
+ * every later call act for the client. Start and end are written to the client's audit log.
+ */
+import type { Db } from '@iot/db/db';
+import { findCompany } from '@iot/db/repositories/companies';
+import { recordAuditEvent, setSessionImpersonation } from '@iot/db/repositories/sessions';
+import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
+import { apiError } from '../lib/errors';
+import type { AuthContext } from '../types';
+
+export async function startImpersonation(db: Db, auth: AuthContext, companyId: number) {
+  if (companyId === SUPER_ADMIN_COMPANY_ID) throw apiError('IMPERSONATION_NOT_ALLOWED');
+  const company = await findCompany(db, companyId);
+  if (!company || company.deletedAt) throw apiError('COMPANY_NOT_FOUND');
+  await db.transaction(async (tx) => {
+    if (auth.impersonated) {
+      await recordAuditEvent(tx, {
+        companyId: auth.companyId,
+        userId: auth.user.id,
+        action: 'impersonation.end',
+        details: { real_company_id: auth.realCompanyId, switched_to: companyId },
+      });
+    }
+    await setSessionImpersonation(tx, auth.sessionId, companyId);
+    await recordAuditEvent(tx, {
+      companyId,
+      userId: auth.user.id,
+      action: 'impersonation.start',
+      details: { real_company_id: auth.realCompanyId },
+    });
+  });
+  return company;
+}
+
+/** Ends impersonation; without one it changes nothing and answers the same. */
+export async function leaveImpersonation(db: Db, auth: AuthContext) {
+  if (auth.impersonated) {
+    await db.transaction(async (tx) => {
+      await setSessionImpersonation(tx, auth.sessionId, null);
+      await recordAuditEvent(tx, {
+        companyId: auth.companyId,
+        userId: auth.user.id,
+        action: 'impersonation.end',
+        details: { real_company_id: auth.realCompanyId },
+      });
+    });
+  }
+  const own = await findCompany(db, auth.realCompanyId);
+  if (!own) throw apiError('COMPANY_NOT_FOUND');
+  return own;
+}

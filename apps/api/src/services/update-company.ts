@@ -1,0 +1,44 @@
+import type { Db } from '@iot/db/db';
+import { type CompanyBaseData, updateCompanyBaseData } from '@iot/db/repositories/companies';
+import { isConsistentAddress } from '@iot/db/repositories/countries';
+import { recordAuditEvent } from '@iot/db/repositories/sessions';
+import { withTenant } from '@iot/db/tenant';
+import { validateEmail } from '@iot/domain/validation/email';
+import { apiError } from '../lib/errors';
+import { isManager } from '../plugins/guards';
+import type { AuthContext } from '../types';
+
+/**
+ * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (64); the
+ * email must be an address; country, state and district must exist and lie in one another (109).
+ */
+export async function updateCompany(db: Db, auth: AuthContext, data: CompanyBaseData) {
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  const clean: CompanyBaseData = { ...data };
+  if (typeof clean.email === 'string') {
+    clean.email = clean.email.trim();
+    if (clean.email === '') clean.email = null;
+    else {
+      const problem = validateEmail(clean.email);
+      if (problem) throw apiError('INPUT_ERROR', { field: 'email', ...problem });
+    }
+  }
+  const current = auth.company;
+  const address = {
+    countryId: clean.countryId === undefined ? current.countryId : clean.countryId,
+    stateId: clean.stateId === undefined ? current.stateId : clean.stateId,
+    districtId: clean.districtId === undefined ? current.districtId : clean.districtId,
+  };
+  if (!(await isConsistentAddress(db, address))) throw apiError('ADDRESS_NOT_FOUND');
+  return withTenant(db, auth.companyId, async (tx) => {
+    const updated = await updateCompanyBaseData(tx, auth.companyId, clean);
+    if (!updated) throw apiError('COMPANY_NOT_FOUND');
+    await recordAuditEvent(tx, {
+      companyId: auth.companyId,
+      userId: auth.user.id,
+      action: 'company.update',
+      details: { fields: Object.keys(clean) },
+    });
+    return updated;
+  });
+}

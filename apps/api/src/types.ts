@@ -1,0 +1,72 @@
+import type { Config } from '@iot/config';
+import type { Db } from '@iot/db/db';
+import type { CompanyRecord } from '@iot/db/repositories/companies';
+import type { UserRecord } from '@iot/db/repositories/users';
+import type { LoginThrottle } from './lib/login-throttle';
+import type { Mailer } from './mail/mailer';
+
+/** Who is acting, resolved once per request from the session cookie. */
+export interface AuthContext {
+  user: UserRecord;
+  /** The company every repository call acts for: the impersonated client while impersonating. */
+  companyId: number;
+  /** The user's own company. */
+  realCompanyId: number;
+  impersonated: boolean;
+  roles: readonly string[];
+  /** The acting company. */
+  company: CompanyRecord;
+  /** sha-256 of the session token (the sessions row id). */
+  sessionId: string;
+  csrfToken: string;
+}
+
+export interface SessionSettings {
+  /** Sliding lifetime in seconds (spec section 9: session duration 7200). */
+  lifetimeSeconds: number;
+  /** Minimum seconds between two writes that slide the expiry. */
+  touchIntervalSeconds: number;
+}
+
+export interface RateLimitSettings {
+  /** Login attempts per client address per window (@fastify/rate-limit). */
+  loginPerAddress: { max: number; windowMs: number };
+  /** Failed logins per account per window. */
+  loginPerAccount: { max: number; windowMs: number };
+  /** Password reset requests per client address per window. */
+  forgotPerAddress: { max: number; windowMs: number };
+}
+
+/** What the app plugins and routes share; decorated on the instance as `deps`. */
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  version: string;
+  sessionSecret: string;
+  session: SessionSettings;
+  rateLimits: RateLimitSettings;
+  loginThrottle: LoginThrottle;
+  /** Lifetime of a password reset link. */
+  resetTokenLifetimeSeconds: number;
+  /** Where support requests are mailed. */
+  supportEmail: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    /** Null when the request carries no valid session. */
+    auth: AuthContext | null;
+    /** Why a present session does not count (74 user without company, 75 company blocked or deleted). */
+    authFailure: 'USER_WITHOUT_COMPANY' | 'COMPANY_BLOCKED' | null;
+  }
+  interface FastifyContextConfig {
+    /** Check the CSRF token on this route even though its method is safe (state-changing GETs of the spec). */
+    csrf?: boolean;
+    /** The route answers without a session. */
+    public?: boolean;
+  }
+}
