@@ -110,11 +110,12 @@ CREATE UNIQUE INDEX device_data_device_time_key ON device_data (device_id, creat
 
 -- Storage layout. With the timescaledb extension installed and preloaded, device_data becomes a hypertable
 -- (7-day chunks) whose chunks are compressed after 7 days, segmented by device so a compressed chunk still
--- answers per-device queries. Without it (PGlite, plain PostgreSQL) it stays a plain table and a BRIN index
--- on created_at serves time range scans across devices (retention, platform statistics) at a tiny fraction
--- of a btree's size and insert cost; per-device reads use the unique btree above either way.
--- Everything Timescale-specific goes through EXECUTE so this block also compiles where the functions do not
--- exist.
+-- answers per-device queries; TimescaleDB wants every column of a unique index on a compressed hypertable
+-- among the segmentby or orderby columns, hence message_id at the end of the order. Without the extension
+-- (PGlite, plain PostgreSQL) device_data stays a plain table and a BRIN index on created_at serves time range
+-- scans across devices (retention, platform statistics) at a tiny fraction of a btree's size and insert cost;
+-- per-device reads use the unique btree above either way. Timescale functions are called through EXECUTE so
+-- the block compiles where they do not exist.
 DO $timescale$
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'timescaledb')
@@ -124,7 +125,7 @@ BEGIN
     EXECUTE $sql$ALTER TABLE device_data SET (
       timescaledb.compress,
       timescaledb.compress_segmentby = 'device_id, company_id',
-      timescaledb.compress_orderby = 'created_at DESC'
+      timescaledb.compress_orderby = 'created_at DESC, message_id'
     )$sql$;
     EXECUTE $sql$SELECT add_compression_policy('device_data', INTERVAL '7 days')$sql$;
   ELSE
