@@ -11,8 +11,8 @@ export {
 export { type OpenDbOptions, openDb } from './open';
 export { openPglite, type PgliteOptions } from './pglite';
 export { openPostgres, type PostgresOptions } from './postgres';
-export { TENANT_ROLE, withTenant } from './tenant';
 export * from './repositories/companies';
 export * from './repositories/countries';
 export * from './repositories/sessions';
 export * from './repositories/users';
+export { TENANT_ROLE, withTenant } from './tenant';

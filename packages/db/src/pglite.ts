@@ -40,15 +40,15 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
   const direct = wrap(pglite);
   const db: Db = {
     kind: 'pglite',
-    query(sql, params) {
+    async query(sql, params) {
       assertNotInTransaction(db, 'query');
       return direct.query(sql, params);
     },
-    exec(sql) {
+    async exec(sql) {
       assertNotInTransaction(db, 'exec');
       return direct.exec(sql);
     },
-    transaction(fn) {
+    async transaction(fn) {
       assertNotInTransaction(db, 'transaction');
       // PGlite's own transaction: BEGIN, COMMIT when fn resolves, ROLLBACK when it throws, all under its mutex.
       return pglite.transaction((tx) => runInTransactionContext(db, () => fn(wrap(tx))));

@@ -53,11 +53,11 @@ export function openPostgres(options: PostgresOptions): Db {
   const direct = wrap(pool);
   const db: Db = {
     kind: 'postgres',
-    query(sql, params) {
+    async query(sql, params) {
       assertNotInTransaction(db, 'query');
       return direct.query(sql, params);
     },
-    exec(sql) {
+    async exec(sql) {
       assertNotInTransaction(db, 'exec');
       return direct.exec(sql);
     },

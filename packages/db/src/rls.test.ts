@@ -217,7 +217,7 @@ forEachDb((suite) => {
     });
 
     it.each([0, -1, 1.5, Number.NaN])('refuses the company id %s', async (id) => {
-      expect(() => withTenant(suite.db, id, (tx) => tx.query('SELECT 1'))).toThrow(RangeError);
+      await expect(withTenant(suite.db, id, (tx) => tx.query('SELECT 1'))).rejects.toThrow(RangeError);
     });
   });
 });

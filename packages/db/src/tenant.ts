@@ -10,7 +10,11 @@ export const TENANT_ROLE = 'iot_tenant';
  * connection goes back clean. Repositories still filter by company: this is the second wall, against a
  * forgotten WHERE clause, not a sandbox for untrusted SQL (which could RESET ROLE).
  */
-export function withTenant<T>(db: Db, companyId: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+export async function withTenant<T>(
+  db: Db,
+  companyId: number,
+  fn: (tx: Queryable) => Promise<T>,
+): Promise<T> {
   if (!Number.isSafeInteger(companyId) || companyId <= 0) {
     throw new RangeError(`withTenant needs a positive integer company id, got ${String(companyId)}`);
   }
