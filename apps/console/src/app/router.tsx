@@ -1,0 +1,90 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ServerErrorPage } from '../components/public/server-error-page';
+import { EXTERNAL_LINKS } from '../lib/external-links';
+import { collectSegments } from '../lib/route-segments';
+import { RootGuard } from './root-guard';
+
+/** Leaves the SPA for a provider page; the loader runs before any guard renders. */
+function external(href: string) {
+  return () => {
+    window.location.replace(href);
+    return null;
+  };
+}
+
+const placeholder = (titleKey: string, path: string): RouteObject => ({
+  path,
+  handle: { titleKey },
+  lazy: () => import('./routes/placeholder'),
+});
+
+/** Routes of spec section 2. Every screen is a lazy chunk so the first screen stays small. */
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    path: '/',
+    element: <RootGuard />,
+    errorElement: <ServerErrorPage />,
+    children: [
+      {
+        lazy: () => import('./routes/public-layout'),
+        children: [
+          {
+            path: 'login/reset',
+            handle: { resetImage: true },
+            lazy: () => import('./routes/forgot-password'),
+          },
+          {
+            path: 'login/reset-password/:token',
+            handle: { resetImage: true },
+            lazy: () => import('./routes/reset-password'),
+          },
+          {
+            path: 'login/require-reset-password',
+            handle: { resetImage: true },
+            lazy: () => import('./routes/require-reset-password'),
+          },
+          { path: 'login/:id?', lazy: () => import('./routes/login') },
+          { path: 'eula', handle: { licenceImage: true }, lazy: () => import('./routes/eula') },
+        ],
+      },
+      { path: 'create-account', loader: external(EXTERNAL_LINKS.createAccount), Component: () => null },
+      { path: 'about-us', loader: external(EXTERNAL_LINKS.aboutUs), Component: () => null },
+      { path: 'kontakt', loader: external(EXTERNAL_LINKS.contact), Component: () => null },
+      { path: 'impressum', loader: external(EXTERNAL_LINKS.imprint), Component: () => null },
+      { path: 'datenschutz', loader: external(EXTERNAL_LINKS.privacy), Component: () => null },
+      {
+        lazy: () => import('./routes/shell-layout'),
+        children: [
+          placeholder('page.dashboard', 'dashboard'),
+          placeholder('page.devices', 'devices/:filter?'),
+          placeholder('page.alarms', 'alarms'),
+          placeholder('page.groups', 'groups'),
+          { path: 'users', lazy: () => import('./routes/users') },
+          placeholder('page.farming-fields', 'farming/fields'),
+          placeholder('page.farming-live', 'farming/live'),
+          placeholder('page.farming-task', 'farming/task'),
+          placeholder('page.farming-progress', 'farming/progress'),
+          placeholder('page.parking', 'parking'),
+          placeholder('page.water-members', 'water/members/:id?'),
+          placeholder('page.water-shared', 'water/shareddevices/:id?'),
+          placeholder('page.water-devices', 'water/devices/:id?'),
+          placeholder('page.water-dashboard', 'water/:id'),
+          placeholder('page.water-overview', 'water'),
+          placeholder('page.ordering', 'ordering'),
+          { path: 'admin/clients', lazy: () => import('./routes/clients') },
+          placeholder('page.admin-water', 'admin/water'),
+          placeholder('page.styleguide', 'styleguide/*'),
+        ],
+      },
+      { path: '*', lazy: () => import('./routes/not-found') },
+    ],
+  },
+];
+
+/** Segments of the routes above, for the start-up decision. */
+export const ROUTE_SEGMENTS = collectSegments(routes);
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,5 @@
+import { EulaPage } from '../../features/auth/components/eula-page';
+
+export function Component() {
+  return <EulaPage />;
+}

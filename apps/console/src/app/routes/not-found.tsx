@@ -1,0 +1,5 @@
+import { NotFoundPage } from '../../components/public/not-found-page';
+
+export function Component() {
+  return <NotFoundPage />;
+}

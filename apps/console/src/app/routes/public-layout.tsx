@@ -1,0 +1,5 @@
+import { PublicLayout } from '../layouts/public-layout';
+
+export function Component() {
+  return <PublicLayout />;
+}

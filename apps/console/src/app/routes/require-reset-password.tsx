@@ -1,0 +1,5 @@
+import { RequireResetPasswordForm } from '../../features/auth/components/require-reset-password-form';
+
+export function Component() {
+  return <RequireResetPasswordForm />;
+}

@@ -1,0 +1,5 @@
+import { ShellLayout } from '../layouts/shell-layout';
+
+export function Component() {
+  return <ShellLayout />;
+}

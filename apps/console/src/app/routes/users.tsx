@@ -1,0 +1,5 @@
+import { UsersTable } from '../../features/users/components/users-table';
+
+export function Component() {
+  return <UsersTable />;
+}

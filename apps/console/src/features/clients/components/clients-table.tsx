@@ -1,0 +1,166 @@
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  type SortingState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { ArrowUpDownIcon, Building2Icon, VenetianMaskIcon } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useOverlay } from '../../../components/shell/overlay-host';
+import { PageHeader } from '../../../components/shell/page-header';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import type { Client } from '../../../types/api';
+import { useClients } from '../api/get-clients';
+import { useImpersonateClient } from '../api/impersonate-client';
+
+/** Client management for the super admin: list, filter, act as a client after a warning. */
+export function ClientsTable() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const overlay = useOverlay();
+  const clients = useClients();
+  const impersonate = useImpersonateClient();
+  const [params, setParams] = useSearchParams();
+  const filter = params.get('q') ?? '';
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
+
+  const actAs = async (client: Client) => {
+    const ok = await overlay.confirm({
+      title: t('clients.impersonate-title'),
+      message: t('clients.impersonate-warning', { name: client.name }),
+      confirmLabel: t('clients.impersonate'),
+      destructive: true,
+      testId: 'impersonate-confirm',
+    });
+    if (!ok) return;
+    impersonate.mutate(client.id, { onSuccess: () => navigate('/dashboard', { replace: true }) });
+  };
+
+  // Small lists: the columns are rebuilt per render, so the handlers they call are always current.
+  const columns: ColumnDef<Client>[] = [
+    { accessorKey: 'id', header: t('clients.id') },
+    {
+      accessorKey: 'name',
+      header: t('clients.name'),
+      cell: ({ row }) => (
+        <span className="flex items-center gap-2 font-medium">
+          <Building2Icon className="size-4 text-muted-foreground" />
+          {row.original.name}
+          {row.original.is_nwa && <Badge variant="secondary">{t('clients.nwa')}</Badge>}
+        </span>
+      ),
+    },
+    { accessorKey: 'customer_number', header: t('clients.customer-number') },
+    {
+      id: 'modules',
+      header: t('clients.modules'),
+      enableSorting: false,
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-1">
+          {(row.original.modules ?? []).map((m) => (
+            <Badge key={m} variant="outline">
+              {t(`module.${m}`)}
+            </Badge>
+          ))}
+        </div>
+      ),
+    },
+    {
+      id: 'actions',
+      header: '',
+      enableSorting: false,
+      cell: ({ row }) => (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => void actAs(row.original)}
+          disabled={impersonate.isPending}
+          data-testid={`client-impersonate-${row.original.id}`}
+        >
+          <VenetianMaskIcon />
+          {t('clients.impersonate')}
+        </Button>
+      ),
+    },
+  ];
+
+  const table = useReactTable({
+    data: clients.data ?? [],
+    columns,
+    state: { sorting, globalFilter: filter },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  });
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="clients-page">
+      <PageHeader
+        title={t('page.admin-clients')}
+        actions={
+          <Input
+            placeholder={t('common.search')}
+            value={filter}
+            onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
+            className="w-64"
+            data-testid="clients-filter"
+          />
+        }
+      />
+      <Card className="p-2">
+        <Table data-testid="clients-table">
+          <TableHeader>
+            {table.getHeaderGroups().map((group) => (
+              <TableRow key={group.id}>
+                {group.headers.map((header) => (
+                  <TableHead key={header.id}>
+                    {header.column.getCanSort() ? (
+                      <button
+                        type="button"
+                        className="inline-flex items-center gap-1"
+                        onClick={header.column.getToggleSortingHandler()}
+                      >
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        <ArrowUpDownIcon className="size-3" />
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </TableHead>
+                ))}
+              </TableRow>
+            ))}
+          </TableHeader>
+          <TableBody>
+            {table.getRowModel().rows.map((row) => (
+              <TableRow key={row.id} data-testid={`client-row-${row.original.id}`}>
+                {row.getVisibleCells().map((cell) => (
+                  <TableCell key={cell.id}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+            {table.getRowModel().rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columns.length} className="py-8 text-center text-muted-foreground">
+                  {clients.isPending ? t('common.loading') : t('common.no-data')}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { reloadCurrentUser } from '../../../lib/auth';
+
+export interface CompanyInput {
+  name: string;
+  name2: string;
+  street: string;
+  street_number: string;
+  zip: string;
+  city: string;
+  country_id: number | null;
+  state_id: number | null;
+  district_id: number | null;
+  phone: string;
+  email: string;
+}
+
+/** PUT /core/company/ (the acting company's base data); the user, which carries the company, is re-read. */
+export async function updateCompany(input: CompanyInput) {
+  await api<unknown>('/core/company/', { method: 'PUT', body: input });
+  return reloadCurrentUser();
+}
+
+export function useUpdateCompany() {
+  return useMutation({ mutationFn: updateCompany });
+}

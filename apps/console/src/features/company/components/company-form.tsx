@@ -1,0 +1,200 @@
+import { DEFAULT_PHONE_COUNTRY, type FieldRules, FORM_RULES, rule } from '@iot/domain';
+import { SaveIcon } from 'lucide-react';
+import { type Control, Controller } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/button';
+import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
+import { notifySuccess } from '../../../lib/notify';
+import { useDomainForm } from '../../../lib/use-domain-form';
+import type { CurrentCompany, NamedItem } from '../../../types/api';
+import { useCountries } from '../api/get-countries';
+import { useDistricts } from '../api/get-districts';
+import { useStates } from '../api/get-states';
+import { type CompanyInput, useUpdateCompany } from '../api/update-company';
+
+type Values = CompanyInput;
+
+function rulesFor(countryCode: string | null): FieldRules {
+  return {
+    ...FORM_RULES.company,
+    name2: [rule.maxLength(255)],
+    street: ['required', rule.maxLength(255)],
+    street_number: [rule.maxLength(20)],
+    zip: ['required', rule.maxLength(10)],
+    city: ['required', rule.maxLength(255)],
+    country_id: ['required'],
+    state_id: [],
+    district_id: [],
+    // The phone is validated for the selected country (DE when none is chosen).
+    phone: [rule.phone(countryCode ?? DEFAULT_PHONE_COUNTRY)],
+  };
+}
+
+function IdSelect({
+  control,
+  name,
+  items,
+  placeholder,
+  disabled,
+  testId,
+  onPicked,
+}: {
+  control: Control<Values>;
+  name: 'country_id' | 'state_id' | 'district_id';
+  items: NamedItem[];
+  placeholder: string;
+  disabled?: boolean;
+  testId: string;
+  onPicked?: () => void;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <Select
+          value={field.value === null ? '' : String(field.value)}
+          disabled={disabled ?? false}
+          onValueChange={(v) => {
+            field.onChange(v === '' ? null : Number(v));
+            onPicked?.();
+          }}
+        >
+          <SelectTrigger id={name} data-testid={testId}>
+            <SelectValue placeholder={placeholder} />
+          </SelectTrigger>
+          <SelectContent>
+            {items.map((item) => (
+              <SelectItem key={item.id} value={String(item.id)} data-testid={`${testId}-option-${item.id}`}>
+                {item.name}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      )}
+    />
+  );
+}
+
+/** Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR). */
+export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDone: () => void }) {
+  const { t } = useTranslation();
+  const countries = useCountries();
+  const update = useUpdateCompany();
+  const countryCode = (countryId: unknown) =>
+    (countries.data ?? []).find((c) => c.id === countryId)?.code?.toUpperCase() ?? null;
+  const { form, summary } = useDomainForm<Values>(
+    {
+      name: company.name ?? '',
+      name2: company.name2 ?? '',
+      street: company.street ?? '',
+      street_number: company.street_number ?? '',
+      zip: company.zip ?? '',
+      city: company.city ?? '',
+      country_id: company.country_id ?? null,
+      state_id: company.state_id ?? null,
+      district_id: company.district_id ?? null,
+      phone: company.phone ?? '',
+      email: company.email ?? '',
+    },
+    (values) => rulesFor(countryCode(values.country_id)),
+  );
+  const countryId = form.watch('country_id');
+  const stateId = form.watch('state_id');
+  const states = useStates(countryId);
+  const districts = useDistricts(stateId);
+  const onSubmit = form.handleSubmit((values) =>
+    update.mutate(values, {
+      onSuccess: () => {
+        notifySuccess(t('company.saved'));
+        onDone();
+      },
+    }),
+  );
+  const text = (
+    name: 'name' | 'name2' | 'street' | 'street_number' | 'zip' | 'city' | 'phone' | 'email',
+    required = false,
+  ) => (
+    <FormField
+      name={name}
+      label={t(`company.${name}`)}
+      required={required}
+      summary={summary}
+      testId={`company-${name}`}
+    >
+      <Input id={name} data-testid={`company-${name}`} {...form.register(name)} />
+    </FormField>
+  );
+  return (
+    <form
+      onSubmit={onSubmit}
+      className="flex flex-1 flex-col overflow-hidden"
+      noValidate
+      data-testid="company-form"
+    >
+      <SheetBody className="grid grid-cols-2 gap-4 py-2">
+        <div className="col-span-2">{text('name', true)}</div>
+        <div className="col-span-2">{text('name2')}</div>
+        {text('street', true)}
+        {text('street_number')}
+        {text('zip', true)}
+        {text('city', true)}
+        <FormField
+          name="country_id"
+          label={t('company.country')}
+          required
+          summary={summary}
+          className="col-span-2"
+        >
+          <IdSelect
+            control={form.control}
+            name="country_id"
+            items={countries.data ?? []}
+            placeholder={t('company.choose')}
+            testId="company-country"
+            onPicked={() => {
+              form.setValue('state_id', null);
+              form.setValue('district_id', null);
+            }}
+          />
+        </FormField>
+        <FormField name="state_id" label={t('company.state')} summary={summary}>
+          <IdSelect
+            control={form.control}
+            name="state_id"
+            items={states.data ?? []}
+            placeholder={t('company.choose')}
+            disabled={countryId === null}
+            testId="company-state"
+            onPicked={() => form.setValue('district_id', null)}
+          />
+        </FormField>
+        <FormField name="district_id" label={t('company.district')} summary={summary}>
+          <IdSelect
+            control={form.control}
+            name="district_id"
+            items={districts.data ?? []}
+            placeholder={t('company.choose')}
+            disabled={stateId === null}
+            testId="company-district"
+          />
+        </FormField>
+        {text('phone')}
+        {text('email')}
+      </SheetBody>
+      <SheetFooter className="items-center">
+        <FormErrorMarker summary={summary} className="mr-auto" />
+        <Button variant="outline" onClick={onDone}>
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" disabled={!summary.canSubmit || update.isPending} data-testid="company-submit">
+          <SaveIcon />
+          {t('common.save')}
+        </Button>
+      </SheetFooter>
+    </form>
+  );
+}

@@ -1,0 +1,228 @@
+import {
+  type ColumnDef,
+  flexRender,
+  getCoreRowModel,
+  getFilteredRowModel,
+  getSortedRowModel,
+  type SortingState,
+  useReactTable,
+} from '@tanstack/react-table';
+import { ArrowUpDownIcon, PencilIcon, PlusIcon, Trash2Icon, UserIcon } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useOverlay } from '../../../components/shell/overlay-host';
+import { PageHeader } from '../../../components/shell/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
+import { Input } from '../../../components/ui/input';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/tooltip';
+import { useCurrentUser } from '../../../lib/auth';
+import { formatDateTime } from '../../../lib/format';
+import { notifySuccess } from '../../../lib/notify';
+import type { ManagedUser } from '../../../types/api';
+import { ROLE_ADMIN, toggledRoles } from '../admin-role';
+import { useDeleteUser } from '../api/delete-user';
+import { useUsers } from '../api/get-users';
+import { useUpdateUser } from '../api/update-user';
+import { UserForm } from './user-form';
+
+/** User management for main users: table, add/edit drawer, delete and admin toggle behind confirmations. */
+export function UsersTable() {
+  const { t, i18n } = useTranslation();
+  const me = useCurrentUser();
+  const overlay = useOverlay();
+  const users = useUsers();
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+  const [params, setParams] = useSearchParams();
+  const filter = params.get('q') ?? '';
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
+
+  const openDrawer = (user: ManagedUser | null) =>
+    overlay.openDrawer({
+      header: user
+        ? { name: user.name, email: user.email, id: user.id, icon: <UserIcon /> }
+        : { name: t('users.add'), icon: <UserIcon /> },
+      testId: 'user-drawer',
+      render: (close) => <UserForm user={user} onDone={close} />,
+    });
+
+  const confirmDelete = async (user: ManagedUser) => {
+    const ok = await overlay.confirm({
+      title: t('users.delete-title'),
+      message: t('users.delete-message', { name: user.name }),
+      confirmLabel: t('common.delete'),
+      destructive: true,
+      testId: 'user-delete-confirm',
+    });
+    if (ok) remove.mutate(user.id, { onSuccess: () => notifySuccess(t('users.deleted')) });
+  };
+
+  const confirmAdmin = async (user: ManagedUser, admin: boolean) => {
+    const ok = await overlay.confirm({
+      title: admin ? t('users.admin-grant-title') : t('users.admin-revoke-title'),
+      message: admin
+        ? t('users.admin-grant-message', { name: user.name })
+        : t('users.admin-revoke-message', { name: user.name }),
+      testId: 'user-admin-confirm',
+    });
+    if (ok) {
+      update.mutate(
+        { id: user.id, roles: toggledRoles(user.roles, admin) },
+        { onSuccess: () => notifySuccess(t('users.saved')) },
+      );
+    }
+  };
+
+  // Small lists: the columns are rebuilt per render, so the handlers they call are always current.
+  const columns: ColumnDef<ManagedUser>[] = [
+    { accessorKey: 'name', header: t('users.name') },
+    { accessorKey: 'email', header: t('users.email') },
+    {
+      accessorKey: 'locale',
+      header: t('users.language'),
+      cell: ({ row }) => t(`language.${row.original.locale}`, { defaultValue: row.original.locale }),
+    },
+    {
+      id: 'admin',
+      header: t('users.admin'),
+      accessorFn: (u) => u.roles.includes(ROLE_ADMIN),
+      cell: ({ row }) => {
+        const isAdmin = row.original.roles.includes(ROLE_ADMIN);
+        const self = row.original.id === me?.id;
+        return (
+          <Checkbox
+            checked={isAdmin}
+            disabled={self || update.isPending}
+            aria-label={t('users.admin')}
+            onCheckedChange={(v) => void confirmAdmin(row.original, v === true)}
+            data-testid={`user-admin-toggle-${row.original.id}`}
+          />
+        );
+      },
+    },
+    {
+      accessorKey: 'last_login',
+      header: t('users.last-login'),
+      cell: ({ row }) => formatDateTime(row.original.last_login, i18n.language) || '–',
+    },
+    {
+      id: 'actions',
+      header: '',
+      enableSorting: false,
+      cell: ({ row }) => {
+        const self = row.original.id === me?.id;
+        return (
+          <div className="flex justify-end gap-1">
+            <Button
+              size="icon"
+              variant="ghost"
+              aria-label={t('common.edit')}
+              onClick={() => openDrawer(row.original)}
+              data-testid={`user-edit-${row.original.id}`}
+            >
+              <PencilIcon />
+            </Button>
+            <Tooltip>
+              <TooltipTrigger asChild>
+                <span>
+                  <Button
+                    size="icon"
+                    variant="ghost"
+                    aria-label={t('common.delete')}
+                    disabled={self || remove.isPending}
+                    onClick={() => void confirmDelete(row.original)}
+                    data-testid={`user-delete-${row.original.id}`}
+                  >
+                    <Trash2Icon className="text-destructive" />
+                  </Button>
+                </span>
+              </TooltipTrigger>
+              {self && <TooltipContent>{t('users.cannot-delete-self')}</TooltipContent>}
+            </Tooltip>
+          </div>
+        );
+      },
+    },
+  ];
+
+  const table = useReactTable({
+    data: users.data ?? [],
+    columns,
+    state: { sorting, globalFilter: filter },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getFilteredRowModel: getFilteredRowModel(),
+  });
+
+  return (
+    <div className="flex flex-col gap-4" data-testid="users-page">
+      <PageHeader
+        title={t('page.users')}
+        actions={
+          <>
+            <Input
+              placeholder={t('common.search')}
+              value={filter}
+              onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
+              className="w-56"
+              data-testid="users-filter"
+            />
+            <Button onClick={() => openDrawer(null)} data-testid="user-add">
+              <PlusIcon />
+              {t('users.add')}
+            </Button>
+          </>
+        }
+      />
+      <Card className="p-2">
+        <Table data-testid="users-table">
+          <TableHeader>
+            {table.getHeaderGroups().map((group) => (
+              <TableRow key={group.id}>
+                {group.headers.map((header) => (
+                  <TableHead key={header.id}>
+                    {header.column.getCanSort() ? (
+                      <button
+                        type="button"
+                        className="inline-flex items-center gap-1"
+                        onClick={header.column.getToggleSortingHandler()}
+                      >
+                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        <ArrowUpDownIcon className="size-3" />
+                      </button>
+                    ) : (
+                      flexRender(header.column.columnDef.header, header.getContext())
+                    )}
+                  </TableHead>
+                ))}
+              </TableRow>
+            ))}
+          </TableHeader>
+          <TableBody>
+            {table.getRowModel().rows.map((row) => (
+              <TableRow key={row.id} data-testid={`user-row-${row.original.id}`}>
+                {row.getVisibleCells().map((cell) => (
+                  <TableCell key={cell.id}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))}
+            {table.getRowModel().rows.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={columns.length} className="py-8 text-center text-muted-foreground">
+                  {users.isPending ? t('common.loading') : t('common.no-data')}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import './styles.css';
+import { startupLanguage, TOAST_POSITION } from '@iot/domain';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { RouterProvider } from 'react-router';
+import { Toaster } from 'sonner';
+import { createRouter, ROUTE_SEGMENTS } from './app/router';
+import { setApiNavigator } from './lib/api-client';
+import { currentUserQueryOptions, getCurrentUser, setSignedInUser } from './lib/auth';
+import { decideStartup } from './lib/guards';
+import { i18n, setLanguage } from './lib/i18n';
+import { queryClient } from './lib/query-client';
+import { readAuthenticatedFlag, writeAuthenticatedFlag, writeRedirectTo } from './lib/session';
+import type { CurrentUser } from './types/api';
+
+/** Start-up of spec section 2: fetch the current user before mounting, then decide where to open. */
+async function start(): Promise<void> {
+  setLanguage(startupLanguage(navigator.language));
+  let user: CurrentUser | null = null;
+  if (readAuthenticatedFlag() !== false) {
+    try {
+      user = await getCurrentUser();
+    } catch {
+      user = null;
+    }
+  }
+  if (user) setSignedInUser(user);
+  else {
+    writeAuthenticatedFlag(false);
+    queryClient.setQueryData(currentUserQueryOptions().queryKey, null);
+  }
+
+  const requested = window.location.pathname + window.location.search;
+  const decision = decideStartup({ path: requested, user, knownSegments: ROUTE_SEGMENTS });
+  writeRedirectTo(decision.redirectTo);
+  if (decision.open !== requested) window.history.replaceState(null, '', decision.open);
+
+  const router = createRouter();
+  setApiNavigator((path) => void router.navigate(path));
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+          <Toaster position={TOAST_POSITION} closeButton richColors expand={false} />
+        </QueryClientProvider>
+      </I18nextProvider>
+    </StrictMode>,
+  );
+}
+
+void start();
