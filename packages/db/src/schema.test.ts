@@ -62,6 +62,27 @@ forEachDb((suite) => {
         ),
       ).rejects.toThrow(/foreign key/);
     });
+
+    it('refuses to move a device to another company while its configuration still points at it', async () => {
+      const from = await insertCompany(suite.db, 'Seller');
+      const to = await insertCompany(suite.db, 'Buyer');
+      const device = await insertDevice(suite.db, from);
+      await suite.db.query(
+        "INSERT INTO rules (company_id, device_id, data_field, operator, value) VALUES ($1, $2, 't', 'gte', 1)",
+        [from, device],
+      );
+      const move = () => suite.db.query('UPDATE devices SET company_id = $1 WHERE id = $2', [to, device]);
+      await expect(move()).rejects.toThrow(/foreign key/);
+      // Measured data keeps the company it was recorded for and does not block the move.
+      await suite.db.query(
+        "INSERT INTO device_data (device_id, company_id, created_at, data) VALUES ($1, $2, now(), '{}')",
+        [device, from],
+      );
+      await suite.db.query('DELETE FROM rules WHERE device_id = $1', [device]);
+      await expect(move()).resolves.toBeDefined();
+      const data = await suite.db.query('SELECT company_id FROM device_data WHERE device_id = $1', [device]);
+      expect(data.rows).toEqual([{ company_id: from }]);
+    });
   });
 
   describe('constraints from the spec', () => {
