@@ -1,0 +1,12 @@
+export { createInProcessEventLog, type InProcessEventLogOptions } from './in-process/in-process-event-log';
+export { partitionForKey } from './partition-for-key';
+export type {
+  BatchHandler,
+  EventLog,
+  LogHeaders,
+  LogRecord,
+  PublishRecord,
+  RetryPolicy,
+  SubscribeOptions,
+  Subscription,
+} from './types';

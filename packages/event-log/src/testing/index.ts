@@ -1,0 +1,8 @@
+export {
+  type ContractFactory,
+  type ContractFactoryOptions,
+  type ContractFeatures,
+  type ContractInstance,
+  eventLogContract,
+  waitFor,
+} from './contract';
