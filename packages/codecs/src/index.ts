@@ -1,0 +1,13 @@
+export { FRAME_VERSION } from './frame/define-frame-driver.js';
+export { COMMAND_CODES, COMMAND_FPORT } from './frame/encode-command.js';
+export { BUILT_IN_DRIVERS, getDriver, listDrivers } from './registry.js';
+export {
+  type DataRecord,
+  type DecodeInput,
+  type DecodeResult,
+  DownlinkError,
+  type DownlinkRequest,
+  type Driver,
+  type DriverInfo,
+  type EncodedDownlink,
+} from './types.js';
