@@ -17,6 +17,8 @@ const MIN_RULES: readonly (readonly [string, number])[] = [
   // Not in the spec: its default of 0 would reject the southern and western hemispheres.
   ['latitude', -90],
   ['longitude', -180],
+  // Not in the spec either: RSSI is in dBm and always negative; -140 is below any receiver's floor.
+  ['rssi', -140],
 ];
 const MAX_RULES: readonly (readonly [string, number])[] = [
   ['position_angle', 1],
