@@ -9,11 +9,21 @@ import { DEFAULT_TEST_POSTGRES_URL, forEachDb } from './testing';
 forEachDb(
   (suite) => {
     it('runs a parameterised query and returns ids as numbers, timestamps as Date, dates as text', async () => {
-      const { rows } = await suite.db.query<{ id: number; ids: number[]; at: Date; day: string; n: string }>(
-        "SELECT $1::bigint AS id, ARRAY[1, 2]::bigint[] AS ids, now() AS at, '2024-02-29'::date AS day, 1.5::numeric AS n",
+      const { rows } = await suite.db.query<{
+        id: number;
+        ids: number[];
+        at: Date;
+        day: string;
+        days: string[];
+        n: string;
+      }>(
+        `SELECT $1::bigint AS id, ARRAY[1, 2]::bigint[] AS ids, now() AS at, '2024-02-29'::date AS day,
+                ARRAY['2024-01-01'::date] AS days, 1.5::numeric AS n`,
         [42],
       );
-      expect(rows).toEqual([{ id: 42, ids: [1, 2], at: expect.any(Date), day: '2024-02-29', n: '1.5' }]);
+      expect(rows).toEqual([
+        { id: 42, ids: [1, 2], at: expect.any(Date), day: '2024-02-29', days: ['2024-01-01'], n: '1.5' },
+      ]);
     });
 
     it('returns bigserial ids as numbers and counts affected rows', async () => {

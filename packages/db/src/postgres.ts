@@ -1,13 +1,15 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db';
 import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
-import { DATE_OID, INT8_ARRAY_OID, INT8_OID, parseDate, parseInt8 } from './types';
+import { DATE_ARRAY_OID, DATE_OID, INT8_ARRAY_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
 export interface PostgresOptions {
   /** postgres://user:password@host:port/database */
   url: string;
   /** Pool size; 10 by default. */
   max?: number;
+  /** Told when an idle pooled connection fails (e.g. the server restarted); the pool replaces it. */
+  onError?: (error: Error) => void;
 }
 
 // pg-types' TypeId list has no array types; text[] (oid 1009) splits an array literal into its element texts.
@@ -26,6 +28,7 @@ const types: pg.CustomTypesConfig = {
         return (text: string) => parseTextArray(text).map((v) => (v === null ? null : parseInt8(v)));
       }
       if (oid === DATE_OID) return parseDate;
+      if (oid === DATE_ARRAY_OID) return parseTextArray;
     }
     return getParser(oid, format);
   }) as pg.CustomTypesConfig['getTypeParser'],
@@ -49,7 +52,7 @@ export function openPostgres(options: PostgresOptions): Db {
   const pool = new pg.Pool({ connectionString: options.url, max: options.max ?? 10, types });
   // An idle client that loses its connection (server restart) emits 'error' on the pool; without a
   // listener Node would crash the process. The pool discards that client and connects a new one.
-  pool.on('error', () => {});
+  pool.on('error', (error) => options.onError?.(error));
   const direct = wrap(pool);
   const db: Db = {
     kind: 'postgres',

@@ -5,13 +5,14 @@
  *   instead of silently losing precision; no id or counter of this platform gets near 2^53.
  * - int8[] -> `number[]`.
  * - timestamptz / timestamp -> `Date` (the default of both drivers; the schema uses timestamptz only).
- * - date -> the ISO text `YYYY-MM-DD`, because a `Date` would shift it by the process's zone on `pg`
+ * - date -> the ISO text `YYYY-MM-DD` (date[] -> string[]), because a `Date` would shift it by the process's zone on `pg`
  *   (local midnight) but not on PGlite (UTC midnight).
  * - numeric -> `string` (exact decimal text, as both drivers return it); json / jsonb -> parsed value.
  */
 export const INT8_OID = 20;
 export const INT8_ARRAY_OID = 1016;
 export const DATE_OID = 1082;
+export const DATE_ARRAY_OID = 1182;
 
 export function parseInt8(text: string): number {
   const value = Number(text);
