@@ -150,13 +150,15 @@ describe('openDb', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('opens PGlite under DATA_DIR/pglite without a DATABASE_URL', async () => {
+  it('opens PGlite under DATA_DIR/pglite without a DATABASE_URL, creating the directories', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'iot-db-'));
     dirs.push(dir);
-    const db = await openDb({ DATA_DIR: dir });
+    // DATA_DIR need not exist yet on a first start.
+    const dataDir = join(dir, 'not', 'yet', 'there');
+    const db = await openDb({ DATA_DIR: dataDir });
     try {
       expect(db.kind).toBe('pglite');
-      expect(readdirSync(join(dir, 'pglite'))).toContain('PG_VERSION');
+      expect(readdirSync(join(dataDir, 'pglite'))).toContain('PG_VERSION');
     } finally {
       await db.close();
     }

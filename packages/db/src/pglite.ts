@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db';
 import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
@@ -32,6 +33,8 @@ function wrap(conn: PgliteLike): Queryable {
  * waits until a running transaction ends instead of landing inside it (tested in pglite.test.ts).
  */
 export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
+  // PGlite creates the data directory itself but not its parents (DATA_DIR on a first start).
+  if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
   // int8[] needs no parser of its own: PGlite parses array elements with the element type's parser.
   const pglite = await PGlite.create({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
