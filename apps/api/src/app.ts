@@ -17,7 +17,7 @@ import { LoginThrottle } from './lib/login-throttle';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
 import docs from './plugins/docs';
-import errorHandler from './plugins/error-handler';
+import errorHandler, { sendNotFound } from './plugins/error-handler';
 import session from './plugins/session';
 import apiV1 from './routes/api/v1/index';
 import csrfRoutes from './routes/csrf';
@@ -103,21 +103,17 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(csrfRoutes);
   app.register(apiV1, { prefix: '/api/v1' });
 
-  if (config.CONSOLE_DIR) {
-    const root = resolve(config.CONSOLE_DIR);
-    app.register(async (scope) => {
-      await scope.register(fastifyStatic, { root, wildcard: false });
-      // SPA: a GET for a path that is neither the API nor a file gets index.html; the console routes it.
-      scope.setNotFoundHandler((request, reply) => {
-        const path = request.url.split('?')[0] ?? '/';
-        const isApi = path.startsWith('/api/') || path.startsWith('/sanctum/');
-        if ((request.method === 'GET' || request.method === 'HEAD') && !isApi) {
-          return reply.type('text/html').sendFile('index.html');
-        }
-        return reply.status(404).send({ code: 404, message: 'Data not found.' });
-      });
-    });
-  }
+  const consoleDir = config.CONSOLE_DIR ? resolve(config.CONSOLE_DIR) : null;
+  if (consoleDir) app.register(fastifyStatic, { root: consoleDir, wildcard: false });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isApi = path.startsWith('/api/') || path.startsWith('/sanctum/');
+    // SPA: a GET for a path that is neither the API nor a file gets index.html; the console routes it.
+    if (consoleDir && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return sendNotFound(request, reply);
+  });
 
   return app;
 }

@@ -1,9 +1,9 @@
 /**
  * One place maps every failure to `{ code, message }` with the catalogue's HTTP status:
- * ApiError as is, schema validation to 422/422, rate limits to 429, unknown routes to 404,
- * anything else to 500 with a generic message (the real one goes to the log only).
+ * ApiError as is, schema validation to 422/422, rate limits to 429, anything else to 500 with the
+ * catalogue text only (the real cause goes to the log). Unknown routes: `notFound` below.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError, apiError, tooManyRequests } from '../lib/errors';
 
@@ -30,10 +30,12 @@ async function errorHandlerPlugin(app: FastifyInstance): Promise<void> {
     request.log.info({ code: apiErr.code, status: apiErr.status, reason: error.message }, 'request refused');
     return reply.status(apiErr.status).send(apiErr.toBody());
   });
-  app.setNotFoundHandler((request, reply) => {
-    const notFound = apiError('DATA_NOT_FOUND', { route: `${request.method} ${request.url.split('?')[0]}` });
-    return reply.status(notFound.status).send(notFound.toBody());
-  });
 }
 
 export default fp(errorHandlerPlugin, { name: 'iot-error-handler' });
+
+/** The 404 answer for a route that does not exist. */
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const notFound = apiError('DATA_NOT_FOUND', { route: `${request.method} ${request.url.split('?')[0]}` });
+  return reply.status(notFound.status).send(notFound.toBody());
+}

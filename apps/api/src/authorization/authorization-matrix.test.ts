@@ -1,0 +1,254 @@
+/**
+ * Every route of the identity issue against every kind of caller, each with its expected answer.
+ * Each case gets a fresh world (two companies, their users, a super admin), so mutating calls cannot
+ * influence one another. The caller always holds a valid CSRF token: this table is about authorization.
+ */
+import type { Db } from '@iot/db';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../test/app';
+import { TestClient } from '../test/client';
+import { DB_KINDS, openTestDb, type TestDb } from '../test/databases';
+import { createSuperAdmin, createTeam, createUser, PASSWORD, uniqueEmail } from '../test/fixtures';
+
+type Actor = 'anonymous' | 'plain' | 'main' | 'admin' | 'superAdmin' | 'otherMain';
+const ACTORS: Actor[] = ['anonymous', 'plain', 'main', 'admin', 'superAdmin', 'otherMain'];
+
+/** [HTTP status, API code] for errors; 200 for success. */
+type Expected = 200 | readonly [number, number];
+const OK = 200;
+const NOT_LOGGED_IN = [401, 76] as const;
+const NO_PERMISSION = [403, 64] as const;
+const MAIN_USER = [403, 54] as const;
+const USER_NOT_FOUND = [404, 62] as const;
+const UNAUTHORIZED = [401, 401] as const;
+const NO_IMPERSONATION = [403, 72] as const;
+const TOKEN_INVALID = [422, 31] as const;
+const NO_ROUTE = [404, 404] as const;
+
+interface World {
+  homeId: number;
+  mainId: number;
+  colleagueId: number;
+  countryId: number;
+  stateId: number;
+  plainEmail: string;
+}
+
+interface Row {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: (w: World) => string;
+  body?: (w: World) => unknown;
+  /** Expected answer per actor, in the order of ACTORS. */
+  expect: [Expected, Expected, Expected, Expected, Expected, Expected];
+}
+
+//                         anonymous      plain          main           admin          superAdmin     otherMain
+const ROWS: Row[] = [
+  { method: 'GET', path: () => '/sanctum/csrf-cookie', expect: [OK, OK, OK, OK, OK, OK] },
+  { method: 'GET', path: () => '/api/v1/sanctum/csrf-cookie', expect: [OK, OK, OK, OK, OK, OK] },
+  { method: 'GET', path: () => '/api/v1/core/version', expect: [OK, OK, OK, OK, OK, OK] },
+  { method: 'GET', path: () => '/api/v1/docs/json', expect: [OK, OK, OK, OK, OK, OK] },
+  {
+    method: 'POST',
+    path: () => '/api/v1/auth/login',
+    body: (w) => ({ email: w.plainEmail, password: PASSWORD }),
+    expect: [OK, OK, OK, OK, OK, OK],
+  },
+  { method: 'POST', path: () => '/api/v1/auth/logout', expect: [OK, OK, OK, OK, OK, OK] },
+  {
+    method: 'POST',
+    path: () => '/api/v1/auth/forgot-password',
+    body: (w) => ({ email: w.plainEmail }),
+    expect: [OK, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/auth/reset-password',
+    body: () => ({ token: 'no-such-token', password: 'Brand-New-Pass9?' }),
+    expect: [TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID],
+  },
+  { method: 'GET', path: () => '/api/v1/core/user', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'PUT',
+    path: () => '/api/v1/core/users/acceptEula',
+    body: () => ({ accepted: true }),
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  { method: 'GET', path: () => '/api/v1/core/users', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/users',
+    body: () => ({ email: uniqueEmail('matrix'), name: 'Matrix', password: 'Brand-New-Pass9?' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/users/${w.colleagueId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, USER_NOT_FOUND, USER_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/users/${w.colleagueId}`,
+    body: () => ({ name: 'Renamed' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, USER_NOT_FOUND, USER_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/users/${w.mainId}`,
+    body: () => ({ name: 'Renamed main' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, MAIN_USER, USER_NOT_FOUND, USER_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/users/${w.colleagueId}/admin`,
+    body: () => ({ admin: true }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, USER_NOT_FOUND, USER_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/users/${w.colleagueId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, USER_NOT_FOUND, USER_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/users/${w.mainId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, [403, 50103], MAIN_USER, USER_NOT_FOUND, USER_NOT_FOUND],
+  },
+  { method: 'GET', path: () => '/api/v1/core/company', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'PUT',
+    path: () => '/api/v1/core/company/',
+    body: () => ({ city: 'Freiburg' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  { method: 'GET', path: () => '/api/v1/core/countries', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/countries/${w.countryId}/states`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/states/${w.stateId}/districts`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  { method: 'GET', path: () => '/api/v1/core/module', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  { method: 'GET', path: () => '/api/v1/core/modules', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  { method: 'GET', path: () => '/api/v1/core/drivers', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/support',
+    body: () => ({ subject: 'Help', message: 'Please.' }),
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/admin/clients',
+    expect: [NOT_LOGGED_IN, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, OK, UNAUTHORIZED],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}`,
+    body: () => ({ modules: ['parking'] }),
+    expect: [NOT_LOGGED_IN, NO_IMPERSONATION, NO_IMPERSONATION, NO_IMPERSONATION, OK, NO_IMPERSONATION],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}`,
+    expect: [NOT_LOGGED_IN, NO_IMPERSONATION, NO_IMPERSONATION, NO_IMPERSONATION, OK, NO_IMPERSONATION],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}/impersonate`,
+    expect: [NOT_LOGGED_IN, NO_IMPERSONATION, NO_IMPERSONATION, NO_IMPERSONATION, OK, NO_IMPERSONATION],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/leave_impersonation',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/no/such/route',
+    expect: [NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE],
+  },
+];
+
+// Paths in test names show which resource they address instead of a fresh world's ids.
+const PLACEHOLDERS = {
+  homeId: ':home-company',
+  mainId: ':home-main-user',
+  colleagueId: ':home-colleague',
+  countryId: ':DE',
+  stateId: ':DE-state',
+  plainEmail: '',
+} as unknown as World;
+
+const CASES = ROWS.flatMap((row) =>
+  ACTORS.map((actor, i) => ({ row, actor, expected: row.expect[i]!, path: row.path(PLACEHOLDERS) })),
+);
+
+describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
+  let testDb: TestDb;
+  let db: Db;
+  let app: FastifyInstance;
+  let countryId: number;
+  let stateId: number;
+
+  beforeAll(async () => {
+    testDb = await openTestDb(kind);
+    db = testDb.db;
+    app = buildTestApp(db, {
+      rateLimits: {
+        loginPerAddress: { max: 100_000, windowMs: 60_000 },
+        forgotPerAddress: { max: 100_000, windowMs: 60_000 },
+      },
+    });
+    await app.ready();
+    const { rows } = await db.query<{ country_id: number; state_id: number }>(
+      `SELECT c.id AS country_id, min(s.id)::int AS state_id FROM countries c JOIN states s ON s.country_id = c.id
+        WHERE c.code = 'DE' GROUP BY c.id`,
+    );
+    countryId = rows[0]!.country_id;
+    stateId = rows[0]!.state_id;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await testDb?.drop();
+  });
+
+  it.each(CASES)('$row.method $path as $actor', async ({ row, actor, expected }) => {
+    const home = await createTeam(db);
+    const colleague = await createUser(db, home.company.id, { name: 'Colleague' });
+    const other = await createTeam(db);
+    const superAdmin = await createSuperAdmin(db);
+    const world: World = {
+      homeId: home.company.id,
+      mainId: home.main.id,
+      colleagueId: colleague.id,
+      countryId,
+      stateId,
+      plainEmail: home.plain.email,
+    };
+    const emails: Record<Exclude<Actor, 'anonymous'>, string> = {
+      plain: home.plain.email,
+      main: home.main.email,
+      admin: home.admin.email,
+      superAdmin: superAdmin.email,
+      otherMain: other.main.email,
+    };
+    const client = new TestClient(app);
+    if (actor === 'anonymous') await client.csrf();
+    else await client.login(emails[actor], PASSWORD);
+
+    const res = await client.request(
+      row.method,
+      row.path(world),
+      row.body?.(world) ?? (row.method === 'GET' || row.method === 'DELETE' ? undefined : {}),
+    );
+    const got = res.status === 200 ? 200 : [res.status, res.body?.code];
+    expect(got).toEqual(expected);
+  });
+});
