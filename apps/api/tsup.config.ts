@@ -11,4 +11,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   noExternal: [/^@iot\//],
+  // Every npm package stays external, including the ones only @iot/db needs (pg, PGlite): PGlite finds
+  // its WASM and data files next to its own module, which bundling would break.
+  external: [/^(?!@iot\/)[^./]/],
 });

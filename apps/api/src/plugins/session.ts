@@ -12,6 +12,7 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import { findCompany } from '@iot/db/repositories/companies';
 import {
+  deleteExpiredSessions,
   deleteSession,
   findLiveSession,
   setSessionImpersonation,
@@ -29,6 +30,7 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 function baseCookie(secure: boolean): CookieSerializeOptions {
   return { path: '/', sameSite: 'lax', secure };
@@ -118,6 +120,12 @@ async function resolveAuth(request: FastifyRequest): Promise<void> {
   const user = await findUserById(db, realCompanyId, session.userId);
   if (!user || !company) return;
   await touchSession(db, id, settings.lifetimeSeconds, settings.touchIntervalSeconds);
+  // Every later log line of this request says who acted for which company.
+  request.log = request.log.child({
+    userId: user.id,
+    companyId,
+    ...(companyId !== realCompanyId ? { realCompanyId } : {}),
+  });
   request.auth = {
     user,
     companyId,
@@ -147,6 +155,19 @@ async function sessionPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request) => {
     await resolveAuth(request);
     checkCsrf(request);
+  });
+
+  // Expired sessions are already refused on lookup; this only keeps the table small.
+  const { db } = app.deps;
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    sweeper = setInterval(() => {
+      deleteExpiredSessions(db).catch((err) => app.log.warn({ err }, 'expired session sweep failed'));
+    }, SWEEP_INTERVAL_MS);
+    sweeper.unref();
+  });
+  app.addHook('onClose', async () => {
+    if (sweeper) clearInterval(sweeper);
   });
 }
 
