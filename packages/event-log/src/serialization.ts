@@ -39,7 +39,8 @@ export function toJson(value: object): string {
 }
 
 export function decodeValue(contentType: string | undefined, body: Uint8Array): unknown {
-  if (contentType === 'bytes') return body;
+  // A plain Uint8Array copy: clients hand out Buffers that may be views into a larger read buffer.
+  if (contentType === 'bytes') return new Uint8Array(body);
   return JSON.parse(decoder.decode(body));
 }
 

@@ -1,0 +1,344 @@
+import {
+  AckPolicy,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type ConsumerMessages,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import type { KV } from '@nats-io/kv';
+import { nanos } from '@nats-io/nats-core';
+import { retryDelay, sleep } from '../backoff';
+import { decodeValue, HEADER_CONTENT_TYPE, HEADER_KEY, HEADER_TIMESTAMP } from '../serialization';
+import type { BatchHandler, LogHeaders, LogRecord, RetryPolicy, SubscribeOptions } from '../types';
+import { durableName, leaseKey, memberKey, partitionSubject } from './nats-names';
+
+export interface GroupMemberContext {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  kv: KV;
+  stream: string;
+  topic: string;
+  group: string;
+  partitions: number;
+  memberId: string;
+  leaseMs: number;
+  ackWaitMs: number;
+  handler: BatchHandler<unknown>;
+  options: SubscribeOptions;
+  retry: RetryPolicy;
+}
+
+interface Lease {
+  revision: number;
+  /** Local clock time until which this member may still ack for the partition. */
+  validUntil: number;
+}
+
+interface Worker {
+  partition: number;
+  /** Aborted to leave: cancels a backoff wait; the batch being handled still finishes. */
+  leaving: AbortController;
+  /** Set when the lease was lost: the batch in hand must not be acked. */
+  lost: boolean;
+  messages: ConsumerMessages | undefined;
+  done: Promise<void>;
+}
+
+/**
+ * One member of a consumer group on one topic.
+ *
+ * Partitioning: the topic's stream has subjects `<topic>.<partition>`; a group has one durable pull
+ * consumer per partition (`<group>_p<partition>`, filtered on that subject, AckPolicy.All). Only one
+ * member of the group reads a partition at a time, so per-key order holds and a batch is acked once
+ * (ack of the batch's last message = commit of the batch).
+ *
+ * Who reads which partition: members announce themselves in a KV bucket (`m.<group>.<member>`,
+ * renewed every leaseMs/3 and expiring with the bucket's TTL), sort the live member ids and take
+ * partitions p with members[p % n] === self. A partition is read only under its lease
+ * (`l.<group>.<partition>`, taken with a compare-and-set create, renewed with compare-and-set update).
+ * A member gives a partition up after its batch in flight is acked, then deletes the lease; the next
+ * owner takes the lease on its next heartbeat. A crashed member's leases expire after leaseMs.
+ *
+ * Handover rewind: when the new owner finds the durable consumer with messages delivered but not
+ * acked (a crashed owner's batch, or messages the old owner had prefetched), it recreates the
+ * consumer at the ack floor + 1, so those records come again before any newer one (without this,
+ * JetStream would hand out newer records first and break the per-key order).
+ */
+export class GroupMember {
+  private readonly leases = new Map<number, Lease>();
+  private readonly workers = new Map<number, Worker>();
+  private heartbeat: ReturnType<typeof setTimeout> | undefined;
+  private ticking: Promise<void> = Promise.resolve();
+  private stopping = false;
+
+  constructor(private readonly ctx: GroupMemberContext) {}
+
+  async start(): Promise<void> {
+    await this.tick();
+  }
+
+  owned(): number[] {
+    return [...this.workers.values()]
+      .filter((worker) => !worker.leaving.signal.aborted)
+      .map((worker) => worker.partition)
+      .sort((a, b) => a - b);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    await this.ticking;
+    await Promise.all([...this.workers.keys()].map((p) => this.release(p)));
+    await this.ctx.kv.delete(memberKey(this.ctx.group, this.ctx.memberId)).catch(() => undefined);
+  }
+
+  private schedule(): void {
+    if (this.stopping) return;
+    this.heartbeat = setTimeout(() => {
+      this.ticking = this.tick().catch(() => undefined);
+    }, this.ctx.leaseMs / 3);
+  }
+
+  /** Heartbeat: announce self, renew leases, give up and take partitions to match the member list. */
+  private async tick(): Promise<void> {
+    const { kv, group, memberId, partitions } = this.ctx;
+    try {
+      await kv.put(memberKey(group, memberId), memberId);
+      const members: string[] = [];
+      for await (const key of await kv.keys(memberKey(group, '*'))) members.push(key.split('.')[2]!);
+      if (!members.includes(memberId)) members.push(memberId);
+      members.sort();
+      const mine = new Set<number>();
+      for (let p = 0; p < partitions; p++) if (members[p % members.length] === memberId) mine.add(p);
+
+      for (const p of [...this.leases.keys()]) {
+        if (!mine.has(p)) {
+          void this.release(p);
+          continue;
+        }
+        await this.renew(p);
+      }
+      for (const p of mine) {
+        if (this.leases.has(p) || this.workers.has(p) || this.stopping) continue;
+        await this.acquire(p);
+      }
+    } finally {
+      this.schedule();
+    }
+  }
+
+  private async renew(p: number): Promise<void> {
+    const lease = this.leases.get(p);
+    if (!lease || this.workers.get(p)?.leaving.signal.aborted) return;
+    const sent = Date.now();
+    try {
+      lease.revision = await this.ctx.kv.update(
+        leaseKey(this.ctx.group, p),
+        this.ctx.memberId,
+        lease.revision,
+      );
+      lease.validUntil = sent + this.ctx.leaseMs * 0.8;
+    } catch {
+      // Someone else holds it now (ours expired): stop at once, without acking what is in hand.
+      this.leases.delete(p);
+      const worker = this.workers.get(p);
+      if (worker) {
+        worker.lost = true;
+        worker.leaving.abort();
+        worker.messages?.stop();
+      }
+    }
+  }
+
+  private async acquire(p: number): Promise<void> {
+    const sent = Date.now();
+    let revision: number;
+    try {
+      revision = await this.ctx.kv.create(leaseKey(this.ctx.group, p), this.ctx.memberId);
+    } catch {
+      return; // still held by its previous owner, who lets go after its batch in flight
+    }
+    this.leases.set(p, { revision, validUntil: sent + this.ctx.leaseMs * 0.8 });
+    const worker: Worker = {
+      partition: p,
+      leaving: new AbortController(),
+      lost: false,
+      messages: undefined,
+      done: Promise.resolve(),
+    };
+    worker.done = this.run(worker).catch((error) => {
+      this.ctx.options.onError?.(error, {
+        topic: this.ctx.topic,
+        group: this.ctx.group,
+        partition: p,
+        attempt: 0,
+      });
+    });
+    this.workers.set(p, worker);
+    // A worker that ends by itself (consumer gone, connection closed) frees the partition.
+    void worker.done.then(() => {
+      if (this.workers.get(p) === worker && !worker.leaving.signal.aborted) void this.release(p);
+    });
+  }
+
+  private async release(p: number): Promise<void> {
+    const worker = this.workers.get(p);
+    if (worker) {
+      worker.leaving.abort();
+      worker.messages?.stop();
+      await worker.done;
+      this.workers.delete(p);
+    }
+    const lease = this.leases.get(p);
+    this.leases.delete(p);
+    if (lease) {
+      await this.ctx.kv
+        .delete(leaseKey(this.ctx.group, p), { previousSeq: lease.revision })
+        .catch(() => undefined);
+    }
+  }
+
+  private leaseValid(p: number): boolean {
+    const lease = this.leases.get(p);
+    return lease !== undefined && Date.now() < lease.validUntil;
+  }
+
+  /** Opens the partition's durable consumer at the committed position (see the class comment). */
+  private async openConsumer(p: number): Promise<void> {
+    const { jsm, stream, group, topic, ackWaitMs } = this.ctx;
+    const durable = durableName(group, p);
+    let info: ConsumerInfo | undefined;
+    try {
+      info = await jsm.consumers.info(stream, durable);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    if (info && info.num_ack_pending === 0) return;
+    const config: Partial<ConsumerConfig> = {
+      durable_name: durable,
+      filter_subject: partitionSubject(topic, p),
+      ack_policy: AckPolicy.All,
+      ack_wait: nanos(ackWaitMs),
+      max_deliver: -1,
+      // Enough for a prefetch of a few batches; order is kept because one member reads at a time.
+      max_ack_pending: Math.max(1000, this.ctx.options.maxBatch * 4),
+      deliver_policy: DeliverPolicy.All,
+    };
+    if (info) {
+      const floor = info.ack_floor.stream_seq;
+      await jsm.consumers.delete(stream, durable);
+      if (floor > 0) {
+        config.deliver_policy = DeliverPolicy.StartSequence;
+        config.opt_start_seq = floor + 1;
+      }
+    }
+    await jsm.consumers.add(stream, config);
+  }
+
+  private async run(worker: Worker): Promise<void> {
+    const p = worker.partition;
+    const { js, stream, group, options } = this.ctx;
+    await this.openConsumer(p);
+    if (worker.leaving.signal.aborted) return;
+    const consumer = await js.consumers.get(stream, durableName(group, p));
+    const messages = await consumer.consume({ max_messages: Math.max(100, options.maxBatch * 2) });
+    worker.messages = messages;
+    if (worker.leaving.signal.aborted) messages.stop();
+    const iterator = messages[Symbol.asyncIterator]();
+    let pending: Promise<IteratorResult<JsMsg>> | undefined;
+    const next = () => {
+      pending ??= iterator.next();
+      return pending;
+    };
+    // Highest stream sequence handled: a message at or below it is a redelivered duplicate
+    // (prefetched past ack_wait) and is skipped, so a key never goes back in time.
+    let handled = 0;
+
+    while (!worker.leaving.signal.aborted) {
+      const first = await next();
+      pending = undefined;
+      if (first.done) return;
+      const batch: JsMsg[] = [];
+      if (first.value.seq > handled) batch.push(first.value);
+      else first.value.ack();
+      // Fill the batch until maxBatch, or until maxWaitMs after the first record.
+      let timedOut = false;
+      const timer = sleep(options.maxWaitMs).then(() => {
+        timedOut = true;
+      });
+      while (batch.length > 0 && batch.length < options.maxBatch && !timedOut) {
+        const result = await Promise.race([next(), timer.then(() => undefined)]);
+        if (result === undefined) break;
+        pending = undefined;
+        if (result.done) return;
+        if (result.value.seq > handled) batch.push(result.value);
+      }
+      if (batch.length === 0) continue;
+      const committed = await this.handle(worker, batch);
+      if (!committed) return;
+      handled = batch[batch.length - 1]!.seq;
+    }
+  }
+
+  /** Runs the handler until it succeeds, then acks the last message (AckPolicy.All: the batch). */
+  private async handle(worker: Worker, batch: JsMsg[]): Promise<boolean> {
+    const { topic, group, options, handler, retry, ackWaitMs } = this.ctx;
+    const p = worker.partition;
+    const records = batch.map((msg) => toLogRecord(topic, p, msg));
+    // Keep JetStream from redelivering the batch to nobody while a slow handler or a backoff runs.
+    const keepAlive = setInterval(() => {
+      for (const msg of batch) msg.working();
+    }, ackWaitMs / 3);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await handler(records);
+          break;
+        } catch (error) {
+          options.onError?.(error, { topic, group, partition: p, attempt });
+          if (worker.leaving.signal.aborted) return false;
+          await sleep(retryDelay(retry, attempt), worker.leaving.signal);
+          // Leaving during the backoff: the batch stays unacked for the partition's next owner.
+          if (worker.leaving.signal.aborted) return false;
+        }
+      }
+    } finally {
+      clearInterval(keepAlive);
+    }
+    if (worker.lost || !this.leaseValid(p)) return false;
+    const acked = await batch[batch.length - 1]!.ackAck({ timeout: 5000 });
+    return acked;
+  }
+}
+
+function toLogRecord(topic: string, partition: number, msg: JsMsg): LogRecord<unknown> {
+  const headers: Record<string, string> = {};
+  let key = '';
+  let contentType: string | undefined;
+  let timestamp = 0;
+  if (msg.headers) {
+    for (const name of msg.headers.keys()) {
+      const value = msg.headers.get(name);
+      if (name === HEADER_KEY) key = value;
+      else if (name === HEADER_CONTENT_TYPE) contentType = value;
+      else if (name === HEADER_TIMESTAMP) timestamp = Number(value);
+      else if (!name.toLowerCase().startsWith('iot-')) headers[name] = value;
+    }
+  }
+  return {
+    topic,
+    partition,
+    offset: String(msg.seq),
+    key,
+    value: decodeValue(contentType, msg.data),
+    headers: headers as LogHeaders,
+    timestamp,
+  };
+}
+
+export function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /not found/i.test(error.message);
+}

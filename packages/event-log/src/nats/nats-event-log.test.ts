@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { partitionForKey } from '../partition-for-key';
+import { eventLogContract, waitFor } from '../testing/contract';
+import { createNatsEventLog } from './nats-event-log';
+
+// The machine's real nats-server with JetStream; every test uses its own topic (stream), deleted after.
+const servers = '127.0.0.1:4222';
+
+eventLogContract(
+  'NATS JetStream',
+  async ({ topic }) => {
+    // Short leases so membership changes settle within a test; 8 partitions keep the consumer count low.
+    const log = await createNatsEventLog({ servers, partitions: 8, leaseMs: 1500, maxAgeMs: 3_600_000 });
+    const name = topic ?? `uplinks_${randomUUID().replaceAll('-', '')}`;
+    return {
+      log,
+      topic: name,
+      close: () => log.close(),
+      destroy: async () => {
+        await log.deleteTopic(name);
+        await log.close();
+      },
+    };
+  },
+  { durable: true, bounded: false },
+);
+
+describe('NATS JetStream adapter', () => {
+  const cleanup: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function open(partitions = 8) {
+    const log = await createNatsEventLog({ servers, partitions, leaseMs: 1500 });
+    cleanup.push(() => log.close());
+    return log;
+  }
+
+  it('stores a key on subject <topic>.<partitionForKey(key)>', async () => {
+    const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    const log = await open();
+    cleanup.push(() => log.deleteTopic(topic));
+    await log.publish(topic, [
+      { key: 'device-17', value: { a: 1 } },
+      { key: 'device-17', value: { a: 2 } },
+      { key: 'device-99', value: { a: 3 } },
+    ]);
+    const nc = await connect({ servers });
+    cleanup.push(() => nc.close());
+    const jsm = await jetstreamManager(nc);
+    const info = await jsm.streams.info(topic, { subjects_filter: '>' });
+    const expected: Record<string, number> = {};
+    for (const key of ['device-17', 'device-17', 'device-99']) {
+      const subject = `${topic}.${partitionForKey(key, 8)}`;
+      expected[subject] = (expected[subject] ?? 0) + 1;
+    }
+    expect(info.state.subjects).toEqual(expected);
+    expect(await log.depth(topic)).toBe(3);
+  });
+
+  it('refuses to open a topic with a different partition count than the stream was made with', async () => {
+    const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    const log = await open(8);
+    cleanup.push(() => log.deleteTopic(topic));
+    await log.publish(topic, [{ key: 'k', value: {} }]);
+    const other = await open(4);
+    await expect(other.publish(topic, [{ key: 'k', value: {} }])).rejects.toThrow(/partitions/);
+  });
+
+  it('hands a crashed member’s partitions and its unacked batch to the survivor, in key order', async () => {
+    const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    const crashing = await connect({ servers });
+    const doomed = await createNatsEventLog({ connection: crashing, partitions: 8, leaseMs: 1500 });
+    const survivor = await open();
+    cleanup.push(() => survivor.deleteTopic(topic));
+    const records = Array.from({ length: 30 }, (_, seq) => ({ key: `dev-${seq % 3}`, value: { seq } }));
+    await doomed.publish(topic, records);
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const seen: number[] = [];
+    await doomed.subscribe<{ seq: number }>(
+      topic,
+      'writer',
+      async (batch) => {
+        seen.push(...batch.map((r) => r.value.seq));
+        await hung; // the process "dies" while writing its first batches
+      },
+      { maxBatch: 5, maxWaitMs: 10 },
+    );
+    await waitFor(() => seen.length > 0, 'the doomed member took a batch');
+    await crashing.close(); // no lease release, no ack: like a killed process
+    const got: { key: string; seq: number }[] = [];
+    await survivor.subscribe<{ seq: number }>(
+      topic,
+      'writer',
+      async (batch) => {
+        got.push(...batch.map((r) => ({ key: r.key, seq: r.value.seq })));
+      },
+      { maxBatch: 5, maxWaitMs: 10 },
+    );
+    await waitFor(() => got.length >= 30, 'survivor got all 30 after the leases expired', 15_000);
+    release();
+    expect(got).toHaveLength(30);
+    for (const key of ['dev-0', 'dev-1', 'dev-2']) {
+      const seqs = got.filter((r) => r.key === key).map((r) => r.seq);
+      expect(seqs).toEqual(records.filter((r) => r.key === key).map((r) => r.value.seq));
+    }
+    expect(await survivor.lag(topic, 'writer')).toBe(0);
+  });
+});

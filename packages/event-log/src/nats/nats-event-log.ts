@@ -1,0 +1,229 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DiscardPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from '@nats-io/jetstream';
+import { type KV, Kvm } from '@nats-io/kv';
+import { type NatsConnection, nanos, headers as natsHeaders } from '@nats-io/nats-core';
+import { connect } from '@nats-io/transport-node';
+import { resolveRetry } from '../backoff';
+import { partitionForKey } from '../partition-for-key';
+import {
+  checkUserHeaders,
+  encodeValue,
+  HEADER_CONTENT_TYPE,
+  HEADER_KEY,
+  HEADER_TIMESTAMP,
+  validateSubscribeOptions,
+} from '../serialization';
+import type { BatchHandler, EventLog, PublishRecord, SubscribeOptions, Subscription } from '../types';
+import { GroupMember, isNotFound } from './group-member';
+import { checkName, coordinationBucket, durableName, partitionSubject } from './nats-names';
+
+export interface NatsEventLogOptions {
+  /** Server URL(s), e.g. the config's NATS_URL. Ignored when `connection` is given. */
+  servers?: string | string[];
+  /** An open connection to share; `close()` leaves it open. */
+  connection?: NatsConnection;
+  /**
+   * Partitions per topic (subjects `<topic>.0` .. `<topic>.<n-1>`): the most members of one group
+   * that can work at once. Fixed when the stream is created; every client must agree (checked).
+   * Default 16.
+   */
+  partitions?: number;
+  /** Stream name = prefix + topic. Default ''. */
+  streamPrefix?: string;
+  /** How long the stream keeps records, whether consumed or not (ms). Default 7 days. */
+  maxAgeMs?: number;
+  /** Upper bound of the stream's size; oldest records go first. Default unlimited. */
+  maxBytes?: number;
+  /** Lease of a member on a partition (ms): how long a crashed member's partitions stay idle. Default 10 s. */
+  leaseMs?: number;
+  /** JetStream ack wait (ms); a batch in flight is kept alive with `working()`. Default 60 s. */
+  ackWaitMs?: number;
+}
+
+export interface NatsEventLog extends EventLog {
+  readonly kind: 'nats';
+  /** Deletes the topic's stream, its consumers and its membership bucket. */
+  deleteTopic(topic: string): Promise<void>;
+}
+
+interface TopicHandle {
+  stream: string;
+  kv: KV;
+}
+
+const DESCRIPTION = 'iot event log; partitions=';
+
+/**
+ * Event log on NATS JetStream: one stream per topic (subjects `<topic>.<partition>`, partition =
+ * FNV-1a hash of the key), one durable pull consumer per group and partition with AckPolicy.All,
+ * members of a group splitting the partitions under leases (see GroupMember). At least once; per-key
+ * order within a group; a new group starts at the oldest record the stream keeps.
+ */
+export async function createNatsEventLog(options: NatsEventLogOptions = {}): Promise<NatsEventLog> {
+  const partitions = options.partitions ?? 16;
+  const prefix = options.streamPrefix ?? '';
+  const leaseMs = options.leaseMs ?? 10_000;
+  const ackWaitMs = options.ackWaitMs ?? 60_000;
+  const ownsConnection = !options.connection;
+  const nc = options.connection ?? (await connect({ servers: options.servers ?? '127.0.0.1:4222' }));
+  const js: JetStreamClient = jetstream(nc);
+  const jsm: JetStreamManager = await jetstreamManager(nc);
+  const kvm = new Kvm(nc);
+  const topics = new Map<string, Promise<TopicHandle>>();
+  const members = new Set<GroupMember>();
+  let closed = false;
+
+  async function openTopic(topic: string): Promise<TopicHandle> {
+    checkName('topic', topic);
+    const stream = `${prefix}${topic}`;
+    const description = `${DESCRIPTION}${partitions}`;
+    try {
+      const info = await jsm.streams.info(stream);
+      if (info.config.description !== description) {
+        throw new Error(
+          `stream ${stream} was created with "${info.config.description}", this client uses ${partitions} partitions`,
+        );
+      }
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.streams.add({
+        name: stream,
+        description,
+        subjects: [`${topic}.*`],
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+        discard: DiscardPolicy.Old,
+        max_age: nanos(options.maxAgeMs ?? 7 * 24 * 3600 * 1000),
+        max_bytes: options.maxBytes ?? -1,
+        num_replicas: 1,
+      });
+    }
+    // Member announcements and partition leases expire with the bucket's TTL unless renewed.
+    const kv = await kvm.create(coordinationBucket(stream), {
+      ttl: leaseMs,
+      history: 1,
+      storage: StorageType.Memory,
+    });
+    return { stream, kv };
+  }
+
+  function topicHandle(topic: string): Promise<TopicHandle> {
+    let handle = topics.get(topic);
+    if (!handle) {
+      handle = openTopic(topic);
+      topics.set(topic, handle);
+      handle.catch(() => topics.delete(topic));
+    }
+    return handle;
+  }
+
+  async function publish(topic: string, records: readonly PublishRecord[]): Promise<void> {
+    if (closed) throw new Error('event log is closed');
+    const now = String(Date.now());
+    // Encode everything first: a bad record rejects the call before anything is sent.
+    const messages = records.map((record) => {
+      checkUserHeaders(record.headers);
+      const { contentType, body } = encodeValue(record.value);
+      const h = natsHeaders();
+      h.set(HEADER_KEY, record.key);
+      h.set(HEADER_CONTENT_TYPE, contentType);
+      h.set(HEADER_TIMESTAMP, now);
+      for (const [name, value] of Object.entries(record.headers ?? {})) h.set(name, value);
+      return { subject: partitionSubject(topic, partitionForKey(record.key, partitions)), body, headers: h };
+    });
+    await topicHandle(topic);
+    // One connection delivers in call order, so the stream stores each partition in publish order;
+    // all acks are awaited together (the PubAck is the "durably accepted" signal).
+    await Promise.all(messages.map((m) => js.publish(m.subject, m.body, { headers: m.headers })));
+  }
+
+  async function subscribe<T>(
+    topic: string,
+    group: string,
+    handler: BatchHandler<T>,
+    subscribeOptions: SubscribeOptions,
+  ): Promise<Subscription> {
+    if (closed) throw new Error('event log is closed');
+    checkName('group', group);
+    validateSubscribeOptions(subscribeOptions);
+    const { stream, kv } = await topicHandle(topic);
+    const member = new GroupMember({
+      js,
+      jsm,
+      kv,
+      stream,
+      topic,
+      group,
+      partitions,
+      memberId: randomUUID().replaceAll('-', ''),
+      leaseMs,
+      ackWaitMs,
+      handler: handler as BatchHandler<unknown>,
+      options: subscribeOptions,
+      retry: resolveRetry(subscribeOptions.retry),
+    });
+    members.add(member);
+    await member.start();
+    let stopped: Promise<void> | undefined;
+    return {
+      stop() {
+        stopped ??= member.stop().finally(() => members.delete(member));
+        return stopped;
+      },
+      partitions: () => member.owned(),
+    };
+  }
+
+  async function lag(topic: string, group: string): Promise<number> {
+    const { stream } = await topicHandle(topic);
+    const info = await jsm.streams.info(stream, { subjects_filter: `${topic}.*` });
+    const perSubject = info.state.subjects ?? {};
+    let total = 0;
+    for (let p = 0; p < partitions; p++) {
+      try {
+        const consumer = await jsm.consumers.info(stream, durableName(group, p));
+        total += consumer.num_pending + consumer.num_ack_pending;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        total += perSubject[partitionSubject(topic, p)] ?? 0;
+      }
+    }
+    return total;
+  }
+
+  return {
+    kind: 'nats',
+    publish,
+    subscribe,
+    lag,
+    async depth(topic) {
+      const { stream } = await topicHandle(topic);
+      return (await jsm.streams.info(stream)).state.messages;
+    },
+    async deleteTopic(topic) {
+      const { stream } = await topicHandle(topic);
+      topics.delete(topic);
+      await jsm.streams.delete(stream).catch((error) => {
+        if (!isNotFound(error)) throw error;
+      });
+      await kvm
+        .open(coordinationBucket(stream))
+        .then((kv) => kv.destroy())
+        .catch(() => undefined);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...members].map((member) => member.stop()));
+      if (ownsConnection) await nc.close();
+    },
+  };
+}
