@@ -25,6 +25,8 @@ export const routes: RouteObject[] = [
     path: '/',
     element: <RootGuard />,
     errorElement: <ServerErrorPage />,
+    // Shown while the first lazy screen loads; the user is already known (fetched before mounting).
+    HydrateFallback: () => null,
     children: [
       {
         lazy: () => import('./routes/public-layout'),

@@ -86,11 +86,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     Accept: 'application/json',
     'X-Requested-With': 'XMLHttpRequest',
   };
-  if (MUTATING.has(method)) {
-    if (!readCookie('XSRF-TOKEN')) await fetchCsrfCookie();
-    const token = readCookie('XSRF-TOKEN');
-    if (token) headers['X-XSRF-TOKEN'] = token;
-  }
+  // Mutating calls need the token; a few state-changing GETs (impersonate, leave impersonation) too,
+  // so it is sent whenever the cookie exists.
+  if (MUTATING.has(method) && !readCookie('XSRF-TOKEN')) await fetchCsrfCookie();
+  const token = readCookie('XSRF-TOKEN');
+  if (token) headers['X-XSRF-TOKEN'] = token;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {

@@ -6,7 +6,7 @@ export const EXTERNAL_LINKS = {
   imprint: 'https://www.example.com/impressum',
   privacy: 'https://www.example.com/datenschutz',
   terms: 'https://www.example.com/eula',
-  /** backend admin tool linked for admins */
-  backendAdmin: '/admin-tool',
+  /** backend admin tool linked for the super admin: the API's OpenAPI console */
+  backendAdmin: '/api/v1/docs',
   docs: 'https://www.example.com/docs',
 } as const;

@@ -26,6 +26,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
   initImmediate: false,
+  showSupportNotice: false,
 });
 
 export function setLanguage(lang: string): void {

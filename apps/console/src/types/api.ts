@@ -25,6 +25,9 @@ export interface CurrentCompany {
   district_id?: number | null;
   phone?: string | null;
   email?: string | null;
+  /** ISO alpha-2 code of the address country */
+  country?: string | null;
+  customer_number?: string | null;
 }
 
 export interface CurrentUser {
@@ -52,6 +55,10 @@ export interface ManagedUser {
 export interface Client {
   id: number;
   name: string;
+  city?: string | null;
+  email?: string | null;
+  user_count?: number;
+  device_count?: number;
   customer_number?: string | null;
   modules?: string[];
   is_nwa?: boolean;

@@ -117,7 +117,7 @@ function ShellFrame({ user }: { user: CurrentUser }) {
           <Outlet />
         </main>
         <ShellFooter>
-          <VersionDisplay />
+          <VersionDisplay className="mr-16" />
         </ShellFooter>
       </div>
       <SupportWidget />

@@ -3,17 +3,16 @@ import { api } from '../../../lib/api-client';
 import { reloadCurrentUser } from '../../../lib/auth';
 
 export interface SetOwnPasswordInput {
-  userId: number;
   password: string;
   password_confirmation: string;
 }
 
 /**
- * The forced password reset (require_password_reset): the signed-in user sets a new password on
- * their own record (PUT /core/users/{id}); the user is re-read so the flag clears.
+ * The forced password reset (require_password_reset): POST /auth/reset-password without a token
+ * sets the signed-in user's password; the user is re-read so the flag clears.
  */
-export async function setOwnPassword({ userId, ...body }: SetOwnPasswordInput) {
-  await api<unknown>(`/core/users/${userId}`, { method: 'PUT', body });
+export async function setOwnPassword(body: SetOwnPasswordInput) {
+  await api<unknown>('/auth/reset-password', { method: 'POST', body });
   return reloadCurrentUser();
 }
 

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { FormErrorMarker } from '../../../components/ui/form-field';
-import { useCurrentUser } from '../../../lib/auth';
 import { notifySuccess } from '../../../lib/notify';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import { useLogout } from '../api/logout';
@@ -14,7 +13,6 @@ import { NEW_PASSWORD_RULES, NewPasswordFields, type NewPasswordValues } from '.
 export function RequireResetPasswordForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const user = useCurrentUser();
   const mutation = useSetOwnPassword();
   const logout = useLogout();
   const { form, summary } = useDomainForm<NewPasswordValues>(
@@ -22,16 +20,12 @@ export function RequireResetPasswordForm() {
     NEW_PASSWORD_RULES,
   );
   const onSubmit = form.handleSubmit((values) => {
-    if (!user) return;
-    mutation.mutate(
-      { userId: user.id, ...values },
-      {
-        onSuccess: () => {
-          notifySuccess(t('reset.done'));
-          navigate('/dashboard', { replace: true });
-        },
+    mutation.mutate(values, {
+      onSuccess: () => {
+        notifySuccess(t('reset.done'));
+        navigate('/dashboard', { replace: true });
       },
-    );
+    });
   });
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-4" noValidate data-testid="require-reset-form">

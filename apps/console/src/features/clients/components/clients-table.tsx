@@ -59,13 +59,20 @@ export function ClientsTable() {
         </span>
       ),
     },
-    { accessorKey: 'customer_number', header: t('clients.customer-number') },
+    {
+      accessorKey: 'customer_number',
+      header: t('clients.customer-number'),
+      cell: ({ row }) => row.original.customer_number || '–',
+    },
+    { accessorKey: 'city', header: t('clients.city') },
+    { accessorKey: 'user_count', header: t('clients.users') },
+    { accessorKey: 'device_count', header: t('clients.devices') },
     {
       id: 'modules',
       header: t('clients.modules'),
       enableSorting: false,
       cell: ({ row }) => (
-        <div className="flex flex-wrap gap-1">
+        <div className="flex max-w-72 flex-wrap gap-1 whitespace-normal">
           {(row.original.modules ?? []).map((m) => (
             <Badge key={m} variant="outline">
               {t(`module.${m}`)}

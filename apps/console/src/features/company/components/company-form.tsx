@@ -20,11 +20,11 @@ type Values = CompanyInput;
 function rulesFor(countryCode: string | null): FieldRules {
   return {
     ...FORM_RULES.company,
-    name2: [rule.maxLength(255)],
-    street: ['required', rule.maxLength(255)],
+    name2: [rule.maxLength(200)],
+    street: ['required', rule.maxLength(200)],
     street_number: [rule.maxLength(20)],
-    zip: ['required', rule.maxLength(10)],
-    city: ['required', rule.maxLength(255)],
+    zip: ['required', rule.maxLength(20)],
+    city: ['required', rule.maxLength(200)],
     country_id: ['required'],
     state_id: [],
     district_id: [],
