@@ -1,4 +1,5 @@
 export { createInProcessEventLog, type InProcessEventLogOptions } from './in-process/in-process-event-log';
+export { createKafkaEventLog, type KafkaEventLog, type KafkaEventLogOptions } from './kafka/kafka-event-log';
 export { createNatsEventLog, type NatsEventLog, type NatsEventLogOptions } from './nats/nats-event-log';
 export { partitionForKey } from './partition-for-key';
 export type {

@@ -12,6 +12,7 @@ import { type KV, Kvm } from '@nats-io/kv';
 import { type NatsConnection, nanos, headers as natsHeaders } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { resolveRetry } from '../backoff';
+import { checkName } from '../check-name';
 import { partitionForKey } from '../partition-for-key';
 import {
   checkUserHeaders,
@@ -23,7 +24,7 @@ import {
 } from '../serialization';
 import type { BatchHandler, EventLog, PublishRecord, SubscribeOptions, Subscription } from '../types';
 import { GroupMember, isNotFound } from './group-member';
-import { checkName, coordinationBucket, durableName, partitionSubject } from './nats-names';
+import { coordinationBucket, durableName, partitionSubject } from './nats-names';
 
 export interface NatsEventLogOptions {
   /** Server URL(s), e.g. the config's NATS_URL. Ignored when `connection` is given. */
