@@ -1,11 +1,17 @@
-import { validatePassword } from '@iot/domain/validation/password';
-import { apiError } from '../lib/errors';
+import { FORM_RULES } from '@iot/domain';
+import { validateBody } from '../lib/validation';
 
-/** The password policy of spec section 5 (domain rule) and the confirmation field; 422 with the rule's key. */
+/**
+ * The password policy of spec section 5 and the confirmation field (domain rules); 422 with the first
+ * failing rule's key per field. The confirmation is checked when it is sent.
+ */
 export function checkNewPassword(password: string, confirmation?: string): void {
-  const problem = validatePassword(password);
-  if (problem) throw apiError('INPUT_ERROR', { field: 'password', ...problem });
-  if (confirmation !== undefined && confirmation !== password) {
-    throw apiError('INPUT_ERROR', { field: 'password_confirmation', key: 'error.confirmation' });
-  }
+  validateBody(
+    { password, ...(confirmation === undefined ? {} : { password_confirmation: confirmation }) },
+    {
+      password: FORM_RULES.resetPassword.password,
+      password_confirmation: FORM_RULES.user.password_confirmation,
+    },
+    { partial: true },
+  );
 }

@@ -20,10 +20,11 @@ import {
   updateUser,
 } from '@iot/db/repositories/users';
 import { withTenant } from '@iot/db/tenant';
-import { validateEmail } from '@iot/domain/validation/email';
+import { FORM_RULES } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { hashPassword } from '../lib/passwords';
 import { randomToken } from '../lib/tokens';
+import { validateBody } from '../lib/validation';
 import { isManager, isSuperAdmin, ROLE_ADMIN, ROLE_MAINUSER } from '../plugins/guards';
 import type { AuthContext } from '../types';
 import { checkNewPassword } from './check-new-password';
@@ -43,11 +44,18 @@ function actsAsMainUser(auth: AuthContext): boolean {
   return auth.roles.includes(ROLE_MAINUSER) || isSuperAdmin(auth);
 }
 
-function checkEmail(email: string): string {
-  const trimmed = email.trim();
-  const problem = validateEmail(trimmed);
-  if (problem) throw apiError('INPUT_ERROR', { field: 'email', ...problem });
-  return trimmed;
+/** The user form's rules (name, email, phone) for the fields present; 422 with the failing fields. */
+function checkProfile(input: UserInput, partial: boolean): void {
+  const values = {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.email === undefined ? {} : { email: input.email.trim() }),
+    ...(input.phone == null || input.phone === '' ? {} : { phone: input.phone }),
+  };
+  validateBody(
+    values,
+    { name: FORM_RULES.user.name, email: FORM_RULES.user.email, phone: ['phone'] },
+    { partial },
+  );
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -82,7 +90,8 @@ export async function createUser(
   input: UserInput & { email: string; name: string },
 ) {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
-  const email = checkEmail(input.email);
+  checkProfile(input, false);
+  const email = input.email.trim();
   const roles = input.roles ?? [];
   await checkMainRoleChange(db, auth, [], roles);
   let password = input.password;
@@ -126,6 +135,7 @@ export async function updateUserAsActor(db: Db, auth: AuthContext, id: number, i
   if (!self && target.roles.includes(ROLE_MAINUSER) && !actsAsMainUser(auth)) {
     throw apiError('MAIN_USER_CANNOT_BE_OVERRIDDEN');
   }
+  checkProfile(input, true);
   const changes: UserChanges = {};
   if (input.roles !== undefined) {
     const same =
@@ -138,7 +148,7 @@ export async function updateUserAsActor(db: Db, auth: AuthContext, id: number, i
     }
   }
   if (input.email !== undefined && input.email.trim().toLowerCase() !== target.email.toLowerCase()) {
-    const email = checkEmail(input.email);
+    const email = input.email.trim();
     if (await isEmailRegistered(db, email, target.id)) throw apiError('EMAIL_ALREADY_REGISTERED');
     changes.email = email;
   }

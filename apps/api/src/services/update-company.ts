@@ -3,26 +3,31 @@ import { type CompanyBaseData, updateCompanyBaseData } from '@iot/db/repositorie
 import { isConsistentAddress } from '@iot/db/repositories/countries';
 import { recordAuditEvent } from '@iot/db/repositories/sessions';
 import { withTenant } from '@iot/db/tenant';
-import { validateEmail } from '@iot/domain/validation/email';
+import { DEFAULT_PHONE_COUNTRY, FORM_RULES, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
+import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 
 /**
- * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (64); the
- * email must be an address; country, state and district must exist and lie in one another (109).
+ * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (64); name,
+ * email and phone follow the company form's rules (phone for the company's country, DE by default);
+ * country, state and district must exist and lie in one another (109).
  */
 export async function updateCompany(db: Db, auth: AuthContext, data: CompanyBaseData) {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
   const clean: CompanyBaseData = { ...data };
-  if (typeof clean.email === 'string') {
-    clean.email = clean.email.trim();
-    if (clean.email === '') clean.email = null;
-    else {
-      const problem = validateEmail(clean.email);
-      if (problem) throw apiError('INPUT_ERROR', { field: 'email', ...problem });
-    }
-  }
+  if (typeof clean.email === 'string') clean.email = clean.email.trim() === '' ? null : clean.email.trim();
+  if (typeof clean.phone === 'string' && clean.phone.trim() === '') clean.phone = null;
+  validateBody(
+    {
+      ...(clean.name === undefined ? {} : { name: clean.name }),
+      ...(clean.email == null ? {} : { email: clean.email }),
+      ...(clean.phone == null ? {} : { phone: clean.phone }),
+    },
+    { ...FORM_RULES.company, phone: [rule.phone(auth.company.countryCode ?? DEFAULT_PHONE_COUNTRY)] },
+    { partial: true },
+  );
   const current = auth.company;
   const address = {
     countryId: clean.countryId === undefined ? current.countryId : clean.countryId,

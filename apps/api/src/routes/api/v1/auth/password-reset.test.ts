@@ -133,7 +133,7 @@ describe.each(DB_KINDS)('forgot and reset password on %s', (kind) => {
     const client = new TestClient(app);
     await client.csrf();
     const res = await client.post('/api/v1/auth/reset-password', { token, password });
-    expect([res.status, res.body.code, res.body.details?.key]).toEqual([422, 422, key]);
+    expect([res.status, res.body.code, res.body.details?.fields?.password?.key]).toEqual([422, 422, key]);
     const ok = await client.post('/api/v1/auth/reset-password', { token, password: NEW_PASSWORD });
     expect(ok.status).toBe(200);
   });
@@ -187,6 +187,22 @@ describe.each(DB_KINDS)('forgot and reset password on %s', (kind) => {
     );
     expect(rows[0]!.seconds).toBeGreaterThanOrEqual(3599);
     expect(rows[0]!.seconds).toBeLessThanOrEqual(3601);
+  });
+
+  it('refuses a confirmation that differs from the password (422, error.confirmation)', async () => {
+    const { plain } = await createTeam(db);
+    const token = await requestLink(plain.email);
+    const client = new TestClient(app);
+    await client.csrf();
+    const res = await client.post('/api/v1/auth/reset-password', {
+      token,
+      password: NEW_PASSWORD,
+      password_confirmation: 'Something-Else1!',
+    });
+    expect([res.status, res.body.details?.fields?.password_confirmation?.key]).toEqual([
+      422,
+      'error.confirmation',
+    ]);
   });
 
   it('needs a token or a session (68 without either)', async () => {

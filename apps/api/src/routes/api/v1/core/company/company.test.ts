@@ -59,7 +59,7 @@ describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kin
       country_id: ref.country_id,
       state_id: ref.state_id,
       district_id: ref.district_id,
-      phone: '+49 7641 0000',
+      phone: '+49 7641 123456',
       email: 'info@hof.example',
       // Fields the company may not set itself are dropped, not applied.
       modules: ['parking'],
@@ -88,6 +88,7 @@ describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kin
     ['a plain user', 'plain', {}, 403, 64],
     ['an invalid email', 'main', { email: 'not an address' }, 422, 422],
     ['an empty name', 'main', { name: '' }, 422, 422],
+    ['a phone number that is not one', 'main', { phone: '12' }, 422, 422],
     ['a state of another country', 'main', { state: true }, 422, 109],
     ['an unknown district', 'main', { district_id: 999999 }, 422, 109],
   ] as const)('refuses %s and changes nothing', async (_label, who, body, status, code) => {
