@@ -45,7 +45,14 @@ async function start(): Promise<void> {
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
-          <Toaster position={TOAST_POSITION} closeButton richColors expand={false} />
+          {/* Top right, below the header row so the language switcher and user menu stay reachable. */}
+          <Toaster
+            position={TOAST_POSITION}
+            offset={{ top: 64, right: 16 }}
+            closeButton
+            richColors
+            expand={false}
+          />
         </QueryClientProvider>
       </I18nextProvider>
     </StrictMode>,

@@ -18,13 +18,14 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { formatNumber } from '../../../lib/format';
 import type { Client } from '../../../types/api';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
 
 /** Client management for the super admin: list, filter, act as a client after a warning. */
 export function ClientsTable() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const overlay = useOverlay();
   const clients = useClients();
@@ -65,8 +66,16 @@ export function ClientsTable() {
       cell: ({ row }) => row.original.customer_number || '–',
     },
     { accessorKey: 'city', header: t('clients.city') },
-    { accessorKey: 'user_count', header: t('clients.users') },
-    { accessorKey: 'device_count', header: t('clients.devices') },
+    {
+      accessorKey: 'user_count',
+      header: t('clients.users'),
+      cell: ({ row }) => formatNumber(row.original.user_count ?? 0, i18n.language),
+    },
+    {
+      accessorKey: 'device_count',
+      header: t('clients.devices'),
+      cell: ({ row }) => formatNumber(row.original.device_count ?? 0, i18n.language),
+    },
     {
       id: 'modules',
       header: t('clients.modules'),
