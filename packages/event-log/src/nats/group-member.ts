@@ -29,6 +29,8 @@ export interface GroupMemberContext {
   handler: BatchHandler<unknown>;
   options: SubscribeOptions;
   retry: RetryPolicy;
+  /** True once the connection is closed for good: the heartbeat stops (leases lapse on the server). */
+  connectionClosed: () => boolean;
 }
 
 interface Lease {
@@ -96,7 +98,7 @@ export class GroupMember {
   }
 
   private schedule(): void {
-    if (this.stopping) return;
+    if (this.stopping || this.ctx.connectionClosed()) return;
     this.heartbeat = setTimeout(() => {
       this.ticking = this.tick().catch(() => undefined);
     }, this.ctx.leaseMs / 3);
@@ -308,9 +310,15 @@ export class GroupMember {
     } finally {
       clearInterval(keepAlive);
     }
-    if (worker.lost || !this.leaseValid(p)) return false;
-    const acked = await batch[batch.length - 1]!.ackAck({ timeout: 5000 });
-    return acked;
+    // Without a valid lease another member may already own the partition: it gets the batch again.
+    if (worker.lost || !this.leaseValid(p)) throw new Error(`lease on partition ${p} lapsed before the ack`);
+    // Acking the same last message again is harmless (AckPolicy.All), so a slow server gets retries
+    // before the partition is given up (giving up means the batch is handled twice).
+    for (let attempt = 0; attempt < 3 && this.leaseValid(p) && !worker.lost; attempt++) {
+      const acked = await batch[batch.length - 1]!.ackAck({ timeout: 5000 }).catch(() => false);
+      if (acked) return true;
+    }
+    throw new Error(`ack of partition ${p} not confirmed; the batch will be redelivered`);
   }
 }
 

@@ -75,6 +75,7 @@ describe('NATS JetStream adapter', () => {
     const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
     const crashing = await connect({ servers });
     const doomed = await createNatsEventLog({ connection: crashing, partitions: 8, leaseMs: 1500 });
+    cleanup.push(() => doomed.close());
     const survivor = await open();
     cleanup.push(() => survivor.deleteTopic(topic));
     const records = Array.from({ length: 30 }, (_, seq) => ({ key: `dev-${seq % 3}`, value: { seq } }));

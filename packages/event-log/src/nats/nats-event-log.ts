@@ -170,6 +170,7 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
       handler: handler as BatchHandler<unknown>,
       options: subscribeOptions,
       retry: resolveRetry(subscribeOptions.retry),
+      connectionClosed: () => nc.isClosed(),
     });
     members.add(member);
     await member.start();
