@@ -69,6 +69,7 @@ const ROWS: Row[] = [
     expect: [TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID, TOKEN_INVALID],
   },
   { method: 'GET', path: () => '/api/v1/core/user', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  { method: 'GET', path: () => '/api/v1/auth/me', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
   {
     method: 'PUT',
     path: () => '/api/v1/core/users/acceptEula',

@@ -7,6 +7,7 @@ import { requireSession } from '../../../plugins/guards';
 import csrfRoutes from '../../csrf';
 import clientsRoutes from './admin/clients/index';
 import authRoutes from './auth/index';
+import meRoute from './auth/me';
 import companyRoutes from './core/company/index';
 import platformRoutes from './core/platform/index';
 import versionRoute from './core/platform/version';
@@ -21,6 +22,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
 
   await app.register(async (secured) => {
     secured.addHook('onRequest', requireSession);
+    await secured.register(meRoute, { prefix: '/auth' });
     await secured.register(currentUserRoutes, { prefix: '/core' });
     await secured.register(usersRoutes, { prefix: '/core/users' });
     await secured.register(companyRoutes, { prefix: '/core/company' });

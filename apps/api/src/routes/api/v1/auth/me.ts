@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { responses } from '../../../../lib/schemas';
+import { authOf } from '../../../../plugins/guards';
+import { CurrentUserPayload, presentCurrentUser } from '../core/user/schemas';
+
+/**
+ * GET /api/v1/auth/me: the console's start-up current-user call is named auth/me (spec section 7); it
+ * answers exactly what GET /core/user answers.
+ */
+const meRoute: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user (same as GET /core/user)',
+        response: responses(CurrentUserPayload),
+      },
+    },
+    async (request) => ({ payload: presentCurrentUser(authOf(request)) }),
+  );
+};
+
+export default meRoute;
