@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './types';
+import type { RetryPolicy, SubscribeOptions } from './types';
 
 export const defaultRetry: RetryPolicy = { initialMs: 100, maxMs: 30_000 };
 
@@ -23,4 +23,17 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }
     signal?.addEventListener('abort', done, { once: true });
   });
+}
+
+/** Calls the subscriber's error listener; a listener that throws must not stop the delivery loop. */
+export function reportError(
+  listener: SubscribeOptions['onError'],
+  error: unknown,
+  info: Parameters<NonNullable<SubscribeOptions['onError']>>[1],
+): void {
+  try {
+    listener?.(error, info);
+  } catch {
+    // The listener's own failure has nowhere better to go than being dropped.
+  }
 }

@@ -1,4 +1,4 @@
-import { resolveRetry, retryDelay, sleep } from '../backoff';
+import { reportError, resolveRetry, retryDelay, sleep } from '../backoff';
 import { partitionForKey } from '../partition-for-key';
 import { checkUserHeaders, toJson, validateSubscribeOptions } from '../serialization';
 import type {
@@ -251,7 +251,12 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
           trim(topic, p);
           return;
         } catch (error) {
-          member.options.onError?.(error, { topic: topic.name, group: group.name, partition: p, attempt });
+          reportError(member.options.onError, error, {
+            topic: topic.name,
+            group: group.name,
+            partition: p,
+            attempt,
+          });
           if (member.stopping.signal.aborted || closed) return;
           await sleep(retryDelay(member.retry, attempt), member.stopping.signal);
           // Stopped during the backoff: the batch stays uncommitted for the partition's next owner.
@@ -272,7 +277,8 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
       }
       const wakeup = new Wakeup();
       const pump: Pump = { wakeup, done: Promise.resolve() };
-      pump.done = runPump(topic, group, p, wakeup).finally(() => {
+      // runPump only throws on a bug: that surfaces as an unhandled rejection instead of a silent stall.
+      pump.done = runPump(topic, group, p, wakeup).then(() => {
         if (group.pumps[p] === pump) group.pumps[p] = undefined;
         // A member may have joined while this pump was on its way out.
         if (group.members.length > 0 && !closed) startPumps(topic, group);

@@ -8,7 +8,7 @@ import {
   Partitioners,
   type Producer,
 } from 'kafkajs';
-import { resolveRetry, retryDelay, sleep } from '../backoff';
+import { reportError, resolveRetry, retryDelay, sleep } from '../backoff';
 import { checkName } from '../check-name';
 import {
   checkUserHeaders,
@@ -146,7 +146,12 @@ export async function createKafkaEventLog(options: KafkaEventLogOptions): Promis
               await handler(records as LogRecord<T>[]);
               break;
             } catch (error) {
-              subscribeOptions.onError?.(error, { topic, group, partition: batch.partition, attempt });
+              reportError(subscribeOptions.onError, error, {
+                topic,
+                group,
+                partition: batch.partition,
+                attempt,
+              });
               // Backoff in heartbeat-sized steps so the group does not evict this member.
               let wait = retryDelay(retry, attempt);
               while (wait > 0 && active()) {

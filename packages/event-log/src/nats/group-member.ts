@@ -10,7 +10,7 @@ import {
 } from '@nats-io/jetstream';
 import type { KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/nats-core';
-import { retryDelay, sleep } from '../backoff';
+import { reportError, retryDelay, sleep } from '../backoff';
 import { decodeValue, HEADER_CONTENT_TYPE, HEADER_KEY, HEADER_TIMESTAMP } from '../serialization';
 import type { BatchHandler, LogHeaders, LogRecord, RetryPolicy, SubscribeOptions } from '../types';
 import { durableName, leaseKey, memberKey, partitionSubject } from './nats-names';
@@ -172,7 +172,7 @@ export class GroupMember {
       done: Promise.resolve(),
     };
     worker.done = this.run(worker).catch((error) => {
-      this.ctx.options.onError?.(error, {
+      reportError(this.ctx.options.onError, error, {
         topic: this.ctx.topic,
         group: this.ctx.group,
         partition: p,
@@ -300,7 +300,7 @@ export class GroupMember {
           await handler(records);
           break;
         } catch (error) {
-          options.onError?.(error, { topic, group, partition: p, attempt });
+          reportError(options.onError, error, { topic, group, partition: p, attempt });
           if (worker.leaving.signal.aborted) return false;
           await sleep(retryDelay(retry, attempt), worker.leaving.signal);
           // Leaving during the backoff: the batch stays unacked for the partition's next owner.
