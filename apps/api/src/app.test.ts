@@ -103,6 +103,26 @@ describe('app plumbing', () => {
     }
   });
 
+  it('marks every cookie Secure when COOKIE_SECURE is set', async () => {
+    const plain = buildTestApp(db);
+    const secure = buildTestApp(db, { config: { ...plain.deps.config, COOKIE_SECURE: true } });
+    await plain.close();
+    try {
+      const { main } = await createTeam(db);
+      const client = new TestClient(secure);
+      const csrf = await client.get('/sanctum/csrf-cookie');
+      expect(csrf.cookies.map((c) => [c.name, c.secure])).toEqual([
+        ['iot_presession', true],
+        ['XSRF-TOKEN', true],
+      ]);
+      const login = await client.post('/api/v1/auth/login', { email: main.email, password: PASSWORD });
+      const session = login.cookies.find((c) => c.name === 'iot_session');
+      expect([session?.secure, session?.httpOnly, session?.sameSite]).toEqual([true, true, 'Lax']);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('writes mail to the outbox without SMTP', async () => {
     const app = buildTestApp(db);
     try {

@@ -151,7 +151,15 @@ describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kin
     const team = await createTeam(db);
     const client = await signIn(team.plain.email);
     const drivers = await client.get('/api/v1/core/drivers');
-    expect(drivers.body.payload.map((d: { id: string }) => d.id)).toContain('nbiot_button');
+    expect(drivers.body.payload.map((d: { device_type: string }) => d.device_type)).toEqual([
+      'nbiot_button',
+      'srd_button',
+      'srd_gateway',
+      'nbiot_soil_sensor',
+      'nbiot_frost_sensor',
+      'nbiot_distance_sensor',
+      'nbiot_weatherstation',
+    ]);
     const version = await new TestClient(app).get('/api/v1/core/version');
     expect(version.body).toEqual({ payload: { version: '1.2.3-test', api: 'v1' } });
   });

@@ -1,6 +1,7 @@
 /** /api/v1/core/module, /modules, /drivers, /support: licensing, device types and the support form. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEVICE_TYPES, MODULES } from '@iot/domain';
+import { listDrivers } from '@iot/codecs';
+import { MODULES } from '@iot/domain';
 import { Type } from 'typebox';
 import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
@@ -8,7 +9,13 @@ import { sendSupportRequest } from '../../../../../services/send-support-request
 import { effectiveModules } from '../company/schemas';
 
 const ModuleEntry = Type.Object({ name: Type.String(), licensed: Type.Boolean() });
-const Driver = Type.Object({ id: Type.String(), name: Type.String() });
+const Driver = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  device_type: Type.String(),
+  description: Type.String(),
+  commands: Type.Array(Type.String(), { description: 'downlink commands the driver can encode' }),
+});
 
 const SupportBody = Type.Object(
   {
@@ -54,11 +61,19 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
-        summary: 'Device types (drivers) the platform knows',
+        summary: 'Built-in device drivers, one per device type (@iot/codecs)',
         response: responses(Type.Array(Driver)),
       },
     },
-    async () => ({ payload: DEVICE_TYPES.map((type) => ({ id: type, name: type })) }),
+    async () => ({
+      payload: listDrivers().map((driver) => ({
+        id: driver.id,
+        name: driver.id,
+        device_type: driver.deviceType,
+        description: driver.description,
+        commands: driver.commands,
+      })),
+    }),
   );
 
   app.post(
