@@ -2,6 +2,16 @@ export { FRAME_VERSION } from './frame/define-frame-driver.js';
 export { COMMAND_CODES, COMMAND_FPORT } from './frame/encode-command.js';
 export { BUILT_IN_DRIVERS, getDriver, listDrivers } from './registry.js';
 export {
+  type CodecDownlinkInput,
+  CodecSandbox,
+  type CodecSandboxOptions,
+  type CodecUplinkInput,
+  DEFAULT_MAX_CONTEXTS,
+  type UserCodec,
+} from './sandbox/codec-sandbox.js';
+export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox/limits.js';
+export type { CodecEncodeResult } from './sandbox/read-codec-output.js';
+export {
   type DataRecord,
   type DecodeInput,
   type DecodeResult,

@@ -1,0 +1,14 @@
+/**
+ * The one WebAssembly API the sandbox uses. Node has it; TypeScript types it only in the DOM lib,
+ * which the project's strict Node configuration leaves out.
+ */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+
+interface WasmMemoryConstructor {
+  new (descriptor: { initial: number; maximum?: number }): WasmMemory;
+}
+
+export const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: WasmMemoryConstructor } })
+  .WebAssembly.Memory;
