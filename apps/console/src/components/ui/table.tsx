@@ -36,3 +36,16 @@ export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
 export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
   return <td className={cn('p-2 align-middle whitespace-nowrap', className)} {...props} />;
 }
+
+/**
+ * Renders a TanStack header or cell definition by calling it, not mounting it as a component:
+ * column definitions are rebuilt per render (they close over the current handlers), and mounting a
+ * new function identity would remount every cell on each render. Cell renderers therefore use no hooks.
+ */
+export function renderTableContent<P>(
+  content: ((props: P) => unknown) | string | undefined,
+  props: P,
+): React.ReactNode {
+  if (content === undefined) return null;
+  return (typeof content === 'function' ? content(props) : content) as React.ReactNode;
+}

@@ -1,24 +1,30 @@
 import {
   type ColumnDef,
-  flexRender,
   getCoreRowModel,
   getFilteredRowModel,
   getSortedRowModel,
-  type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
 import { ArrowUpDownIcon, Building2Icon, VenetianMaskIcon } from 'lucide-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import {
+  renderTableContent,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table';
 import { formatNumber } from '../../../lib/format';
+import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Client } from '../../../types/api';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
@@ -30,9 +36,7 @@ export function ClientsTable() {
   const overlay = useOverlay();
   const clients = useClients();
   const impersonate = useImpersonateClient();
-  const [params, setParams] = useSearchParams();
-  const filter = params.get('q') ?? '';
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
+  const { filter, setFilter, sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
 
   const actAs = async (client: Client) => {
     const ok = await overlay.confirm({
@@ -127,7 +131,7 @@ export function ClientsTable() {
           <Input
             placeholder={t('common.search')}
             value={filter}
-            onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
+            onChange={(e) => setFilter(e.target.value)}
             className="w-64"
             data-testid="clients-filter"
           />
@@ -146,11 +150,11 @@ export function ClientsTable() {
                         className="inline-flex items-center gap-1"
                         onClick={header.column.getToggleSortingHandler()}
                       >
-                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {renderTableContent(header.column.columnDef.header, header.getContext())}
                         <ArrowUpDownIcon className="size-3" />
                       </button>
                     ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
+                      renderTableContent(header.column.columnDef.header, header.getContext())
                     )}
                   </TableHead>
                 ))}
@@ -162,7 +166,7 @@ export function ClientsTable() {
               <TableRow key={row.id} data-testid={`client-row-${row.original.id}`}>
                 {row.getVisibleCells().map((cell) => (
                   <TableCell key={cell.id}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
                   </TableCell>
                 ))}
               </TableRow>

@@ -1,27 +1,32 @@
 import {
   type ColumnDef,
-  flexRender,
   getCoreRowModel,
   getFilteredRowModel,
   getSortedRowModel,
-  type SortingState,
   useReactTable,
 } from '@tanstack/react-table';
 import { ArrowUpDownIcon, PencilIcon, PlusIcon, Trash2Icon, UserIcon } from 'lucide-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import {
+  renderTableContent,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/tooltip';
 import { useCurrentUser } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
+import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { ManagedUser } from '../../../types/api';
 import { ROLE_ADMIN, toggledRoles } from '../admin-role';
 import { useDeleteUser } from '../api/delete-user';
@@ -37,9 +42,7 @@ export function UsersTable() {
   const users = useUsers();
   const update = useUpdateUser();
   const remove = useDeleteUser();
-  const [params, setParams] = useSearchParams();
-  const filter = params.get('q') ?? '';
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
+  const { filter, setFilter, sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
 
   const openDrawer = (user: ManagedUser | null) =>
     overlay.openDrawer({
@@ -168,7 +171,7 @@ export function UsersTable() {
             <Input
               placeholder={t('common.search')}
               value={filter}
-              onChange={(e) => setParams(e.target.value ? { q: e.target.value } : {}, { replace: true })}
+              onChange={(e) => setFilter(e.target.value)}
               className="w-56"
               data-testid="users-filter"
             />
@@ -192,11 +195,11 @@ export function UsersTable() {
                         className="inline-flex items-center gap-1"
                         onClick={header.column.getToggleSortingHandler()}
                       >
-                        {flexRender(header.column.columnDef.header, header.getContext())}
+                        {renderTableContent(header.column.columnDef.header, header.getContext())}
                         <ArrowUpDownIcon className="size-3" />
                       </button>
                     ) : (
-                      flexRender(header.column.columnDef.header, header.getContext())
+                      renderTableContent(header.column.columnDef.header, header.getContext())
                     )}
                   </TableHead>
                 ))}
@@ -208,7 +211,7 @@ export function UsersTable() {
               <TableRow key={row.id} data-testid={`user-row-${row.original.id}`}>
                 {row.getVisibleCells().map((cell) => (
                   <TableCell key={cell.id}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
                   </TableCell>
                 ))}
               </TableRow>
