@@ -114,4 +114,34 @@ describe('NATS JetStream adapter', () => {
     }
     expect(await survivor.lag(topic, 'writer')).toBe(0);
   });
+  it('hands partitions over while records flow: no duplicates, every key still in order', async () => {
+    const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    const first = await open();
+    const second = await open();
+    cleanup.push(() => first.deleteTopic(topic));
+    // One shared list in handling order: a handover that broke a key's order would show here.
+    const handled: { member: string; key: string; seq: number }[] = [];
+    const handler = (member: string) => async (batch: { key: string; value: unknown }[]) => {
+      for (const r of batch) handled.push({ member, key: r.key, seq: (r.value as { seq: number }).seq });
+    };
+    const options = { maxBatch: 20, maxWaitMs: 10 };
+    const one = await first.subscribe(topic, 'writer', handler('one'), options);
+    for (let round = 0; round < 40; round++) {
+      if (round === 10) await second.subscribe(topic, 'writer', handler('two'), options);
+      await first.publish(
+        topic,
+        Array.from({ length: 25 }, (_, d) => ({ key: `dev-${d}`, value: { seq: round } })),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    }
+    await waitFor(() => handled.length >= 1000, 'all 1000 handled');
+    expect(one.partitions().length).toBeGreaterThan(0);
+    expect(one.partitions().length).toBeLessThan(8);
+    expect(handled).toHaveLength(1000);
+    expect(new Set(handled.map((h) => h.member))).toEqual(new Set(['one', 'two']));
+    for (let d = 0; d < 25; d++) {
+      const seqs = handled.filter((h) => h.key === `dev-${d}`).map((h) => h.seq);
+      expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    }
+  });
 });
