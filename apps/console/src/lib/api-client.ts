@@ -2,7 +2,7 @@ import { API_BASE_PATH, DEBUG_LOGGING_USER_ID, userLanguage } from '@iot/domain'
 import { ApiError, mapApiError } from './api-error';
 import { i18n } from './i18n';
 import { notifyError } from './notify';
-import { writeAuthenticatedFlag } from './session';
+import { readAuthenticatedFlag, writeAuthenticatedFlag } from './session';
 
 /**
  * The one HTTP client of the console (spec section 7): base /api/v1, cookie credentials, CSRF header
@@ -65,6 +65,7 @@ function react(error: ApiError): void {
   const reaction = mapApiError(
     { status: error.status, code: error.code, message: error.serverMessage, url: error.url },
     userLanguage(i18n.language),
+    readAuthenticatedFlag() === true,
   );
   if (currentUserId === DEBUG_LOGGING_USER_ID) console.error('API call failed', error);
   if (reaction.toast) {

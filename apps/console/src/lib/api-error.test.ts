@@ -31,6 +31,10 @@ describe('mapApiError (spec section 8)', () => {
     const r = mapApiError({ status: 401, code: 76, url: '/api/v1/core/user' }, 'en');
     expect(r).toEqual({ toast: null, clearAuthenticated: false, loginRedirectDelayMs: null });
   });
+  it('code 76 while the console believed it was signed in: still silent, flag false, to /login', () => {
+    const r = mapApiError({ status: 401, code: 76, url: '/api/v1/core/users' }, 'en', true);
+    expect(r).toEqual({ toast: null, clearAuthenticated: true, loginRedirectDelayMs: 0 });
+  });
   it('code 77 (invalid CSRF) clears the flag and goes to /login after 3 s', () => {
     const r = mapApiError({ status: 419, code: 77, url: '/api/v1/core/users' }, 'en');
     expect(r.clearAuthenticated).toBe(true);

@@ -45,12 +45,24 @@ export interface FailedCall {
 
 /**
  * Any failure toasts "Error {status}" for 10 s with the translated api.response-<code>, else the
- * message, else the apology. Code 76: silent. Code 77: flag false and /login after 3 s. A 401 on
+ * message, else the apology. Code 76: silent (see below). Code 77: flag false and /login after 3 s. A 401 on
  * a login URL: flag false and /login.
  */
-export function mapApiError(error: FailedCall, language: InterfaceLanguage): ErrorReaction {
+export function mapApiError(
+  error: FailedCall,
+  language: InterfaceLanguage,
+  /** the session storage flag said authenticated when the call failed */
+  wasAuthenticated = false,
+): ErrorReaction {
   const toast = errorToast(error.status, { code: error.code, message: error.message }, language);
   const shown = toast ? { summary: toast.summary, detail: toast.detail, life: toast.life } : null;
+  if (error.code === CODE_NOT_LOGGED_IN) {
+    // Silent. If the console believed it was signed in, the server session has ended (expired,
+    // revoked, server restarted): the flag goes false and sign-in follows, still without a toast.
+    return wasAuthenticated
+      ? { toast: null, clearAuthenticated: true, loginRedirectDelayMs: 0 }
+      : { toast: null, clearAuthenticated: false, loginRedirectDelayMs: null };
+  }
   if (error.code === CODE_INVALID_CSRF) {
     return { toast: shown, clearAuthenticated: true, loginRedirectDelayMs: CSRF_REDIRECT_DELAY_MS };
   }
