@@ -166,7 +166,15 @@ export async function updateUserAsActor(db: Db, auth: AuthContext, id: number, i
     changes.passwordHash = await hashPassword(input.password);
   }
   try {
+    const demotesMainUser =
+      changes.roles !== undefined &&
+      target.roles.includes(ROLE_MAINUSER) &&
+      !changes.roles.includes(ROLE_MAINUSER);
     const updated = await withTenant(db, auth.companyId, async (tx) => {
+      // Checked again under lock: the check above may have raced with another demotion.
+      if (demotesMainUser && (await countMainUsers(tx, auth.companyId, true)) <= 1) {
+        throw apiError('MAIN_USER_CANNOT_BE_OVERRIDDEN');
+      }
       const updated = await updateUser(tx, auth.companyId, target.id, changes);
       if (!updated) throw apiError('USER_NOT_FOUND');
       await recordAuditEvent(tx, {
@@ -209,6 +217,9 @@ export async function deleteUserAsActor(db: Db, auth: AuthContext, id: number): 
     if ((await countMainUsers(db, auth.companyId)) <= 1) throw apiError('MAIN_USER_CANNOT_BE_OVERRIDDEN');
   }
   await withTenant(db, auth.companyId, async (tx) => {
+    if (target.roles.includes(ROLE_MAINUSER) && (await countMainUsers(tx, auth.companyId, true)) <= 1) {
+      throw apiError('MAIN_USER_CANNOT_BE_OVERRIDDEN');
+    }
     if (!(await softDeleteUser(tx, auth.companyId, target.id))) throw apiError('USER_NOT_FOUND');
     await recordAuditEvent(tx, {
       companyId: auth.companyId,

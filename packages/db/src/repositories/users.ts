@@ -120,7 +120,18 @@ export async function isEmailRegistered(
   return (rows[0]?.n ?? 0) > 0;
 }
 
-export async function countMainUsers(q: Queryable, companyId: number): Promise<number> {
+/**
+ * Main users of a company. With `lock`, inside a transaction, the counted rows are locked until it ends,
+ * so two concurrent demotions or deletions cannot both see "one more left" and leave none.
+ */
+export async function countMainUsers(q: Queryable, companyId: number, lock = false): Promise<number> {
+  if (lock) {
+    const { rows } = await q.query<{ id: number }>(
+      `SELECT id FROM users WHERE company_id = $1 AND deleted_at IS NULL AND $2 = ANY(roles) FOR UPDATE`,
+      [companyId, MAIN_USER_ROLE],
+    );
+    return rows.length;
+  }
   const { rows } = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM users
       WHERE company_id = $1 AND deleted_at IS NULL AND $2 = ANY(roles)`,

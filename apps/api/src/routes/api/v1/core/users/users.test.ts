@@ -197,6 +197,23 @@ describe.each(DB_KINDS)('user management on %s', (kind) => {
       expect(again.body.code).toBe(54);
     });
 
+    it('two main users demoting each other at the same time leave one main user', async () => {
+      const team = await createTeam(db);
+      const second = await createUser(db, team.company.id, { roles: ['ROLE_MAINUSER'] });
+      const first = await signIn(team.main.email);
+      const other = await signIn(second.email);
+      const answers = await Promise.all([
+        first.put(`/api/v1/core/users/${second.id}`, { roles: [] }),
+        other.put(`/api/v1/core/users/${team.main.id}`, { roles: [] }),
+      ]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 403]);
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM users WHERE company_id = $1 AND 'ROLE_MAINUSER' = ANY(roles) AND deleted_at IS NULL`,
+        [team.company.id],
+      );
+      expect(rows[0]!.n).toBe(1);
+    });
+
     it('a main user can delete another main user but never the last one', async () => {
       const team = await createTeam(db);
       const second = await createUser(db, team.company.id, { roles: ['ROLE_MAINUSER'] });
