@@ -76,7 +76,7 @@ export const routes: RouteObject[] = [
           placeholder('page.ordering', 'ordering'),
           { path: 'admin/clients', lazy: () => import('./routes/clients') },
           placeholder('page.admin-water', 'admin/water'),
-          placeholder('page.styleguide', 'styleguide/*'),
+          { path: 'styleguide/*', lazy: () => import('./routes/styleguide') },
         ],
       },
       { path: '*', lazy: () => import('./routes/not-found') },

@@ -174,6 +174,23 @@ export const de: ConsoleMessages = {
   'clients.impersonate-warning':
     'Sie sehen und ändern die Daten von {{name}} mit dessen Rechten, bis Sie die Ansicht verlassen. Jede Aktion wird protokolliert.',
 
+  'styleguide.buttons': 'Schaltflächen und Badges',
+  'styleguide.badge': 'Badge',
+  'styleguide.overlays': 'Drawer, Dialog und Toasts',
+  'styleguide.drawer-offline': 'Drawer: Gateway offline',
+  'styleguide.drawer-device': 'Drawer: Gerät mit Authentifizierungs-ID',
+  'styleguide.drawer-user': 'Drawer: Benutzer mit E-Mail',
+  'styleguide.second-drawer': 'Zweiten Drawer öffnen',
+  'styleguide.drawer-body': 'Drawer-Inhalt.',
+  'styleguide.dialog': 'Dialog',
+  'styleguide.toast': 'Beispielmeldung',
+  'styleguide.toast-detail': 'Details der Beispielmeldung.',
+  'styleguide.toast-error': 'Fehler-Toast',
+  'styleguide.toast-success': 'Erfolgs-Toast',
+  'styleguide.toast-info': 'Info-Toast',
+  'styleguide.form': 'Formular mit Prüfung',
+  'styleguide.count': 'Anzahl (1 bis 5)',
+
   'module.map_view': 'Kartenansicht',
   'module.parking': 'Parken',
   'module.farming': 'Landwirtschaft',

@@ -176,6 +176,23 @@ export const en = {
   'clients.impersonate-warning':
     'You will see and change the data of {{name}} with their rights until you leave. Every action is logged.',
 
+  'styleguide.buttons': 'Buttons and badges',
+  'styleguide.badge': 'Badge',
+  'styleguide.overlays': 'Drawers, dialog and toasts',
+  'styleguide.drawer-offline': 'Drawer: offline gateway',
+  'styleguide.drawer-device': 'Drawer: device with authentication ID',
+  'styleguide.drawer-user': 'Drawer: user with email',
+  'styleguide.second-drawer': 'Open the second drawer',
+  'styleguide.drawer-body': 'Drawer content.',
+  'styleguide.dialog': 'Dialog',
+  'styleguide.toast': 'Sample message',
+  'styleguide.toast-detail': 'Details of the sample message.',
+  'styleguide.toast-error': 'Error toast',
+  'styleguide.toast-success': 'Success toast',
+  'styleguide.toast-info': 'Info toast',
+  'styleguide.form': 'Form with validation',
+  'styleguide.count': 'Count (1 to 5)',
+
   'module.map_view': 'Map view',
   'module.parking': 'Parking',
   'module.farming': 'Farming',

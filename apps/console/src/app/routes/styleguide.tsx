@@ -1,0 +1,5 @@
+import { StyleguidePage } from '../../features/styleguide/components/styleguide-page';
+
+export function Component() {
+  return <StyleguidePage />;
+}
