@@ -45,29 +45,44 @@ export class CodecContext {
     });
     const context = runtime.newContext();
     const codec = new CodecContext(runtime, context, undefined, limits, heapSize);
-    codec.deadline = performance.now() + limits.loadTimeoutMs;
+    try {
+      return codec.boot(script);
+    } catch (error) {
+      // A host-level failure half-way through loading: free what was built, then report it.
+      try {
+        codec.dispose();
+      } catch {
+        // Nothing more can be done for a runtime that refuses to be freed.
+      }
+      throw error;
+    }
+  }
+
+  private boot(script: string): { ok: true; context: CodecContext } | { ok: false; error: string } {
+    const { context, limits } = this;
+    this.deadline = performance.now() + limits.loadTimeoutMs;
     const boot = context.evalCode(BOOTSTRAP, 'bootstrap.js', { type: 'global', strict: true });
     if (boot.error) {
-      const error = codec.describe(boot.error, 'loading the sandbox');
+      const error = this.describe(boot.error, 'loading the sandbox');
       boot.error.dispose();
-      codec.dispose();
+      this.dispose();
       return { ok: false, error };
     }
-    codec.entry = boot.value;
+    this.entry = boot.value;
     const loaded = context.evalCode(script, 'codec.js', { type: 'global' });
     if (loaded.error) {
-      const error = codec.describe(loaded.error, 'loading the codec');
+      const error = this.describe(loaded.error, 'loading the codec');
       loaded.error.dispose();
-      codec.dispose();
+      this.dispose();
       return { ok: false, error };
     }
     loaded.value.dispose();
-    const held = codec.measure();
+    const held = this.measure();
     if (held > limits.memoryBytes) {
-      codec.dispose();
-      return { ok: false, error: codec.overLimit(held) };
+      this.dispose();
+      return { ok: false, error: this.overLimit(held) };
     }
-    return { ok: true, context: codec };
+    return { ok: true, context: this };
   }
 
   /** Calls the entry with one JSON request; the JSON text it returns, or why there is none. */

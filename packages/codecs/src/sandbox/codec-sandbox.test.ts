@@ -59,6 +59,13 @@ describe('TS013 decodeUplink and the legacy entry points', () => {
     if ('unit' in result.data) expect(result.data.unit).toBe('cm');
   });
 
+  it('hands a codec only integers 0..255, whatever array the caller passed', () => {
+    const c = codec('function decodeUplink(input) { return { data: { bytes: input.bytes.join(",") } }; }');
+    expect(sandbox.decodeUplink(c, { bytes: [256, -1, 3.7, 42], recvTime }).data).toEqual({
+      bytes: '0,255,3,42',
+    });
+  });
+
   it('prefers decodeUplink when a codec defines every entry point', () => {
     const c = codec(`function decodeUplink() { return { data: { via: 'decodeUplink' } }; }
       function Decoder() { return { via: 'Decoder' }; }
@@ -197,7 +204,7 @@ describe('limits', () => {
       expect(result.errors[0]).toMatch(/^codec exceeded its memory limit of 16 MiB \(it used 1\d\.\d MiB\)$/);
       return calls;
     };
-    // Measured after every call: the call that takes it past 16 MiB (15 buffers plus the runtime's own) fails.
+    // Measured after every call: after 15 good calls, the 16th buffer takes the runtime past 16 MiB.
     expect(await callsUntilError({ memoryCheckEvery: 1 })).toBe(15);
     // Amortised: no later than the next scheduled measurement.
     expect(await callsUntilError({ memoryCheckEvery: 64 })).toBeLessThanOrEqual(15 + 64);

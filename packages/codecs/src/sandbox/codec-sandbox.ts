@@ -108,13 +108,19 @@ export class CodecSandbox {
   }
 
   decodeUplink(codec: UserCodec, input: CodecUplinkInput): DecodeResult {
-    const request = JSON.stringify({
-      op: 'decode',
-      bytes: Array.from(input.bytes),
-      fPort: input.fPort,
-      recvTime: input.recvTime.getTime(),
-      variables: input.variables,
-    });
+    let request: string;
+    try {
+      request = JSON.stringify({
+        op: 'decode',
+        // Through Uint8Array so a codec only ever sees integers 0..255, whatever the caller passed.
+        bytes: Array.from(Uint8Array.from(input.bytes)),
+        fPort: input.fPort,
+        recvTime: input.recvTime.getTime(),
+        variables: input.variables,
+      });
+    } catch (error) {
+      return { data: {}, warnings: [], errors: [`uplink input is not JSON: ${(error as Error).message}`] };
+    }
     const outcome = this.call(codec, request);
     if (!outcome.ok) return { data: {}, warnings: [], errors: [outcome.error] };
     return readDecodeOutput(outcome.text, this.limits.maxFields);
