@@ -41,7 +41,7 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const auth = authOf(request);
       const body = request.body;
-      const accepted = body?.accepted ?? body?.eula_accepted ?? true;
+      const accepted = typeof body === 'boolean' ? body : (body?.accepted ?? body?.eula_accepted ?? true);
       if (!accepted) throw apiError('INPUT_ERROR', { field: 'accepted', key: 'error.accepted' });
       // The EULA is the user's own: accepted in their own company even while impersonating.
       const updated = await withTenant(db, auth.realCompanyId, (tx) =>

@@ -72,7 +72,9 @@ export const UpdateUserBody = Type.Object(
 
 export const SetAdminBody = Type.Object({ admin: Type.Boolean() }, { additionalProperties: false });
 
+/** The spec gives the body only as "boolean": a bare JSON boolean, an object with the flag, or nothing. */
 export const AcceptEulaBody = Type.Union([
+  Type.Boolean(),
   Type.Object({ accepted: Type.Optional(Type.Boolean()), eula_accepted: Type.Optional(Type.Boolean()) }),
   Type.Null(),
 ]);

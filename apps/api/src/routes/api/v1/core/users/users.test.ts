@@ -281,9 +281,15 @@ describe.each(DB_KINDS)('user management on %s', (kind) => {
     const user = await createUser(db, company.id, { eulaAccepted: false });
     const client = await signIn(user.email);
     expect((await client.get('/api/v1/core/user')).body.payload.eula_accepted).toBe(false);
-    const res = await client.put('/api/v1/core/users/acceptEula', { accepted: true });
+    const refused = await client.put('/api/v1/core/users/acceptEula', false);
+    expect([refused.status, refused.body.details?.key]).toEqual([422, 'error.accepted']);
+    expect((await client.get('/api/v1/core/user')).body.payload.eula_accepted).toBe(false);
+    const res = await client.put('/api/v1/core/users/acceptEula', true);
     expect(res.body).toEqual({ payload: true });
     expect((await client.get('/api/v1/core/user')).body.payload.eula_accepted).toBe(true);
+    expect((await client.put('/api/v1/core/users/acceptEula', { accepted: true })).body).toEqual({
+      payload: true,
+    });
   });
 
   it('a super admin acting for a client manages its users as its main user', async () => {
