@@ -1,4 +1,4 @@
-import { findCompany } from '@iot/db/repositories/companies';
+import { type CompanyRecord, findCompany } from '@iot/db/repositories/companies';
 import { deleteSession, recordAuditEvent } from '@iot/db/repositories/sessions';
 import { findUserForLogin, recordUserLogin, type UserRecord } from '@iot/db/repositories/users';
 import { apiError, tooManyRequests } from '../lib/errors';
@@ -22,7 +22,7 @@ export interface LogInInput {
 export async function logIn(
   deps: Pick<AppDeps, 'db' | 'loginThrottle' | 'session'>,
   input: LogInInput,
-): Promise<{ session: CreatedSession; user: UserRecord }> {
+): Promise<{ session: CreatedSession; user: UserRecord; company: CompanyRecord }> {
   const { db, loginThrottle } = deps;
   if (loginThrottle.isBlocked(input.email)) throw tooManyRequests(2);
   const user = await findUserForLogin(db, input.email);
@@ -59,5 +59,5 @@ export async function logIn(
     return created;
   });
   const { passwordHash: _secret, ...record } = user;
-  return { session, user: { ...record, lastLoginAt: new Date() } };
+  return { session, user: { ...record, lastLoginAt: new Date() }, company };
 }

@@ -3,7 +3,6 @@
  * checked on every POST (the pre-session token before login).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findCompany } from '@iot/db/repositories/companies';
 import { deleteSession, recordAuditEvent } from '@iot/db/repositories/sessions';
 import { apiError, tooManyRequests } from '../../../../lib/errors';
 import { responses } from '../../../../lib/schemas';
@@ -38,7 +37,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const previous = request.cookies[SESSION_COOKIE];
-      const { session, user } = await logIn(deps, {
+      const { session, user, company } = await logIn(deps, {
         email: request.body.email.trim(),
         password: request.body.password,
         ip: request.ip,
@@ -46,8 +45,6 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         previousSessionId: previous ? sha256(previous) : null,
       });
       setSessionCookies(reply, session.token, session.csrfToken);
-      const company = await findCompany(deps.db, user.companyId!);
-      if (!company) throw apiError('COMPANY_NOT_FOUND');
       return {
         payload: presentCurrentUser({ user, company, realCompanyId: company.id, impersonated: false }),
       };
