@@ -1,5 +1,6 @@
 import type { Role } from '@iot/domain';
 import type { CurrentUser } from '../types/api';
+import type { TranslationKey } from '../types/translation-key';
 import { EXTERNAL_LINKS } from './external-links';
 import { hasModule, isSuperAdmin } from './guards';
 
@@ -29,9 +30,9 @@ export interface MenuEntry {
   /** stable id, also used for data-testid="menu-<id>" */
   id: string;
   /** i18n key of the label */
-  labelKey: string;
-  /** label parameters (e.g. the association name) */
-  labelParams?: Record<string, string>;
+  labelKey: TranslationKey;
+  /** label parameters (the association name of an NWA entry) */
+  labelParams?: { name: string };
   /** internal route */
   to?: string;
   /** external page */

@@ -50,7 +50,9 @@ function EntryLabel({ entry }: { entry: MenuEntry }) {
   return (
     <>
       <Icon className="size-4 shrink-0" />
-      <span className="flex-1 truncate">{t(entry.labelKey, entry.labelParams ?? {})}</span>
+      <span className="flex-1 truncate">
+        {entry.labelParams ? t(entry.labelKey, entry.labelParams) : t(entry.labelKey)}
+      </span>
       {entry.badge !== undefined && (
         <span
           className="rounded-full bg-amber-500 px-1.5 text-xs font-semibold text-white"

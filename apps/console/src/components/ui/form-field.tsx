@@ -4,14 +4,18 @@ import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormSummary } from '../../lib/form-state';
 import { cn } from '../../lib/utils';
+import type { TranslationKey } from '../../types/translation-key';
 import { Badge } from './badge';
 import { Label } from './label';
 
 /** The translated message of a validation error: `error.<first failing validator>`, else error.unknown. */
 export function useErrorText() {
   const { t, i18n } = useTranslation();
+  // Validation keys come from the domain at run time (error.<rule>), so they are checked with exists().
   return (error: ValidationError) =>
-    i18n.exists(error.key) ? t(error.key, error.params ?? {}) : t('error.unknown', error.params ?? {});
+    i18n.exists(error.key)
+      ? t(error.key as TranslationKey, error.params ?? {})
+      : t('error.unknown', error.params ?? {});
 }
 
 export interface FormFieldProps {

@@ -26,6 +26,7 @@ import {
 import { formatNumber } from '../../../lib/format';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Client } from '../../../types/api';
+import type { TranslationKey } from '../../../types/translation-key';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
 
@@ -88,7 +89,7 @@ export function ClientsTable() {
         <div className="flex max-w-72 flex-wrap gap-1 whitespace-normal">
           {(row.original.modules ?? []).map((m) => (
             <Badge key={m} variant="outline">
-              {t(`module.${m}`)}
+              {t(`module.${m}` as TranslationKey)}
             </Badge>
           ))}
         </div>
