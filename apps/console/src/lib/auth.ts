@@ -31,12 +31,17 @@ export function isAuthenticated(user: CurrentUser | null | undefined): boolean {
   return readAuthenticatedFlag() === true && !!user;
 }
 
-/** Stores the user after sign-in (or start-up); the user's saved locale drives the interface. */
-export function setSignedInUser(user: CurrentUser): void {
+/**
+ * Stores the user after sign-in (or start-up); the user's saved locale drives the interface. Re-reads
+ * later in the session keep the language: a changed locale applies after logging in again (spec section 1).
+ */
+export function setSignedInUser(user: CurrentUser, { applyLocale = true } = {}): void {
   writeAuthenticatedFlag(true);
   setApiUserId(user.id);
   queryClient.setQueryData(currentUserQueryOptions().queryKey, user);
-  setLanguage(userLanguage(user.locale, typeof navigator === 'undefined' ? undefined : navigator.language));
+  if (applyLocale) {
+    setLanguage(userLanguage(user.locale, typeof navigator === 'undefined' ? undefined : navigator.language));
+  }
 }
 
 /** Removes every cached query but the current user and the version (mutations keep running). */
@@ -56,6 +61,6 @@ export function clearSignedInUser(): void {
 export async function reloadCurrentUser(): Promise<CurrentUser> {
   const user = await getCurrentUser();
   dropTenantData();
-  setSignedInUser(user);
+  setSignedInUser(user, { applyLocale: false });
   return user;
 }
