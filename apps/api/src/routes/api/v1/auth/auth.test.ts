@@ -70,7 +70,10 @@ describe.each(DB_KINDS)('auth and sessions on %s', (kind) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]!.id).toBe(sha256(sessionCookie.value));
     expect(rows[0]!.id).not.toBe(sessionCookie.value);
-    // The XSRF token is now bound to the session.
+    // The XSRF token is now bound to the session, and the csrf-cookie call answers that same token.
+    expect(client.jar.get('XSRF-TOKEN')).toBe(rows[0]!.csrf_token);
+    expect(client.jar.has('iot_presession')).toBe(false);
+    await client.get('/sanctum/csrf-cookie');
     expect(client.jar.get('XSRF-TOKEN')).toBe(rows[0]!.csrf_token);
     const me = await client.get('/api/v1/core/user');
     expect(me.status).toBe(200);
