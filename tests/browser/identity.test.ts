@@ -51,6 +51,14 @@ async function setUserFlags(
   ]);
 }
 
+/** The signed-in user as the API reports it, fetched inside the page with its session cookie. */
+function currentUser(page: Page): Promise<{ impersonated: boolean; company_id: number }> {
+  return page.evaluate(async () => {
+    const r = await fetch('/api/v1/core/user', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    return ((await r.json()) as { payload: { impersonated: boolean; company_id: number } }).payload;
+  });
+}
+
 describe('console identity and shell in Chromium', () => {
   it('signs a main user in to the dashboard with the main user menu and shows the version', async () => {
     const { context, page } = await newPage();
@@ -166,19 +174,13 @@ describe('console identity and shell in Chromium', () => {
     await page.getByTestId('confirm-accept').click();
     await page.getByTestId('impersonation-banner').waitFor();
     expect(await page.getByTestId('impersonation-banner-text').innerText()).toContain('Demo Agrar GmbH');
-    const acting = await page.evaluate(async () => {
-      const r = await fetch('/api/v1/core/user', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
-      return (await r.json()).payload;
-    });
+    const acting = await currentUser(page);
     expect(acting.impersonated).toBe(true);
     expect(acting.company_id).toBe(2);
     await keepScreenshot(page, 'impersonating');
     await page.getByTestId('impersonation-leave').click();
     await page.getByTestId('impersonation-banner').waitFor({ state: 'detached' });
-    const back = await page.evaluate(async () => {
-      const r = await fetch('/api/v1/core/user', { headers: { 'x-requested-with': 'XMLHttpRequest' } });
-      return (await r.json()).payload;
-    });
+    const back = await currentUser(page);
     expect(back.impersonated).toBe(false);
     expect(back.company_id).toBe(1);
     const audit = await platform.db.query<{ action: string }>(

@@ -62,7 +62,7 @@ export async function startPlatform({
     SESSION_SECRET: sessionSecret(given),
     CONSOLE_DIR: given.CONSOLE_DIR ?? defaultConsoleDir(),
   };
-  const applied = await migrate(db);
+  const { applied } = await migrate(db);
   log.info({ applied: applied.length, database: db.kind }, 'database migrated');
 
   let demo = false;
