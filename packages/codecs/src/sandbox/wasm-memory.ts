@@ -4,6 +4,9 @@
  */
 export interface WasmMemory {
   readonly buffer: ArrayBuffer;
+  // Part of the shape so this type also fits where the DOM lib's WebAssembly.Memory is expected
+  // (workspaces that include the DOM lib type-check this file too).
+  grow(delta: number): number;
 }
 
 interface WasmMemoryConstructor {
