@@ -72,6 +72,7 @@ interface Worker {
 export class GroupMember {
   private readonly leases = new Map<number, Lease>();
   private readonly workers = new Map<number, Worker>();
+  private readonly releasing = new Map<number, Promise<void>>();
   private heartbeat: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> = Promise.resolve();
   private stopping = false;
@@ -79,7 +80,8 @@ export class GroupMember {
   constructor(private readonly ctx: GroupMemberContext) {}
 
   async start(): Promise<void> {
-    await this.tick();
+    this.ticking = this.tick();
+    await this.ticking;
   }
 
   owned(): number[] {
@@ -97,17 +99,22 @@ export class GroupMember {
     await this.ctx.kv.delete(memberKey(this.ctx.group, this.ctx.memberId)).catch(() => undefined);
   }
 
-  private schedule(): void {
+  /** Ticks at a fixed rate: a slow tick (busy machine) must not stretch the renewal period. */
+  private schedule(started: number): void {
     if (this.stopping || this.ctx.connectionClosed()) return;
+    const delay = Math.max(0, this.ctx.leaseMs / 3 - (Date.now() - started));
     this.heartbeat = setTimeout(() => {
       this.ticking = this.tick().catch(() => undefined);
-    }, this.ctx.leaseMs / 3);
+    }, delay);
   }
 
-  /** Heartbeat: announce self, renew leases, give up and take partitions to match the member list. */
+  /** Heartbeat: renew leases, announce self, give up and take partitions to match the member list. */
   private async tick(): Promise<void> {
+    const started = Date.now();
     const { kv, group, memberId, partitions } = this.ctx;
     try {
+      // Leases first and all at once: they are what lapses when a tick runs late.
+      await Promise.all([...this.leases.keys()].map((p) => this.renew(p)));
       await kv.put(memberKey(group, memberId), memberId);
       const members: string[] = [];
       for await (const key of await kv.keys(memberKey(group, '*'))) members.push(key.split('.')[2]!);
@@ -116,25 +123,23 @@ export class GroupMember {
       const mine = new Set<number>();
       for (let p = 0; p < partitions; p++) if (members[p % members.length] === memberId) mine.add(p);
 
-      for (const p of [...this.leases.keys()]) {
-        if (!mine.has(p)) {
-          void this.release(p);
-          continue;
-        }
-        await this.renew(p);
-      }
+      for (const p of this.leases.keys()) if (!mine.has(p)) void this.release(p);
       for (const p of mine) {
         if (this.leases.has(p) || this.workers.has(p) || this.stopping) continue;
         await this.acquire(p);
       }
     } finally {
-      this.schedule();
+      this.schedule(started);
     }
   }
 
+  /**
+   * Renews the lease with a compare-and-set update. A partition being given up is renewed too: its
+   * last batch is still to be acked under the lease.
+   */
   private async renew(p: number): Promise<void> {
     const lease = this.leases.get(p);
-    if (!lease || this.workers.get(p)?.leaving.signal.aborted) return;
+    if (!lease) return;
     const sent = Date.now();
     try {
       lease.revision = await this.ctx.kv.update(
@@ -153,6 +158,17 @@ export class GroupMember {
         worker.messages?.stop();
       }
     }
+  }
+
+  /**
+   * Before an ack: the local clock says whether the lease is surely still ours; when it is not sure
+   * (a late heartbeat), the compare-and-set renewal decides: it succeeds only if nobody took it.
+   */
+  private async holdLease(worker: Worker): Promise<boolean> {
+    if (worker.lost) return false;
+    if (this.leaseValid(worker.partition)) return true;
+    await this.renew(worker.partition);
+    return !worker.lost && this.leaseValid(worker.partition);
   }
 
   private async acquire(p: number): Promise<void> {
@@ -186,7 +202,16 @@ export class GroupMember {
     });
   }
 
-  private async release(p: number): Promise<void> {
+  private release(p: number): Promise<void> {
+    let releasing = this.releasing.get(p);
+    if (!releasing) {
+      releasing = this.letGo(p).finally(() => this.releasing.delete(p));
+      this.releasing.set(p, releasing);
+    }
+    return releasing;
+  }
+
+  private async letGo(p: number): Promise<void> {
     const worker = this.workers.get(p);
     if (worker) {
       worker.leaving.abort();
@@ -311,10 +336,10 @@ export class GroupMember {
       clearInterval(keepAlive);
     }
     // Without a valid lease another member may already own the partition: it gets the batch again.
-    if (worker.lost || !this.leaseValid(p)) throw new Error(`lease on partition ${p} lapsed before the ack`);
+    if (!(await this.holdLease(worker))) throw new Error(`lease on partition ${p} was lost before the ack`);
     // Acking the same last message again is harmless (AckPolicy.All), so a slow server gets retries
     // before the partition is given up (giving up means the batch is handled twice).
-    for (let attempt = 0; attempt < 3 && this.leaseValid(p) && !worker.lost; attempt++) {
+    for (let attempt = 0; attempt < 3 && (await this.holdLease(worker)); attempt++) {
       const acked = await batch[batch.length - 1]!.ackAck({ timeout: 5000 }).catch(() => false);
       if (acked) return true;
     }
