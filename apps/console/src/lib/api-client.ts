@@ -15,7 +15,9 @@ const CSRF_COOKIE_PATH = '/sanctum/csrf-cookie';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 type Navigate = (path: string) => void;
-let navigate: Navigate = (path) => window.location.assign(path);
+// Until the router registers, redirects are left to the start-up decision (it runs right after the
+// current-user call), so a failing start-up call never reloads the page.
+let navigate: Navigate = () => undefined;
 let currentUserId: number | null = null;
 
 /** The router registers its navigate so redirects stay inside the SPA. */
