@@ -80,8 +80,14 @@ export class GroupMember {
   constructor(private readonly ctx: GroupMemberContext) {}
 
   async start(): Promise<void> {
-    this.ticking = this.tick();
-    await this.ticking;
+    const first = this.tick();
+    this.ticking = first.catch(() => undefined);
+    try {
+      await first;
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
   }
 
   owned(): number[] {
@@ -95,7 +101,8 @@ export class GroupMember {
     this.stopping = true;
     if (this.heartbeat) clearTimeout(this.heartbeat);
     await this.ticking;
-    await Promise.all([...this.workers.keys()].map((p) => this.release(p)));
+    const held = new Set([...this.workers.keys(), ...this.leases.keys()]);
+    await Promise.all([...held].map((p) => this.release(p)));
     await this.ctx.kv.delete(memberKey(this.ctx.group, this.ctx.memberId)).catch(() => undefined);
   }
 
