@@ -196,7 +196,9 @@ describe('guardRouteAccess (route conditions)', () => {
     ['water with the module', '/water/devices', waterModule, null],
     ['water as an NWA', '/water/members', nwa, null],
     ['water as a member', '/water/3', member, null],
-    ['no condition', '/users', ok, null],
+    ['no condition', '/groups', ok, null],
+    ['user management needs the main-user role', '/users', ok, '/dashboard'],
+    ['user management for a main user', '/users', user({ roles: ['ROLE_MAINUSER'] }), null],
     ['prefix must be a whole segment', '/administration', ok, null],
   ];
   it.each(cases)('%s', (_name, path, u, expected) => {

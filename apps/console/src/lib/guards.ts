@@ -1,4 +1,9 @@
-import { hasModule as companyHasModule, type ModuleName, SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
+import {
+  hasModule as companyHasModule,
+  type ModuleName,
+  type Role,
+  SUPER_ADMIN_COMPANY_ID,
+} from '@iot/domain';
 import type { CurrentUser } from '../types/api';
 
 /**
@@ -13,8 +18,10 @@ export const REQUIRE_RESET_PATH = '/login/require-reset-password';
 
 type GuardUser = Pick<
   CurrentUser,
-  'company_id' | 'eula_accepted' | 'require_password_reset' | 'impersonated' | 'company'
+  'company_id' | 'eula_accepted' | 'require_password_reset' | 'impersonated' | 'company' | 'roles'
 >;
+
+export const ROLE_MAINUSER: Role = 'ROLE_MAINUSER';
 
 export function isUnderLogin(path: string): boolean {
   return path === LOGIN_PATH || path.startsWith(`${LOGIN_PATH}/`);
@@ -128,7 +135,7 @@ export function hasWaterAccess(user: GuardUser | null): boolean {
 
 /**
  * Route conditions of the shell table: a missing module, missing water access or a non-admin on
- * /admin/* or /styleguide/* goes to the dashboard. The admin check is the super admin (company 1):
+ * /admin/* or /styleguide/* goes to the dashboard; so does /users without the main-user role. The admin check is the super admin (company 1):
  * the spec does not say how it is determined and gives client management to company 1 only.
  */
 export function guardRouteAccess(path: string, user: GuardUser | null): string | null {
@@ -138,5 +145,7 @@ export function guardRouteAccess(path: string, user: GuardUser | null): string |
   if (under('/farming')) return hasModule(user, 'farming') ? null : DASHBOARD_PATH;
   if (under('/parking')) return hasModule(user, 'parking') ? null : DASHBOARD_PATH;
   if (under('/water')) return hasWaterAccess(user) ? null : DASHBOARD_PATH;
+  // User management is the main user's screen (spec section 6); others land on the dashboard.
+  if (under('/users')) return user.roles.includes(ROLE_MAINUSER) ? null : DASHBOARD_PATH;
   return null;
 }

@@ -1,10 +1,7 @@
-import type { Role } from '@iot/domain';
 import type { CurrentUser } from '../types/api';
 import type { TranslationKey } from '../types/translation-key';
 import { EXTERNAL_LINKS } from './external-links';
-import { hasModule, isSuperAdmin } from './guards';
-
-const ROLE_MAINUSER: Role = 'ROLE_MAINUSER';
+import { hasModule, isSuperAdmin, ROLE_MAINUSER } from './guards';
 
 /** Icon names map to lucide icons in the sidebar; keeping them as strings keeps this file DOM-free. */
 export type MenuIcon =
