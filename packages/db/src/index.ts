@@ -13,6 +13,7 @@ export { openPglite, type PgliteOptions } from './pglite';
 export { openPostgres, type PostgresOptions } from './postgres';
 export * from './repositories/companies';
 export * from './repositories/countries';
+export * from './repositories/devices-ingest';
 export * from './repositories/sessions';
 export * from './repositories/users';
 export { TENANT_ROLE, withTenant } from './tenant';

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { decodeUplink, type SandboxHolder, type UplinkPayload } from '../decode/decode-uplink.js';
+import { readGeo } from '../decode/read-geo.js';
+import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
+import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
+
+/** One uplink as a front door understood it, before decoding. */
+export interface IncomingUplink {
+  device: IngestDevice;
+  source: UplinkSource;
+  payload: UplinkPayload;
+  receivedAt: Date;
+  /** The network server's time of the uplink, when it gives one. */
+  measuredAt?: Date | undefined;
+  /** The source's id of this uplink; when absent one is derived (see below). */
+  messageId?: string | undefined;
+  fcnt?: number | undefined;
+  rssi?: number | undefined;
+  snr?: number | undefined;
+  metadata?: Record<string, unknown> | undefined;
+}
+
+const ID_KEYS = ['message_id', 'messageId', 'id'] as const;
+const TIME_KEYS = ['time', 'timestamp', 'ts'] as const;
+// A device clock far in the future would pin device_current's fields; such a time is not believed.
+const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
+
+function readTime(value: unknown, receivedAt: Date): Date | undefined {
+  let date: Date | undefined;
+  if (typeof value === 'number' && Number.isFinite(value))
+    date = new Date(value < 1e11 ? value * 1000 : value);
+  else if (typeof value === 'string' && value !== '') date = new Date(value);
+  if (!date || Number.isNaN(date.getTime())) return undefined;
+  return date.getTime() - receivedAt.getTime() > MAX_CLOCK_AHEAD_MS ? undefined : date;
+}
+
+/**
+ * A JSON body may name its own message id (`message_id`, `messageId`, `id`) and measurement time
+ * (`time`, `timestamp`, `ts`: ISO text or epoch seconds/milliseconds). They are taken out of the data.
+ */
+function takeJsonEnvelopeFields(json: Record<string, unknown>, receivedAt: Date) {
+  const data = { ...json };
+  let messageId: string | undefined;
+  let measuredAt: Date | undefined;
+  for (const key of ID_KEYS) {
+    const value = data[key];
+    if ((typeof value === 'string' && value !== '') || typeof value === 'number') {
+      messageId ??= String(value);
+      delete data[key];
+    }
+  }
+  for (const key of TIME_KEYS) {
+    if (!(key in data)) continue;
+    measuredAt ??= readTime(data[key], receivedAt);
+    delete data[key];
+  }
+  return { data, messageId, measuredAt };
+}
+
+/**
+ * Without an id from the source, the id is a hash of device, payload and the second of receipt, and the
+ * measurement time is that second: the same message delivered twice within a second is stored once.
+ */
+function derivedMessageId(deviceId: number, payload: UplinkPayload, second: number): string {
+  const hash = createHash('sha256').update(`${deviceId}:${second}:`);
+  if (payload.bytes) hash.update(payload.bytes);
+  else hash.update(JSON.stringify(payload.json ?? payload.decoded ?? null));
+  return `h:${hash.digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Decodes an uplink and builds what goes to the event log: an `uplink` envelope with the data, or a
+ * `decode_failed` one carrying the raw bytes and the errors (kept in the device log, never dropped).
+ */
+export async function buildUplinkEnvelope(
+  uplink: IncomingUplink,
+  deps: { directory: DeviceDirectory; sandbox: SandboxHolder },
+): Promise<UplinkEnvelope> {
+  const { device, receivedAt } = uplink;
+  let payload = uplink.payload;
+  let messageId = uplink.messageId;
+  let measuredAt = uplink.measuredAt;
+  if (payload.json) {
+    const own = takeJsonEnvelopeFields(payload.json, receivedAt);
+    payload = { ...payload, json: own.data };
+    messageId ??= own.messageId;
+    measuredAt ??= own.measuredAt;
+  }
+  if (!messageId) {
+    const second = Math.floor((measuredAt ?? receivedAt).getTime() / 1000);
+    messageId = derivedMessageId(device.id, payload, second);
+    measuredAt ??= new Date(second * 1000);
+  }
+  const result = await decodeUplink({ device, payload, receivedAt, ...deps });
+  const envelope: UplinkEnvelope = {
+    v: 1,
+    kind: result.errors.length > 0 ? 'decode_failed' : 'uplink',
+    deviceId: device.id,
+    companyId: device.companyId,
+    source: uplink.source,
+    receivedAt: receivedAt.toISOString(),
+    measuredAt: (measuredAt ?? receivedAt).toISOString(),
+    messageId,
+    data: result.errors.length > 0 ? {} : result.data,
+  };
+  const geo = envelope.kind === 'uplink' ? readGeo(result.data) : undefined;
+  if (geo) envelope.geo = geo;
+  if (uplink.fcnt !== undefined) envelope.fcnt = uplink.fcnt;
+  if (payload.fPort !== undefined) envelope.fPort = payload.fPort;
+  if (uplink.rssi !== undefined) envelope.rssi = uplink.rssi;
+  if (uplink.snr !== undefined) envelope.snr = uplink.snr;
+  if (result.warnings.length > 0) envelope.warnings = result.warnings;
+  if (result.errors.length > 0) {
+    envelope.errors = result.errors;
+    const raw = payload.bytes ?? new TextEncoder().encode(JSON.stringify(payload.json ?? null));
+    envelope.raw = Buffer.from(raw).toString('base64');
+  }
+  if (uplink.metadata) envelope.metadata = uplink.metadata;
+  return envelope;
+}

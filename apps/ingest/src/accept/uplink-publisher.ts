@@ -1,0 +1,76 @@
+import type { EventLog } from '@iot/event-log';
+import { UPLINKS_TOPIC, type UplinkEnvelope } from '../envelope.js';
+
+export interface UplinkPublisherOptions {
+  /** How long a front door that must answer quickly (HTTP) waits for the log before refusing (ms). */
+  acceptTimeoutMs?: number;
+  /** Publishes waiting on the log at most; beyond, HTTP is refused at once (bounds memory). */
+  maxInFlight?: number;
+  /** Seconds a refused sender is told to wait (Retry-After). */
+  retryAfterSeconds?: number;
+}
+
+/** The log did not accept in time: answer with a retryable refusal (HTTP 503 + Retry-After). */
+export class OverloadedError extends Error {
+  override readonly name = 'OverloadedError';
+  constructor(readonly retryAfterSeconds: number) {
+    super('ingestion is overloaded, retry later');
+  }
+}
+
+/**
+ * Publishes envelopes to the `uplinks` topic keyed by device id, with the back-pressure policy of the
+ * front doors. `publish` (MQTT) simply waits: the PUBACK waits with it, so a QoS 1 publisher slows
+ * down. `publishOrRefuse` (HTTP) refuses at once when `maxInFlight` publishes are already waiting, and
+ * gives up waiting after `acceptTimeoutMs`. A publish that timed out is not withdrawn (the port has no
+ * cancel): it may still be stored, and the sender's retry carries the same message id for LNS uplinks
+ * (ChirpStack deduplicationId, TTS correlation id), so the storage writer keeps it once.
+ */
+export class UplinkPublisher {
+  readonly acceptTimeoutMs: number;
+  readonly maxInFlight: number;
+  readonly retryAfterSeconds: number;
+  private inFlight = 0;
+
+  constructor(
+    private readonly log: EventLog,
+    options: UplinkPublisherOptions = {},
+  ) {
+    this.acceptTimeoutMs = options.acceptTimeoutMs ?? 2_000;
+    this.maxInFlight = options.maxInFlight ?? 10_000;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
+  }
+
+  get waiting(): number {
+    return this.inFlight;
+  }
+
+  async publish(envelopes: readonly UplinkEnvelope[]): Promise<void> {
+    if (envelopes.length === 0) return;
+    this.inFlight++;
+    try {
+      await this.log.publish(
+        UPLINKS_TOPIC,
+        envelopes.map((value) => ({ key: String(value.deviceId), value })),
+      );
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  async publishOrRefuse(envelopes: readonly UplinkEnvelope[]): Promise<void> {
+    if (this.inFlight >= this.maxInFlight) throw new OverloadedError(this.retryAfterSeconds);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new OverloadedError(this.retryAfterSeconds)), this.acceptTimeoutMs);
+    });
+    const publishing = this.publish(envelopes);
+    // A publish that loses the race must not surface as an unhandled rejection later.
+    publishing.catch(() => {});
+    try {
+      await Promise.race([publishing, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

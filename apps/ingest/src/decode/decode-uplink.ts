@@ -1,0 +1,75 @@
+import { CodecSandbox, type DecodeResult, getDriver } from '@iot/codecs';
+import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
+import { flattenFields } from './flatten-fields.js';
+
+/** An uplink's payload as a front door received it. */
+export interface UplinkPayload {
+  /** Raw bytes for the device's decoder (MQTT/HTTP body, LoRaWAN FRMPayload). */
+  bytes?: Uint8Array;
+  /** A JSON object of data fields (MQTT/HTTP JSON body). */
+  json?: Record<string, unknown>;
+  /** Already decoded by the network server (ChirpStack `object`, TTS `decoded_payload`). */
+  decoded?: Record<string, unknown>;
+  fPort?: number;
+}
+
+/** The codec sandbox is loaded (WebAssembly) on the first user codec, not at start. */
+export class SandboxHolder {
+  private sandbox: Promise<CodecSandbox> | undefined;
+  get(): Promise<CodecSandbox> {
+    this.sandbox ??= CodecSandbox.create();
+    return this.sandbox;
+  }
+  async dispose(): Promise<void> {
+    if (this.sandbox) (await this.sandbox).dispose();
+  }
+}
+
+const failed = (message: string): DecodeResult => ({ data: {}, warnings: [], errors: [message] });
+
+/**
+ * Decodes one uplink for its device, in this order: what the network server decoded; the device's
+ * built-in driver (`devices.driver_id`, which also checks JSON fields against the catalogue); its user
+ * codec (`devices.codec_id`, run in the sandbox keyed by company and codec); a JSON object taken as
+ * data fields. Bytes with no decoder are a decode failure. Never throws: failures come back in `errors`.
+ */
+export async function decodeUplink(options: {
+  device: IngestDevice;
+  payload: UplinkPayload;
+  receivedAt: Date;
+  directory: DeviceDirectory;
+  sandbox: SandboxHolder;
+}): Promise<DecodeResult> {
+  const { device, payload, receivedAt } = options;
+  if (payload.decoded) {
+    const warnings: string[] = [];
+    return { data: flattenFields(payload.decoded, warnings), warnings, errors: [] };
+  }
+  const bytes = payload.bytes ?? new Uint8Array();
+  if (device.driverId) {
+    const driver = getDriver(device.driverId);
+    if (!driver) return failed(`unknown driver ${device.driverId}`);
+    try {
+      return driver.decodeUplink({ bytes, fPort: payload.fPort, json: payload.json, receivedAt });
+    } catch (error) {
+      return failed(`driver ${device.driverId} failed: ${(error as Error).message}`);
+    }
+  }
+  if (device.codecId !== null && !payload.json) {
+    const script = await options.directory.codecScript(device.companyId, device.codecId);
+    if (script === null) return failed(`codec ${device.codecId} not found`);
+    const sandbox = await options.sandbox.get();
+    return sandbox.decodeUplink(
+      { companyId: device.companyId, codecId: String(device.codecId), script },
+      { bytes, fPort: payload.fPort, recvTime: receivedAt },
+    );
+  }
+  if (payload.json) {
+    const warnings: string[] = [];
+    const data = flattenFields(payload.json, warnings);
+    return Object.keys(data).length > 0
+      ? { data, warnings, errors: [] }
+      : failed('no data field could be read');
+  }
+  return failed('the device has no driver or codec to decode its bytes');
+}

@@ -1,0 +1,161 @@
+/**
+ * Device, integration token and codec lookups for the accept path, cached in memory: every uplink
+ * needs one, and the database must not see a query per uplink. Entries live `ttlMs` (default 30 s,
+ * so an edit in the console reaches ingestion within that time at the latest); misses are cached for
+ * `missTtlMs` (default 5 s) so a flood of uplinks for an unknown device costs one query per interval.
+ * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (the
+ * API calls it after an update), `invalidateAll()` drops everything.
+ */
+import { createHash } from 'node:crypto';
+import {
+  type Db,
+  findCodecScript,
+  findIngestDeviceByDevEui,
+  findIngestDeviceByUuid,
+  findIntegrationTokenByHash,
+  type IngestDevice,
+  type IngestIntegrationToken,
+} from '@iot/db';
+
+export type { IngestDevice, IngestIntegrationToken };
+
+export interface DeviceDirectoryOptions {
+  ttlMs?: number;
+  missTtlMs?: number;
+  /** Entries kept per kind at most; the oldest go first. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface Entry<T> {
+  value: T | null;
+  expires: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DEV_EUI = /^[0-9a-f]{16}$/;
+
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** A DevEUI in the form devices.dev_eui stores it (lower-case hex), or null when it is not one. */
+export function normalizeDevEui(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const hex = value.replace(/[-:\s]/g, '').toLowerCase();
+  return DEV_EUI.test(hex) ? hex : null;
+}
+
+class TtlCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+  private readonly pending = new Map<string, Promise<T | null>>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly missTtlMs: number,
+    private readonly maxEntries: number,
+    private readonly now: () => number,
+  ) {}
+
+  async get(key: string, load: () => Promise<T | null>): Promise<T | null> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > this.now()) return hit.value;
+    const waiting = this.pending.get(key);
+    if (waiting) return waiting;
+    const loading = load().then(
+      (value) => {
+        this.pending.delete(key);
+        this.set(key, value);
+        return value;
+      },
+      (error: unknown) => {
+        this.pending.delete(key);
+        throw error;
+      },
+    );
+    this.pending.set(key, loading);
+    return loading;
+  }
+
+  private set(key: string, value: T | null): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(key, { value, expires: this.now() + (value === null ? this.missTtlMs : this.ttlMs) });
+  }
+
+  deleteWhere(match: (value: T) => boolean): void {
+    for (const [key, entry] of this.entries)
+      if (entry.value !== null && match(entry.value)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+export class DeviceDirectory {
+  private readonly byUuid: TtlCache<IngestDevice>;
+  private readonly byDevEui: TtlCache<IngestDevice>;
+  private readonly tokens: TtlCache<IngestIntegrationToken>;
+  private readonly codecs: TtlCache<string>;
+
+  constructor(
+    private readonly db: Db,
+    options: DeviceDirectoryOptions = {},
+  ) {
+    const ttl = options.ttlMs ?? 30_000;
+    const missTtl = options.missTtlMs ?? 5_000;
+    const max = options.maxEntries ?? 100_000;
+    const now = options.now ?? Date.now;
+    this.byUuid = new TtlCache(ttl, missTtl, max, now);
+    this.byDevEui = new TtlCache(ttl, missTtl, max, now);
+    this.tokens = new TtlCache(ttl, missTtl, max, now);
+    this.codecs = new TtlCache(ttl, missTtl, 1_000, now);
+  }
+
+  /** The device a uuid names; null for an unknown or malformed uuid. */
+  deviceByUuid(uuid: string): Promise<IngestDevice | null> {
+    if (!isUuid(uuid)) return Promise.resolve(null);
+    const key = uuid.toLowerCase();
+    return this.byUuid.get(key, () => findIngestDeviceByUuid(this.db, key));
+  }
+
+  /** A LoRaWAN device within the company of the integration token. */
+  deviceByDevEui(companyId: number, devEui: string): Promise<IngestDevice | null> {
+    return this.byDevEui.get(`${companyId}:${devEui}`, () =>
+      findIngestDeviceByDevEui(this.db, companyId, devEui),
+    );
+  }
+
+  /** The live integration token with this value (looked up by its sha-256). */
+  integrationToken(token: string): Promise<IngestIntegrationToken | null> {
+    const hash = sha256Hex(token);
+    return this.tokens.get(hash, () => findIntegrationTokenByHash(this.db, hash));
+  }
+
+  codecScript(companyId: number, codecId: number): Promise<string | null> {
+    return this.codecs.get(`${companyId}:${codecId}`, () => findCodecScript(this.db, companyId, codecId));
+  }
+
+  /** The device's own token checked against devices.credentials_hash (sha-256 hex). */
+  static checkDeviceToken(device: IngestDevice, token: string): boolean {
+    return device.credentialsHash !== null && device.credentialsHash === sha256Hex(token);
+  }
+
+  invalidateDevice(id: number): void {
+    this.byUuid.deleteWhere((device) => device.id === id);
+    this.byDevEui.deleteWhere((device) => device.id === id);
+  }
+
+  invalidateAll(): void {
+    this.byUuid.clear();
+    this.byDevEui.clear();
+    this.tokens.clear();
+    this.codecs.clear();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * What the front doors publish to the event log topic `uplinks` (key = device id) and what the storage
+ * writer and the rules worker consume. JSON on every adapter, so times are ISO strings.
+ */
+import type { DataRecord } from '@iot/codecs';
+
+export const UPLINKS_TOPIC = 'uplinks';
+
+export type UplinkSource = 'mqtt' | 'http' | 'chirpstack' | 'tts';
+
+/**
+ * - `uplink`: decoded data, stored as a data point.
+ * - `decode_failed`: the raw payload that could not be decoded; kept in device_logs (level 3), no data point.
+ * - `status`: device status only (e.g. a ChirpStack status event's battery), no data point.
+ * Consumers that only want measurements (rules) take `kind === 'uplink'`.
+ */
+export type UplinkKind = 'uplink' | 'decode_failed' | 'status';
+
+export interface UplinkEnvelope {
+  v: 1;
+  kind: UplinkKind;
+  deviceId: number;
+  companyId: number;
+  source: UplinkSource;
+  /** When the front door received it (ISO). */
+  receivedAt: string;
+  /** When it was measured: the network server's time when it gives one, else the receive time (ISO). */
+  measuredAt: string;
+  /** Identifies the uplink at its source; the storage writer's dedupe key with device and time. */
+  messageId: string;
+  data: DataRecord;
+  geo?: { latitude: number; longitude: number };
+  fcnt?: number;
+  fPort?: number;
+  rssi?: number;
+  snr?: number;
+  /** Decoder warnings (device log level 4). */
+  warnings?: string[];
+  /** Decoder errors of a `decode_failed` envelope (device log level 3). */
+  errors?: string[];
+  /** The undecodable payload, base64. */
+  raw?: string;
+  /** Transport details worth keeping (gateway, DevEUI, LNS ids, data rate). */
+  metadata?: Record<string, unknown>;
+}

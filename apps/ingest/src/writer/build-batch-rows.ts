@@ -1,0 +1,133 @@
+import type { DeviceCurrentRow, DeviceDataRow, DeviceLogRow, DeviceStatusRow, TimedValue } from '@iot/db';
+import type { UplinkEnvelope } from '../envelope.js';
+import { extractDeviceStatus } from './extract-device-status.js';
+
+export interface BatchRows {
+  data: DeviceDataRow[];
+  current: DeviceCurrentRow[];
+  status: DeviceStatusRow[];
+  logs: DeviceLogRow[];
+}
+
+/** A record is used only if it has the envelope's shape; anything else is reported and skipped. */
+export function isUplinkEnvelope(value: unknown): value is UplinkEnvelope {
+  const v = value as Partial<UplinkEnvelope> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.v === 1 &&
+    (v.kind === 'uplink' || v.kind === 'decode_failed' || v.kind === 'status') &&
+    Number.isSafeInteger(v.deviceId) &&
+    Number.isSafeInteger(v.companyId) &&
+    typeof v.measuredAt === 'string' &&
+    !Number.isNaN(Date.parse(v.measuredAt)) &&
+    typeof v.messageId === 'string' &&
+    typeof v.data === 'object' &&
+    v.data !== null
+  );
+}
+
+const later = (a: string, b: string) => Date.parse(a) >= Date.parse(b);
+
+/**
+ * Turns a batch of envelopes into one list of rows per table: a data point per uplink, one coalesced
+ * device_current row and one status row per device (per field the newest value of the batch wins),
+ * and the device log entries. An envelope repeated within the batch (same device, time and message id)
+ * counts once.
+ */
+export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows {
+  const rows: BatchRows = { data: [], current: [], status: [], logs: [] };
+  const current = new Map<number, DeviceCurrentRow>();
+  const status = new Map<number, DeviceStatusRow>();
+  const seen = new Set<string>();
+
+  for (const e of envelopes) {
+    const identity = `${e.deviceId}|${Date.parse(e.measuredAt)}|${e.messageId}`;
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    const at = new Date(e.measuredAt).toISOString();
+
+    if (e.kind === 'uplink') {
+      rows.data.push({
+        device_id: e.deviceId,
+        company_id: e.companyId,
+        created_at: at,
+        data: e.data,
+        latitude: e.geo?.latitude ?? null,
+        longitude: e.geo?.longitude ?? null,
+        metalabel: null,
+        fcnt: e.fcnt ?? null,
+        message_id: e.messageId,
+      });
+      let row = current.get(e.deviceId);
+      if (!row) {
+        row = {
+          device_id: e.deviceId,
+          company_id: e.companyId,
+          data: {},
+          field_times: {},
+          latitude: null,
+          longitude: null,
+          updated_at: at,
+        };
+        current.set(e.deviceId, row);
+      }
+      for (const [field, value] of Object.entries(e.data)) {
+        const known = row.field_times[field];
+        if (known === undefined || later(at, known)) {
+          row.data[field] = value;
+          row.field_times[field] = at;
+        }
+      }
+      if (e.geo && (row.field_times.geo === undefined || later(at, row.field_times.geo))) {
+        row.latitude = e.geo.latitude;
+        row.longitude = e.geo.longitude;
+        row.field_times.geo = at;
+      }
+      if (later(at, row.updated_at)) row.updated_at = at;
+    }
+
+    let device = status.get(e.deviceId);
+    if (!device) {
+      device = { device_id: e.deviceId, company_id: e.companyId, last_online_at: at };
+      status.set(e.deviceId, device);
+    } else if (later(at, device.last_online_at)) {
+      device.last_online_at = at;
+    }
+    for (const [column, value] of Object.entries(extractDeviceStatus(e)) as [
+      keyof DeviceStatusRow,
+      number,
+    ][]) {
+      const known = device[column] as TimedValue | undefined;
+      if (known === undefined || later(at, known.at))
+        (device as unknown as Record<string, TimedValue>)[column] = { value, at };
+    }
+
+    const { raw, warnings, errors, ...envelope } = e;
+    if (e.kind === 'decode_failed') {
+      rows.logs.push({
+        device_id: e.deviceId,
+        company_id: e.companyId,
+        level: 3,
+        message: `uplink could not be decoded: ${(errors ?? []).join('; ')}`,
+        payload: { ...envelope, errors },
+        raw: raw ?? null,
+        created_at: e.receivedAt ?? at,
+      });
+    }
+    if (warnings && warnings.length > 0) {
+      rows.logs.push({
+        device_id: e.deviceId,
+        company_id: e.companyId,
+        level: 4,
+        message: `decoder warnings: ${warnings.join('; ')}`,
+        payload: { messageId: e.messageId, measuredAt: e.measuredAt, warnings },
+        raw: null,
+        created_at: e.receivedAt ?? at,
+      });
+    }
+  }
+  rows.current = [...current.values()];
+  rows.status = [...status.values()];
+  return rows;
+}

@@ -1,0 +1,204 @@
+import { forEachDb } from '@iot/db/testing';
+import { describe, expect, it } from 'vitest';
+import type { UplinkEnvelope } from '../envelope.js';
+import { createCompany, createDevice } from '../test-support/seed.js';
+import { writeUplinkBatch } from './storage-writer.js';
+
+function envelope(
+  device: { id: number; companyId: number },
+  measuredAt: string,
+  data: UplinkEnvelope['data'],
+  extra: Partial<UplinkEnvelope> = {},
+): UplinkEnvelope {
+  return {
+    v: 1,
+    kind: 'uplink',
+    deviceId: device.id,
+    companyId: device.companyId,
+    source: 'http',
+    receivedAt: measuredAt,
+    measuredAt,
+    messageId: `m-${measuredAt}`,
+    data,
+    ...extra,
+  };
+}
+
+forEachDb((suite) => {
+  describe('writeUplinkBatch', () => {
+    it('stores a repeated uplink once, within a batch and across batches', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      const e = envelope(device, '2026-01-01T10:00:00.000Z', { temperature: 21.5 }, { fcnt: 7 });
+      expect(await writeUplinkBatch(suite.db, [e, { ...e }])).toBe(1);
+      expect(await writeUplinkBatch(suite.db, [e])).toBe(0);
+      const { rows } = await suite.db.query<{ data: unknown; fcnt: number; message_id: string }>(
+        'SELECT data, fcnt, message_id FROM device_data WHERE device_id = $1',
+        [device.id],
+      );
+      expect(rows).toEqual([{ data: { temperature: 21.5 }, fcnt: 7, message_id: e.messageId }]);
+    });
+
+    it('coalesces a batch into one device_current row and never moves a field back in time', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      await writeUplinkBatch(suite.db, [
+        envelope(device, '2026-01-01T10:00:00.000Z', { temperature: 10, humidity: 50 }),
+        envelope(
+          device,
+          '2026-01-01T10:10:00.000Z',
+          { temperature: 11 },
+          { geo: { latitude: 48, longitude: 7.5 } },
+        ),
+      ]);
+      const read = async () =>
+        (
+          await suite.db.query<{
+            data: Record<string, unknown>;
+            field_times: Record<string, string>;
+            latitude: number;
+            updated_at: Date;
+          }>('SELECT data, field_times, latitude, updated_at FROM device_current WHERE device_id = $1', [
+            device.id,
+          ])
+        ).rows;
+      let rows = await read();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.data).toEqual({ temperature: 11, humidity: 50 });
+      expect(rows[0]!.latitude).toBe(48);
+      expect(rows[0]!.updated_at.toISOString()).toBe('2026-01-01T10:10:00.000Z');
+
+      // An older uplink arriving later: its temperature is older than the stored one, its co2 is new.
+      await writeUplinkBatch(suite.db, [
+        envelope(
+          device,
+          '2026-01-01T09:00:00.000Z',
+          { temperature: 99, co2: 400 },
+          { geo: { latitude: 1, longitude: 1 } },
+        ),
+      ]);
+      rows = await read();
+      expect(rows[0]!.data).toEqual({ temperature: 11, humidity: 50, co2: 400 });
+      expect(rows[0]!.latitude).toBe(48);
+      expect(rows[0]!.updated_at.toISOString()).toBe('2026-01-01T10:10:00.000Z');
+
+      await writeUplinkBatch(suite.db, [envelope(device, '2026-01-01T11:00:00.000Z', { temperature: 12 })]);
+      rows = await read();
+      expect(rows[0]!.data).toMatchObject({ temperature: 12, humidity: 50 });
+      expect(new Date(rows[0]!.field_times.temperature!).toISOString()).toBe('2026-01-01T11:00:00.000Z');
+    });
+
+    it.each([
+      [{ battery_level: 87 }, 87, null],
+      [{ battery: 55 }, 55, null],
+      [{ level: 40 }, 40, null],
+      [{ 'battery.level': 33 }, 33, null],
+      [{ battery_voltage: 3.6 }, null, 3.6],
+      [{ voltage: 3.1 }, null, 3.1],
+      [{ bat_v: 3300 }, null, 3.3],
+      [{ battery: 250 }, null, null],
+    ])('reads the battery status from %j', async (data, level, voltage) => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      await writeUplinkBatch(suite.db, [envelope(device, '2026-01-02T10:00:00.000Z', data)]);
+      const { rows } = await suite.db.query(
+        'SELECT battery_level, battery_voltage, is_active, last_online_at FROM devices WHERE id = $1',
+        [device.id],
+      );
+      expect(rows[0]).toEqual({
+        battery_level: level,
+        battery_voltage: voltage,
+        is_active: true,
+        last_online_at: new Date('2026-01-02T10:00:00.000Z'),
+      });
+    });
+
+    it('keeps signal, RSSI, SNR, mobile data and position; a late older uplink changes no status', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      await writeUplinkBatch(suite.db, [
+        envelope(
+          device,
+          '2026-01-03T10:00:00.000Z',
+          { battery_level: 90, signal_strength: 4, mobile_data_volume: 1200 },
+          {
+            rssi: -80,
+            snr: 7.5,
+            geo: { latitude: 48.04, longitude: 7.57 },
+          },
+        ),
+      ]);
+      await writeUplinkBatch(suite.db, [
+        envelope(device, '2026-01-03T09:00:00.000Z', { battery_level: 20 }, { rssi: -120, snr: -10 }),
+      ]);
+      const { rows } = await suite.db.query(
+        `SELECT battery_level, signal_strength, rssi, snr, mobile_data_volume, latitude, longitude, last_online_at
+           FROM devices WHERE id = $1`,
+        [device.id],
+      );
+      expect(rows[0]).toEqual({
+        battery_level: 90,
+        signal_strength: 4,
+        rssi: -80,
+        snr: 7.5,
+        mobile_data_volume: 1200,
+        latitude: 48.04,
+        longitude: 7.57,
+        last_online_at: new Date('2026-01-03T10:00:00.000Z'),
+      });
+    });
+
+    it('keeps a failed decode in device_logs with its raw bytes (level 3) and warnings at level 4', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      const raw = Buffer.from([0xde, 0xad, 0xbe, 0xef]);
+      await writeUplinkBatch(suite.db, [
+        envelope(
+          device,
+          '2026-01-04T10:00:00.000Z',
+          {},
+          {
+            kind: 'decode_failed',
+            errors: ['frame too short'],
+            raw: raw.toString('base64'),
+          },
+        ),
+        envelope(
+          device,
+          '2026-01-04T10:01:00.000Z',
+          { temperature: -25 },
+          { warnings: ['temperature: below -20, kept'] },
+        ),
+      ]);
+      const { rows } = await suite.db.query<{ level: number; message: string; raw: Uint8Array | null }>(
+        'SELECT level, message, raw FROM device_logs WHERE device_id = $1 ORDER BY level',
+        [device.id],
+      );
+      expect(rows.map((r) => [r.level, r.message])).toEqual([
+        [3, 'uplink could not be decoded: frame too short'],
+        [4, 'decoder warnings: temperature: below -20, kept'],
+      ]);
+      expect(Buffer.from(rows[0]!.raw!)).toEqual(raw);
+      const stored = await suite.db.query('SELECT count(*)::int AS n FROM device_data WHERE device_id = $1', [
+        device.id,
+      ]);
+      expect(stored.rows[0]).toEqual({ n: 1 });
+    });
+
+    it('leaves out latest values whose device belongs to another company by now', async () => {
+      const a = await createCompany(suite.db);
+      const b = await createCompany(suite.db);
+      const device = await createDevice(suite.db, b);
+      await writeUplinkBatch(suite.db, [
+        envelope({ id: device.id, companyId: a }, '2026-01-05T10:00:00.000Z', { temperature: 1 }),
+      ]);
+      const current = await suite.db.query('SELECT 1 FROM device_current WHERE device_id = $1', [device.id]);
+      expect(current.rows).toEqual([]);
+      const status = await suite.db.query<{ is_active: boolean }>(
+        'SELECT is_active FROM devices WHERE id = $1',
+        [device.id],
+      );
+      expect(status.rows[0]!.is_active).toBe(false);
+    });
+  });
+});

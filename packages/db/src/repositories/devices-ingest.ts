@@ -1,0 +1,270 @@
+/**
+ * What the uplink ingestion path reads and writes (apps/ingest). Lookups resolve an uplink's device
+ * before the company is known (uuid, credentials), or within the company an integration token names
+ * (DevEUI). Writes are one multi-row statement per table per batch, fed by `jsonb_to_recordset($1)`,
+ * so a batch of a thousand uplinks costs a handful of round trips on PostgreSQL and on PGlite alike.
+ * The writer runs as the owner role: it crosses tenants by design, and every row it writes carries the
+ * company the front door resolved.
+ */
+import type { Queryable } from '../db';
+
+export interface IngestDevice {
+  id: number;
+  companyId: number;
+  uuid: string;
+  devEui: string | null;
+  credentialsHash: string | null;
+  driverId: string | null;
+  codecId: number | null;
+  state: string;
+}
+
+export interface IngestIntegrationToken {
+  id: number;
+  companyId: number;
+  kind: string;
+}
+
+const DEVICE_COLUMNS = `id, company_id, uuid::text AS uuid, dev_eui, credentials_hash, driver_id, codec_id, state`;
+
+interface DeviceRow {
+  id: number;
+  company_id: number;
+  uuid: string;
+  dev_eui: string | null;
+  credentials_hash: string | null;
+  driver_id: string | null;
+  codec_id: number | null;
+  state: string;
+}
+
+function toDevice(row: DeviceRow): IngestDevice {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    uuid: row.uuid,
+    devEui: row.dev_eui,
+    credentialsHash: row.credentials_hash,
+    driverId: row.driver_id,
+    codecId: row.codec_id,
+    state: row.state,
+  };
+}
+
+/** The device a topic or URL names by uuid (the caller checks the format: a bad uuid is a SQL error). */
+export async function findIngestDeviceByUuid(q: Queryable, uuid: string): Promise<IngestDevice | null> {
+  const { rows } = await q.query<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM devices WHERE uuid = $1::uuid`, [
+    uuid,
+  ]);
+  return rows[0] ? toDevice(rows[0]) : null;
+}
+
+/** A LoRaWAN device by DevEUI within one company: another company's DevEUI is not found. */
+export async function findIngestDeviceByDevEui(
+  q: Queryable,
+  companyId: number,
+  devEui: string,
+): Promise<IngestDevice | null> {
+  const { rows } = await q.query<DeviceRow>(
+    `SELECT ${DEVICE_COLUMNS} FROM devices WHERE dev_eui = $1 AND company_id = $2`,
+    [devEui, companyId],
+  );
+  return rows[0] ? toDevice(rows[0]) : null;
+}
+
+/** A live (not revoked) integration token by the sha-256 hex of its value. */
+export async function findIntegrationTokenByHash(
+  q: Queryable,
+  tokenHash: string,
+): Promise<IngestIntegrationToken | null> {
+  const { rows } = await q.query<{ id: number; company_id: number; kind: string }>(
+    'SELECT id, company_id, kind FROM integration_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+    [tokenHash],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, companyId: row.company_id, kind: row.kind } : null;
+}
+
+/** The script of a company's codec; null when it does not exist in that company. */
+export async function findCodecScript(
+  q: Queryable,
+  companyId: number,
+  codecId: number,
+): Promise<string | null> {
+  const { rows } = await q.query<{ script: string }>(
+    'SELECT script FROM codecs WHERE id = $1 AND company_id = $2',
+    [codecId, companyId],
+  );
+  return rows[0]?.script ?? null;
+}
+
+export interface DeviceDataRow {
+  device_id: number;
+  company_id: number;
+  /** ISO time of measurement. */
+  created_at: string;
+  data: Record<string, unknown>;
+  latitude: number | null;
+  longitude: number | null;
+  metalabel: string | null;
+  fcnt: number | null;
+  message_id: string | null;
+}
+
+/**
+ * Stores data points; a repeated uplink (same device, time and message id) is a no-op. Rows of a
+ * device that no longer exists are left out instead of failing the whole batch on the foreign key.
+ * Returns the number of rows inserted.
+ */
+export async function insertDeviceDataRows(q: Queryable, rows: readonly DeviceDataRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await q.query(
+    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, metalabel, fcnt, message_id)
+     SELECT r.device_id, r.company_id, r.created_at, r.data, r.latitude, r.longitude, r.metalabel, r.fcnt, r.message_id
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz, data jsonb,
+            latitude double precision, longitude double precision, metalabel text, fcnt bigint, message_id text)
+       JOIN devices d ON d.id = r.device_id
+     ON CONFLICT (device_id, created_at, message_id) DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+  return result.rowCount;
+}
+
+export interface DeviceCurrentRow {
+  device_id: number;
+  company_id: number;
+  /** Newest value per field within the batch. */
+  data: Record<string, unknown>;
+  /** ISO time per field of `data`; key `geo` for the position. */
+  field_times: Record<string, string>;
+  latitude: number | null;
+  longitude: number | null;
+  /** ISO time of the newest value. */
+  updated_at: string;
+}
+
+/**
+ * Merges one coalesced row per device into device_current: a field takes the incoming value only when
+ * its time is not older than the stored one, so an old uplink arriving late never moves a field back in
+ * time. Rows whose device is gone or belongs to another company by now are left out.
+ */
+export async function upsertDeviceCurrentRows(
+  q: Queryable,
+  rows: readonly DeviceCurrentRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `INSERT INTO device_current AS c (device_id, company_id, data, field_times, latitude, longitude, updated_at)
+     SELECT r.device_id, r.company_id, r.data, r.field_times, r.latitude, r.longitude, r.updated_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, data jsonb, field_times jsonb,
+            latitude double precision, longitude double precision, updated_at timestamptz)
+       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+     ON CONFLICT (device_id) DO UPDATE SET
+       data = c.data || COALESCE((
+         SELECT jsonb_object_agg(f.key, EXCLUDED.data -> f.key)
+           FROM jsonb_each_text(EXCLUDED.field_times) AS f(key, at)
+          WHERE EXCLUDED.data ? f.key
+            AND (c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz)
+       ), '{}'::jsonb),
+       field_times = c.field_times || COALESCE((
+         SELECT jsonb_object_agg(f.key, f.at)
+           FROM jsonb_each_text(EXCLUDED.field_times) AS f(key, at)
+          WHERE c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz
+       ), '{}'::jsonb),
+       latitude = CASE WHEN EXCLUDED.latitude IS NOT NULL AND (c.field_times ->> 'geo' IS NULL
+                    OR (c.field_times ->> 'geo')::timestamptz <= (EXCLUDED.field_times ->> 'geo')::timestamptz)
+                  THEN EXCLUDED.latitude ELSE c.latitude END,
+       longitude = CASE WHEN EXCLUDED.longitude IS NOT NULL AND (c.field_times ->> 'geo' IS NULL
+                    OR (c.field_times ->> 'geo')::timestamptz <= (EXCLUDED.field_times ->> 'geo')::timestamptz)
+                  THEN EXCLUDED.longitude ELSE c.longitude END,
+       updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** A device status value with the time it was measured. */
+export interface TimedValue {
+  value: number;
+  at: string;
+}
+
+export interface DeviceStatusRow {
+  device_id: number;
+  company_id: number;
+  /** Newest measurement time in the batch: becomes last_online_at unless that is newer already. */
+  last_online_at: string;
+  battery_level?: TimedValue;
+  battery_voltage?: TimedValue;
+  signal_strength?: TimedValue;
+  rssi?: TimedValue;
+  snr?: TimedValue;
+  mobile_data_volume?: TimedValue;
+  latitude?: TimedValue;
+  longitude?: TimedValue;
+}
+
+const STATUS_COLUMNS = [
+  ['battery_level', 'double precision'],
+  ['battery_voltage', 'double precision'],
+  ['signal_strength', 'smallint'],
+  ['rssi', 'integer'],
+  ['snr', 'double precision'],
+  ['mobile_data_volume', 'bigint'],
+  ['latitude', 'double precision'],
+  ['longitude', 'double precision'],
+] as const;
+
+/**
+ * One UPDATE for the status columns of every device in a batch: marks the device active, moves
+ * last_online_at forward, and takes a status value only when it was measured no earlier than the
+ * device was last heard of before this batch (an old uplink arriving late changes nothing).
+ */
+export async function updateDeviceStatusRows(q: Queryable, rows: readonly DeviceStatusRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const sets = STATUS_COLUMNS.map(
+    ([column, type]) =>
+      `${column} = CASE WHEN r.s ? '${column}' AND (r.s -> '${column}' ->> 'at')::timestamptz >= COALESCE(d.last_online_at, '-infinity')
+         THEN (r.s -> '${column}' ->> 'value')::${type} ELSE d.${column} END`,
+  );
+  const payload = rows.map(({ device_id, company_id, last_online_at, ...status }) => ({
+    device_id,
+    company_id,
+    last_online_at,
+    s: status,
+  }));
+  await q.query(
+    `UPDATE devices d SET
+       is_active = true,
+       last_online_at = GREATEST(d.last_online_at, r.last_online_at),
+       ${sets.join(',\n       ')}
+     FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, last_online_at timestamptz, s jsonb)
+     WHERE d.id = r.device_id AND d.company_id = r.company_id`,
+    [JSON.stringify(payload)],
+  );
+}
+
+export interface DeviceLogRow {
+  device_id: number;
+  company_id: number;
+  /** Syslog severity 0..7 (3 error, 4 warning). */
+  level: number;
+  message: string;
+  payload: unknown;
+  /** Raw bytes as base64, or null. */
+  raw: string | null;
+  /** ISO time. */
+  created_at: string;
+}
+
+/** Device log entries of a batch (decode failures with their raw bytes, decoder warnings). */
+export async function insertDeviceLogRows(q: Queryable, rows: readonly DeviceLogRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `INSERT INTO device_logs (device_id, company_id, level, message, payload, raw, created_at)
+     SELECT r.device_id, r.company_id, r.level, r.message, r.payload, decode(r.raw, 'base64'), r.created_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, level smallint, message text,
+            payload jsonb, raw text, created_at timestamptz)
+       JOIN devices d ON d.id = r.device_id`,
+    [JSON.stringify(rows)],
+  );
+}
