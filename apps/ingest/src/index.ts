@@ -1,20 +1,156 @@
 import type { Config } from '@iot/config';
 import type { Db } from '@iot/db';
+import { type EventLog, openEventLog } from '@iot/event-log';
 import type { Logger, Service } from '@iot/runtime';
+import type { FastifyInstance } from 'fastify';
+import type { IngestContext } from './accept/ingest-context.js';
+import { UplinkPublisher, type UplinkPublisherOptions } from './accept/uplink-publisher.js';
+import { SandboxHolder } from './decode/decode-uplink.js';
+import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
+import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
+import { type EmbeddedBroker, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
+import { type ExternalMqtt, startExternalMqtt } from './front-doors/mqtt-external.js';
+import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
+
+export { DeviceDirectory } from './devices/device-directory.js';
+export { UPLINKS_TOPIC, type UplinkEnvelope, type UplinkKind, type UplinkSource } from './envelope.js';
+export { type IngestHttpOptions, ingestHttpRoutes } from './front-doors/http.js';
+export { INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
+export { STORAGE_WRITER_GROUP, writeUplinkBatch } from './writer/storage-writer.js';
 
 export interface StartIngestOptions {
   config: Config;
   db: Db;
   log: Logger;
+  /**
+   * The event log to publish to and consume from. The one-process platform should open one
+   * (`openEventLog(config)`) and hand it to ingest and the rules worker alike, so both consume the same
+   * in-process log. Without it ingest opens its own from config and closes it on stop.
+   */
+  eventLog?: EventLog;
+  /** HTTP front door on its own port: default INGEST_PORT, else PORT + 1 (0 when PORT is 0); false: none. */
+  http?: { port: number; host?: string } | false;
+  /** Largest HTTP body (default 64 KiB). */
+  bodyLimit?: number;
+  /** MQTT: default `embedded` (aedes on MQTT_PORT) in the embedded profile, `external` (MQTT_URL) otherwise. */
+  mqtt?: 'embedded' | 'external' | false;
+  /** Embedded broker port (default MQTT_PORT). */
+  mqttPort?: number;
+  /** External broker: share group, connections, client id prefix (see mqtt-external.ts). */
+  mqttExternal?: { shareGroup?: string; connections?: number; clientIdPrefix?: string };
+  /** Run the storage writer in this process (default true). */
+  storageWriter?: boolean | { maxBatch?: number; maxWaitMs?: number };
+  publisher?: UplinkPublisherOptions;
+  directory?: DeviceDirectoryOptions;
+}
+
+export interface IngestService extends Service {
+  /** Base URL of the HTTP front door (`http://host:port/ingest/v1`), when it listens. */
+  readonly httpUrl: string | undefined;
+  /** Port of the embedded MQTT broker, when it runs. */
+  readonly mqttPort: number | undefined;
+  readonly eventLog: EventLog;
+  /** The HTTP server (for `inject` in tests), when it runs. */
+  readonly http: FastifyInstance | undefined;
+  /** Counters of the storage writer, when it runs in this process. */
+  readonly writerStats: StorageWriterStats | undefined;
+  /** Drop a device from the lookup cache at once (after the API changed or deleted it). */
+  invalidateDevice(id: number): void;
+  /** Drop every cached device, token and codec. */
+  invalidateAll(): void;
+}
+
+function defaultHttpPort(config: Config): number {
+  if (config.INGEST_PORT !== undefined) return config.INGEST_PORT;
+  return config.PORT === 0 ? 0 : config.PORT + 1;
 }
 
 /**
- * Uplink front doors (MQTT, HTTP, ChirpStack, The Things Stack), decoding and the storage writer.
- * The embedded platform calls this in its own process; `main.ts` runs it standalone (distributed profile).
+ * Uplink front doors (MQTT, HTTP, ChirpStack, The Things Stack), decoding, the event log producer and
+ * the storage writer. The embedded platform calls this in its own process; `main.ts` runs it standalone
+ * (distributed profile). Stops in reverse: front doors first, then the writer (which finishes its batch),
+ * then the log if ingest opened it.
  */
-export async function startIngest({ config, db, log }: StartIngestOptions): Promise<Service> {
-  // Fail fast when the database is unreachable rather than on the first job.
+export async function startIngest(options: StartIngestOptions): Promise<IngestService> {
+  const { config, db } = options;
+  const log = options.log.child({ app: 'ingest' });
+  // Fail fast when the database is unreachable rather than on the first uplink.
   await db.query('SELECT 1');
-  log.info({ profile: config.PROFILE }, 'ingest ready (front doors arrive with the ingestion work)');
-  return { name: 'ingest', stop: async () => {} };
+
+  const ownLog = options.eventLog === undefined;
+  const eventLog = options.eventLog ?? (await openEventLog(config));
+  const directory = new DeviceDirectory(db, options.directory);
+  const sandbox = new SandboxHolder();
+  const ctx: IngestContext = {
+    directory,
+    sandbox,
+    publisher: new UplinkPublisher(eventLog, options.publisher),
+    log,
+  };
+  const stops: (() => Promise<void>)[] = [];
+
+  try {
+    let writerStats: StorageWriterStats | undefined;
+    if (options.storageWriter !== false) {
+      const settings = typeof options.storageWriter === 'object' ? options.storageWriter : {};
+      const writer = await startStorageWriter({
+        db,
+        eventLog,
+        log: log.child({ part: 'storage-writer' }),
+        ...settings,
+      });
+      writerStats = writer.stats;
+      stops.push(() => writer.subscription.stop());
+    }
+
+    let broker: EmbeddedBroker | undefined;
+    let external: ExternalMqtt | undefined;
+    const mqttMode = options.mqtt ?? (config.PROFILE === 'embedded' ? 'embedded' : 'external');
+    if (mqttMode === 'embedded') {
+      broker = await startEmbeddedBroker({
+        ctx,
+        port: options.mqttPort ?? config.MQTT_PORT,
+        host: config.HOST,
+      });
+      stops.push(() => (broker as EmbeddedBroker).close());
+    } else if (mqttMode === 'external') {
+      external = await startExternalMqtt({ ctx, url: config.MQTT_URL, ...options.mqttExternal });
+      stops.push(() => (external as ExternalMqtt).close());
+    }
+
+    let http: FastifyInstance | undefined;
+    let httpUrl: string | undefined;
+    const httpOptions = options.http ?? { port: defaultHttpPort(config), host: config.HOST };
+    if (httpOptions !== false) {
+      http = buildIngestHttpServer({
+        ctx,
+        ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      });
+      const address = await http.listen({ port: httpOptions.port, host: httpOptions.host ?? config.HOST });
+      httpUrl = `${address}${INGEST_HTTP_PREFIX}`;
+      stops.push(() => (http as FastifyInstance).close());
+      log.info({ url: httpUrl }, 'ingest HTTP front door listening');
+    }
+
+    log.info({ profile: config.PROFILE, eventLog: eventLog.kind, mqtt: mqttMode }, 'ingest ready');
+    return {
+      name: 'ingest',
+      httpUrl,
+      mqttPort: broker?.port,
+      eventLog,
+      http,
+      writerStats,
+      invalidateDevice: (id) => directory.invalidateDevice(id),
+      invalidateAll: () => directory.invalidateAll(),
+      stop: async () => {
+        for (const stop of stops.reverse()) await stop();
+        await sandbox.dispose();
+        if (ownLog) await eventLog.close();
+      },
+    };
+  } catch (error) {
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+    if (ownLog) await eventLog.close();
+    throw error;
+  }
 }

@@ -13,6 +13,8 @@ export const ConfigSchema = Type.Object({
   PROFILE: Type.Union([Type.Literal('embedded'), Type.Literal('distributed')], { default: 'embedded' }),
   HOST: Type.String({ default: '0.0.0.0' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** Port of the uplink HTTP front door (its own server); unset: PORT + 1 (0 when PORT is 0). */
+  INGEST_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   /** Where the embedded profile keeps its PGlite database and other state. */
   DATA_DIR: Type.String({ default: './data' }),
   /** PostgreSQL connection URL; required in the distributed profile. */

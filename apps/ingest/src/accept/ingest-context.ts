@@ -1,0 +1,42 @@
+import type { Logger } from '@iot/runtime';
+import type { SandboxHolder } from '../decode/decode-uplink.js';
+import type { DeviceDirectory } from '../devices/device-directory.js';
+import type { UplinkEnvelope } from '../envelope.js';
+import { buildUplinkEnvelope, type IncomingUplink } from './build-uplink-envelope.js';
+import type { UplinkPublisher } from './uplink-publisher.js';
+
+/** What every front door shares: lookups, decoding, the publisher and the logger. */
+export interface IngestContext {
+  directory: DeviceDirectory;
+  sandbox: SandboxHolder;
+  publisher: UplinkPublisher;
+  log: Logger;
+}
+
+/**
+ * Decodes an uplink and hands it to the event log. `wait` (MQTT) waits as long as the log needs;
+ * `refuse` (HTTP) throws `OverloadedError` when the log does not accept within the publisher's timeout.
+ * Resolves only once the log accepted the envelope.
+ */
+export async function acceptUplink(
+  ctx: IngestContext,
+  uplink: IncomingUplink,
+  mode: 'wait' | 'refuse',
+): Promise<UplinkEnvelope> {
+  const envelope = await buildUplinkEnvelope(uplink, ctx);
+  if (mode === 'wait') await ctx.publisher.publish([envelope]);
+  else await ctx.publisher.publishOrRefuse([envelope]);
+  if (envelope.kind === 'decode_failed')
+    ctx.log.warn(
+      { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
+      'uplink not decoded, kept in the device log',
+    );
+  return envelope;
+}
+
+/** A device that may send: it exists and is not disposed. */
+export function refusalFor(device: { state: string } | null): 'unknown_device' | 'disposed' | null {
+  if (!device) return 'unknown_device';
+  if (device.state === 'disposed') return 'disposed';
+  return null;
+}

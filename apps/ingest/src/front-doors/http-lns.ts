@@ -1,0 +1,133 @@
+/**
+ * Network server integrations: ChirpStack v4 HTTP integration and The Things Stack v3 webhook. Both
+ * authenticate with a company's integration token and find the device by DevEUI within that company
+ * only, so another company's DevEUI is an unknown device.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import type { IngestDevice, IngestIntegrationToken } from '../devices/device-directory.js';
+import { normalizeDevEui } from '../devices/device-directory.js';
+import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
+import {
+  chirpStackDevEui,
+  isChirpStackEvent,
+  parseChirpStackStatus,
+  parseChirpStackUp,
+} from '../lns/chirpstack.js';
+import { isRecord, type LnsUplink } from '../lns/lns-uplink.js';
+import { parseTtsUplink } from '../lns/tts.js';
+import { readToken } from './http-auth.js';
+import { ingestErrors } from './http-errors.js';
+
+async function integrationToken(
+  ctx: IngestContext,
+  request: FastifyRequest,
+  kind: 'chirpstack' | 'tts',
+): Promise<IngestIntegrationToken> {
+  const token = readToken(request, true);
+  const found = token ? await ctx.directory.integrationToken(token) : null;
+  if (!found || found.kind !== kind) throw ingestErrors.unauthorized();
+  return found;
+}
+
+async function deviceOfCompany(
+  ctx: IngestContext,
+  companyId: number,
+  devEui: string | null,
+): Promise<IngestDevice> {
+  if (!devEui) throw ingestErrors.input('The event names no DevEUI (16 hex digits).');
+  const device = await ctx.directory.deviceByDevEui(companyId, devEui);
+  const refusal = refusalFor(device);
+  if (refusal === 'unknown_device') throw ingestErrors.unknownDevice();
+  if (refusal === 'disposed') throw ingestErrors.disposed();
+  return device as IngestDevice;
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) throw ingestErrors.input('The body must be a JSON object.');
+  return body;
+}
+
+function accepted(envelope: UplinkEnvelope) {
+  return { payload: { kind: envelope.kind, messageId: envelope.messageId } };
+}
+
+async function acceptLns(ctx: IngestContext, device: IngestDevice, source: UplinkSource, lns: LnsUplink) {
+  return acceptUplink(
+    ctx,
+    {
+      device,
+      source,
+      payload: { bytes: lns.bytes, decoded: lns.decoded, fPort: lns.fPort },
+      receivedAt: new Date(),
+      measuredAt: lns.measuredAt,
+      messageId: lns.messageId,
+      fcnt: lns.fcnt,
+      rssi: lns.rssi,
+      snr: lns.snr,
+      metadata: lns.metadata,
+    },
+    'refuse',
+  );
+}
+
+export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): void {
+  app.post<{ Querystring: { event?: string } }>('/chirpstack', async (request, reply) => {
+    const token = await integrationToken(ctx, request, 'chirpstack');
+    const body = bodyObject(request.body);
+    const event = request.query.event ?? 'up';
+    if (event === 'up') {
+      const device = await deviceOfCompany(ctx, token.companyId, chirpStackDevEui(body));
+      const envelope = await acceptLns(ctx, device, 'chirpstack', parseChirpStackUp(body));
+      return reply.code(202).send(accepted(envelope));
+    }
+    if (event === 'status') {
+      const device = await deviceOfCompany(ctx, token.companyId, chirpStackDevEui(body));
+      const status = parseChirpStackStatus(body);
+      const receivedAt = new Date();
+      const measuredAt = status.measuredAt ?? receivedAt;
+      const envelope: UplinkEnvelope = {
+        v: 1,
+        kind: 'status',
+        deviceId: device.id,
+        companyId: device.companyId,
+        source: 'chirpstack',
+        receivedAt: receivedAt.toISOString(),
+        measuredAt: measuredAt.toISOString(),
+        messageId: status.messageId ?? `status:${measuredAt.toISOString()}`,
+        data: status.batteryLevel === undefined ? {} : { battery_level: status.batteryLevel },
+        metadata: { lns: 'chirpstack', event: 'status', margin: status.margin },
+      };
+      await ctx.publisher.publishOrRefuse([envelope]);
+      return reply.code(202).send(accepted(envelope));
+    }
+    // join, ack, txack, log, location, integration: not uplinks; acknowledged so ChirpStack does not retry.
+    request.log.info(
+      { event, known: isChirpStackEvent(event), devEui: chirpStackDevEui(body), companyId: token.companyId },
+      'chirpstack event received',
+    );
+    return reply.code(200).send({ payload: { event, handled: false } });
+  });
+
+  const tts = async (
+    request: FastifyRequest<{ Querystring: { dev_eui?: string } }>,
+    reply: import('fastify').FastifyReply,
+  ) => {
+    const token = await integrationToken(ctx, request, 'tts');
+    const body = bodyObject(request.body);
+    const uplink = parseTtsUplink(body);
+    if (!uplink) {
+      request.log.info(
+        { keys: Object.keys(body), companyId: token.companyId },
+        'tts message without uplink_message',
+      );
+      return reply.code(200).send({ payload: { handled: false } });
+    }
+    const devEui = uplink.devEui ?? normalizeDevEui(request.query.dev_eui);
+    const device = await deviceOfCompany(ctx, token.companyId, devEui);
+    const envelope = await acceptLns(ctx, device, 'tts', uplink);
+    return reply.code(202).send(accepted(envelope));
+  };
+  app.post('/ttn', tts);
+  app.post('/tts', tts);
+}

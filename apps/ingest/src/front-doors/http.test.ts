@@ -1,0 +1,135 @@
+import { forEachDb } from '@iot/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany, createDevice, type SeededDevice } from '../test-support/seed.js';
+import { drained, startTestIngest, type TestIngest } from '../test-support/test-ingest.js';
+
+forEachDb((suite) => {
+  describe('HTTP device uplinks', () => {
+    let ingest: TestIngest;
+    let company: number;
+    beforeAll(async () => {
+      ingest = await startTestIngest(suite.db);
+      company = await createCompany(suite.db);
+    });
+    afterAll(async () => ingest.stop());
+
+    const post = (
+      device: { uuid: string },
+      token: string | null,
+      body: string | Uint8Array,
+      type = 'application/json',
+    ) =>
+      fetch(`${ingest.url}/uplinks/${device.uuid}`, {
+        method: 'POST',
+        headers: { 'content-type': type, ...(token === null ? {} : { authorization: `Bearer ${token}` }) },
+        body,
+      });
+
+    const storedRows = async (device: SeededDevice) =>
+      (await suite.db.query('SELECT data, message_id FROM device_data WHERE device_id = $1', [device.id]))
+        .rows;
+
+    it('accepts a JSON object of data fields and stores it with the device status', async () => {
+      const device = await createDevice(suite.db, company);
+      const res = await post(
+        device,
+        device.token,
+        JSON.stringify({ temperature: 21.5, battery: 77, latitude: 48.04, longitude: 7.57 }),
+      );
+      expect(res.status).toBe(202);
+      const body = (await res.json()) as { payload: { kind: string; messageId: string } };
+      expect(body.payload.kind).toBe('uplink');
+      await drained(ingest.service);
+      expect(await storedRows(device)).toEqual([
+        {
+          data: { temperature: 21.5, battery: 77, latitude: 48.04, longitude: 7.57 },
+          message_id: body.payload.messageId,
+        },
+      ]);
+      const status = await suite.db.query(
+        'SELECT battery_level, is_active, latitude FROM devices WHERE id = $1',
+        [device.id],
+      );
+      expect(status.rows[0]).toEqual({ battery_level: 77, is_active: true, latitude: 48.04 });
+    });
+
+    it('decodes bytes with the device driver (nbiot_button frame 01 02 00 2A 57)', async () => {
+      const device = await createDevice(suite.db, company, { driverId: 'nbiot_button' });
+      const res = await post(
+        device,
+        device.token,
+        new Uint8Array([0x01, 0x02, 0x00, 0x2a, 0x57]),
+        'application/octet-stream',
+      );
+      expect(res.status).toBe(202);
+      await drained(ingest.service);
+      expect((await storedRows(device)).map((r) => r.data)).toEqual([
+        { click_type: 2, click_count: 42, battery_level: 87 },
+      ]);
+    });
+
+    it('keeps an undecodable frame in device_logs with its raw bytes and stores no data point', async () => {
+      const device = await createDevice(suite.db, company, { driverId: 'nbiot_button' });
+      const raw = new Uint8Array([0x01, 0x02, 0x03]);
+      const res = await post(device, device.token, raw, 'application/octet-stream');
+      expect(res.status).toBe(202);
+      expect(((await res.json()) as { payload: { kind: string } }).payload.kind).toBe('decode_failed');
+      await drained(ingest.service);
+      const logs = await suite.db.query<{ level: number; raw: Uint8Array; message: string }>(
+        'SELECT level, raw, message FROM device_logs WHERE device_id = $1',
+        [device.id],
+      );
+      expect(logs.rows).toHaveLength(1);
+      expect(logs.rows[0]!.level).toBe(3);
+      expect([...logs.rows[0]!.raw]).toEqual([...raw]);
+      expect(await storedRows(device)).toEqual([]);
+      expect(ingest.lines.some((l) => l.msg === 'uplink not decoded, kept in the device log')).toBe(true);
+    });
+
+    it('stores a repeated uplink (same message id) once', async () => {
+      const device = await createDevice(suite.db, company);
+      const body = JSON.stringify({ id: 'msg-1', time: '2026-01-01T00:00:00Z', temperature: 3 });
+      expect((await post(device, device.token, body)).status).toBe(202);
+      expect((await post(device, device.token, body)).status).toBe(202);
+      await drained(ingest.service);
+      expect(await storedRows(device)).toEqual([{ data: { temperature: 3 }, message_id: 'msg-1' }]);
+    });
+
+    it.each([
+      ['malformed JSON', 'ok', '{"temperature": ', 'application/json', 400, 400],
+      ['a JSON array', 'ok', '[1,2]', 'application/json', 422, 422],
+      [
+        'an oversized body (65 KiB)',
+        'ok',
+        JSON.stringify({ note: 'x'.repeat(65 * 1024) }),
+        'application/json',
+        413,
+        400,
+      ],
+      ['an unsupported content type', 'ok', 'temperature=1', 'text/plain', 415, 50109],
+      ['a wrong token', 'wrong', '{"temperature": 1}', 'application/json', 401, 401],
+      ['no token', 'none', '{"temperature": 1}', 'application/json', 401, 401],
+      ['an unknown device', 'unknown', '{"temperature": 1}', 'application/json', 404, 10],
+      ['a disposed device', 'disposed', '{"temperature": 1}', 'application/json', 404, 10],
+    ])(
+      'refuses %s with a clear answer, stores nothing and logs it',
+      async (_name, auth, body, type, status, code) => {
+        const device = await createDevice(suite.db, company, {
+          state: auth === 'disposed' ? 'disposed' : 'ok',
+        });
+        const target = auth === 'unknown' ? { uuid: '00000000-0000-4000-8000-000000000000' } : device;
+        const token = auth === 'wrong' ? 'not-the-token' : auth === 'none' ? null : device.token;
+        const before = ingest.lines.length;
+        const res = await post(target, token, body, type);
+        expect(res.status).toBe(status);
+        const answer = (await res.json()) as { code: number; message: string };
+        expect(answer.code).toBe(code);
+        expect(answer.message).toEqual(expect.any(String));
+        await drained(ingest.service);
+        expect(await storedRows(device)).toEqual([]);
+        const logged = ingest.lines.slice(before).find((l) => l.msg === 'uplink refused');
+        expect(logged).toMatchObject({ status, code });
+      },
+    );
+  });
+});

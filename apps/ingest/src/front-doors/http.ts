@@ -1,0 +1,135 @@
+/**
+ * The HTTP front door as a Fastify plugin (mounted under `/ingest/v1`): device uplinks, the network
+ * server integrations and the HTTP auth/ACL backend for an external MQTT broker. Answers: 202 with
+ * `{ payload: { kind, messageId } }` once the event log accepted the uplink; otherwise the status
+ * and `{ code, message }`, and a structured log line per refusal.
+ */
+import { ApiError, isApiError } from '@iot/domain';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import { OverloadedError } from '../accept/uplink-publisher.js';
+import type { IngestDevice } from '../devices/device-directory.js';
+import { DeviceDirectory } from '../devices/device-directory.js';
+import { isRecord } from '../lns/lns-uplink.js';
+import { readToken } from './http-auth.js';
+import { ingestErrors } from './http-errors.js';
+import { registerLnsRoutes } from './http-lns.js';
+import { mqttAclAllows } from './mqtt-acl.js';
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+export interface IngestHttpOptions {
+  ctx: IngestContext;
+  /** Largest accepted body in bytes (default 64 KiB); larger gets 413. */
+  bodyLimit?: number;
+}
+
+function toApiError(error: FastifyError | Error, bodyLimit: number): ApiError {
+  if (isApiError(error)) return error;
+  const code = (error as FastifyError).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return ingestErrors.tooLarge(bodyLimit);
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return ingestErrors.unsupportedType();
+  if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return ingestErrors.malformedJson('empty body');
+  if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+    return ingestErrors.malformedJson(error.message);
+  return new ApiError(500, 500, 'Internal error, please contact support.');
+}
+
+async function deviceForUplink(ctx: IngestContext, request: FastifyRequest<{ Params: { uuid: string } }>) {
+  const device = await ctx.directory.deviceByUuid(request.params.uuid);
+  const refusal = refusalFor(device);
+  if (refusal === 'unknown_device') throw ingestErrors.unknownDevice();
+  const token = readToken(request, false);
+  if (!token || !DeviceDirectory.checkDeviceToken(device as IngestDevice, token))
+    throw ingestErrors.unauthorized();
+  if (refusal === 'disposed') throw ingestErrors.disposed();
+  return device as IngestDevice;
+}
+
+export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
+  app: FastifyInstance,
+  options,
+) => {
+  const { ctx } = options;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+
+  // JSON or bytes only: Fastify's built-in text/plain parser would hand a string to the routes.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(
+    'application/octet-stream',
+    { parseAs: 'buffer', bodyLimit },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof OverloadedError) {
+      request.log.warn({ url: request.url, reason: 'overloaded' }, 'uplink refused, log full');
+      return reply
+        .code(503)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send({ code: 41, message: error.message });
+    }
+    const apiError = toApiError(error, bodyLimit);
+    if (apiError.status >= 500) request.log.error({ err: error, url: request.url }, 'ingest request failed');
+    else
+      request.log.warn(
+        {
+          url: request.url,
+          status: apiError.status,
+          code: apiError.code,
+          reason: apiError.message,
+          ip: request.ip,
+        },
+        'uplink refused',
+      );
+    return reply.code(apiError.status).send(apiError.toBody());
+  });
+
+  app.post<{ Params: { uuid: string } }>('/uplinks/:uuid', { bodyLimit }, async (request, reply) => {
+    const device = await deviceForUplink(ctx, request);
+    const body = request.body;
+    let payload: { bytes?: Uint8Array; json?: Record<string, unknown> };
+    if (Buffer.isBuffer(body)) payload = { bytes: new Uint8Array(body) };
+    else if (isRecord(body)) payload = { json: body };
+    else
+      throw ingestErrors.input(
+        'The body must be a JSON object of data fields or application/octet-stream bytes.',
+      );
+    const envelope = await acceptUplink(
+      ctx,
+      { device, source: 'http', payload, receivedAt: new Date() },
+      'refuse',
+    );
+    return reply.code(202).send({ payload: { kind: envelope.kind, messageId: envelope.messageId } });
+  });
+
+  registerLnsRoutes(app, ctx);
+
+  // HTTP authentication / ACL for an external broker (EMQX HTTP authentication and authorization,
+  // mosquitto-go-auth http backend): 200 {"result":"allow"} or 403 {"result":"deny"}.
+  app.post('/mqtt/auth', async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {};
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const device = await ctx.directory.deviceByUuid(username);
+    const allow =
+      device !== null && refusalFor(device) === null && DeviceDirectory.checkDeviceToken(device, password);
+    if (!allow)
+      request.log.warn({ username, clientid: body.clientid, ip: request.ip }, 'mqtt authentication refused');
+    return reply.code(allow ? 200 : 403).send({ result: allow ? 'allow' : 'deny', is_superuser: false });
+  });
+
+  app.post('/mqtt/superuser', async (_request, reply) => reply.code(403).send({ result: 'deny' }));
+
+  app.post('/mqtt/acl', async (request, reply) => {
+    const body = isRecord(request.body) ? request.body : {};
+    const allow = mqttAclAllows({
+      username: typeof body.username === 'string' ? body.username : '',
+      topic: typeof body.topic === 'string' ? body.topic : '',
+      action: body.action ?? body.acc,
+    });
+    return reply.code(allow ? 200 : 403).send({ result: allow ? 'allow' : 'deny' });
+  });
+
+  app.get('/health', async () => ({ payload: { ok: true, waiting: ctx.publisher.waiting } }));
+};

@@ -1,0 +1,79 @@
+/**
+ * ChirpStack v4 HTTP integration: events arrive as `POST ...?event=<type>` with the protobuf JSON
+ * mapping of the event (camelCase; zero values omitted). `up` is an uplink; `status` carries the
+ * battery; join, ack, txack, log, location and integration events are acknowledged and logged.
+ */
+import { normalizeDevEui } from '../devices/device-directory.js';
+import {
+  base64OrUndefined,
+  bestReception,
+  dateOrUndefined,
+  isRecord,
+  type LnsUplink,
+  numberOrUndefined,
+} from './lns-uplink.js';
+
+export const CHIRPSTACK_EVENTS = [
+  'up',
+  'status',
+  'join',
+  'ack',
+  'txack',
+  'log',
+  'location',
+  'integration',
+] as const;
+export type ChirpStackEvent = (typeof CHIRPSTACK_EVENTS)[number];
+
+export function isChirpStackEvent(value: unknown): value is ChirpStackEvent {
+  return typeof value === 'string' && (CHIRPSTACK_EVENTS as readonly string[]).includes(value);
+}
+
+export function chirpStackDevEui(body: Record<string, unknown>): string | null {
+  return normalizeDevEui(isRecord(body.deviceInfo) ? body.deviceInfo.devEui : undefined);
+}
+
+/** An `up` event: `object` (decoded by ChirpStack's codec) when present, else `data` for our decoder. */
+export function parseChirpStackUp(body: Record<string, unknown>): LnsUplink {
+  const info = isRecord(body.deviceInfo) ? body.deviceInfo : {};
+  const rxInfo = Array.isArray(body.rxInfo) ? body.rxInfo : [];
+  const firstRx = isRecord(rxInfo[0]) ? rxInfo[0] : {};
+  const metadata: Record<string, unknown> = {
+    lns: 'chirpstack',
+    devEui: chirpStackDevEui(body),
+    deviceName: info.deviceName,
+    applicationId: info.applicationId,
+    devAddr: body.devAddr,
+    dr: body.dr,
+    gateways: rxInfo.filter(isRecord).map((rx) => rx.gatewayId),
+  };
+  return {
+    devEui: chirpStackDevEui(body),
+    decoded: isRecord(body.object) ? body.object : undefined,
+    bytes: base64OrUndefined(body.data) ?? new Uint8Array(),
+    fPort: numberOrUndefined(body.fPort),
+    // fCnt 0 is omitted by the protobuf JSON mapping.
+    fcnt: numberOrUndefined(body.fCnt) ?? 0,
+    measuredAt: dateOrUndefined(body.time) ?? dateOrUndefined(firstRx.time),
+    messageId: typeof body.deduplicationId === 'string' ? body.deduplicationId : undefined,
+    ...bestReception(rxInfo),
+    metadata,
+  };
+}
+
+/** A `status` event's battery (percent) unless the device reports it as unavailable or runs on mains. */
+export function parseChirpStackStatus(body: Record<string, unknown>): {
+  batteryLevel?: number;
+  measuredAt?: Date | undefined;
+  messageId?: string | undefined;
+  margin?: number | undefined;
+} {
+  const level = numberOrUndefined(body.batteryLevel);
+  const unavailable = body.batteryLevelUnavailable === true || body.externalPowerSource === true;
+  return {
+    ...(level !== undefined && !unavailable ? { batteryLevel: level } : {}),
+    measuredAt: dateOrUndefined(body.time),
+    messageId: typeof body.deduplicationId === 'string' ? body.deduplicationId : undefined,
+    margin: numberOrUndefined(body.margin),
+  };
+}
