@@ -5,24 +5,16 @@ import {
   getSortedRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { ArrowUpDownIcon, Building2Icon, VenetianMaskIcon } from 'lucide-react';
+import { Building2Icon, VenetianMaskIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DataTable } from '../../../components/data-table/data-table';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
-import {
-  renderTableContent,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table';
 import { formatNumber } from '../../../lib/format';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Client } from '../../../types/api';
@@ -139,48 +131,12 @@ export function ClientsTable() {
         }
       />
       <Card className="p-2">
-        <Table data-testid="clients-table">
-          <TableHeader>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {group.headers.map((header) => (
-                  <TableHead key={header.id}>
-                    {header.column.getCanSort() ? (
-                      <button
-                        type="button"
-                        className="inline-flex items-center gap-1"
-                        onClick={header.column.getToggleSortingHandler()}
-                      >
-                        {renderTableContent(header.column.columnDef.header, header.getContext())}
-                        <ArrowUpDownIcon className="size-3" />
-                      </button>
-                    ) : (
-                      renderTableContent(header.column.columnDef.header, header.getContext())
-                    )}
-                  </TableHead>
-                ))}
-              </TableRow>
-            ))}
-          </TableHeader>
-          <TableBody>
-            {table.getRowModel().rows.map((row) => (
-              <TableRow key={row.id} data-testid={`client-row-${row.original.id}`}>
-                {row.getVisibleCells().map((cell) => (
-                  <TableCell key={cell.id}>
-                    {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
-            {table.getRowModel().rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length} className="py-8 text-center text-muted-foreground">
-                  {clients.isPending ? t('common.loading') : t('common.no-data')}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+        <DataTable
+          table={table}
+          testId="clients-table"
+          rowTestId={(row) => `client-row-${row.original.id}`}
+          empty={clients.isPending ? t('common.loading') : t('common.no-data')}
+        />
       </Card>
     </div>
   );

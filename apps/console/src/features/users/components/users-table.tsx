@@ -5,23 +5,15 @@ import {
   getSortedRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { ArrowUpDownIcon, PencilIcon, PlusIcon, Trash2Icon, UserIcon } from 'lucide-react';
+import { PencilIcon, PlusIcon, Trash2Icon, UserIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../../components/data-table/data-table';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
-import {
-  renderTableContent,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/tooltip';
 import { useCurrentUser } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
@@ -183,48 +175,12 @@ export function UsersTable() {
         }
       />
       <Card className="p-2">
-        <Table data-testid="users-table">
-          <TableHeader>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {group.headers.map((header) => (
-                  <TableHead key={header.id}>
-                    {header.column.getCanSort() ? (
-                      <button
-                        type="button"
-                        className="inline-flex items-center gap-1"
-                        onClick={header.column.getToggleSortingHandler()}
-                      >
-                        {renderTableContent(header.column.columnDef.header, header.getContext())}
-                        <ArrowUpDownIcon className="size-3" />
-                      </button>
-                    ) : (
-                      renderTableContent(header.column.columnDef.header, header.getContext())
-                    )}
-                  </TableHead>
-                ))}
-              </TableRow>
-            ))}
-          </TableHeader>
-          <TableBody>
-            {table.getRowModel().rows.map((row) => (
-              <TableRow key={row.id} data-testid={`user-row-${row.original.id}`}>
-                {row.getVisibleCells().map((cell) => (
-                  <TableCell key={cell.id}>
-                    {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
-            {table.getRowModel().rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length} className="py-8 text-center text-muted-foreground">
-                  {users.isPending ? t('common.loading') : t('common.no-data')}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+        <DataTable
+          table={table}
+          testId="users-table"
+          rowTestId={(row) => `user-row-${row.original.id}`}
+          empty={users.isPending ? t('common.loading') : t('common.no-data')}
+        />
       </Card>
     </div>
   );

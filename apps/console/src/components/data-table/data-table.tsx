@@ -1,0 +1,73 @@
+import type { Row, Table as TanstackTable } from '@tanstack/react-table';
+import { ArrowUpDownIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import {
+  renderTableContent,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../ui/table';
+
+export interface DataTableProps<T> {
+  table: TanstackTable<T>;
+  testId: string;
+  /** data-testid of a row, e.g. `user-row-7`. */
+  rowTestId: (row: Row<T>) => string;
+  /** Shown in one full-width row when there are no rows (loading or empty). */
+  empty: ReactNode;
+}
+
+/** A TanStack table rendered with the shadcn table parts: sortable headers, one row per record. */
+export function DataTable<T>({ table, testId, rowTestId, empty }: DataTableProps<T>) {
+  const rows = table.getRowModel().rows;
+  return (
+    <Table data-testid={testId}>
+      <TableHeader>
+        {table.getHeaderGroups().map((group) => (
+          <TableRow key={group.id}>
+            {group.headers.map((header) => (
+              <TableHead key={header.id}>
+                {header.column.getCanSort() ? (
+                  <button
+                    type="button"
+                    className="inline-flex items-center gap-1"
+                    onClick={header.column.getToggleSortingHandler()}
+                  >
+                    {renderTableContent(header.column.columnDef.header, header.getContext())}
+                    <ArrowUpDownIcon className="size-3" />
+                  </button>
+                ) : (
+                  renderTableContent(header.column.columnDef.header, header.getContext())
+                )}
+              </TableHead>
+            ))}
+          </TableRow>
+        ))}
+      </TableHeader>
+      <TableBody>
+        {rows.map((row) => (
+          <TableRow key={row.id} data-testid={rowTestId(row)}>
+            {row.getVisibleCells().map((cell) => (
+              <TableCell key={cell.id}>
+                {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
+              </TableCell>
+            ))}
+          </TableRow>
+        ))}
+        {rows.length === 0 && (
+          <TableRow>
+            <TableCell
+              colSpan={table.getVisibleLeafColumns().length}
+              className="py-8 text-center text-muted-foreground"
+            >
+              {empty}
+            </TableCell>
+          </TableRow>
+        )}
+      </TableBody>
+    </Table>
+  );
+}
