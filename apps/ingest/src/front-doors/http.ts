@@ -53,6 +53,11 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
   const { ctx } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
 
+  // One body limit for every route of the front door, whatever the parser.
+  app.addHook('onRoute', (route) => {
+    route.bodyLimit ??= bodyLimit;
+  });
+
   // JSON or bytes only: Fastify's built-in text/plain parser would hand a string to the routes.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser(
@@ -85,7 +90,7 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
     return reply.code(apiError.status).send(apiError.toBody());
   });
 
-  app.post<{ Params: { uuid: string } }>('/uplinks/:uuid', { bodyLimit }, async (request, reply) => {
+  app.post<{ Params: { uuid: string } }>('/uplinks/:uuid', async (request, reply) => {
     const device = await deviceForUplink(ctx, request);
     const body = request.body;
     let payload: { bytes?: Uint8Array; json?: Record<string, unknown> };
