@@ -9,6 +9,9 @@ import clientsRoutes from './admin/clients/index';
 import authRoutes from './auth/index';
 import meRoute from './auth/me';
 import companyRoutes from './core/company/index';
+import dataRoutes from './core/device-data/index';
+import devicesRoutes from './core/devices/index';
+import integrationsRoutes from './core/integrations/index';
 import platformRoutes from './core/platform/index';
 import versionRoute from './core/platform/version';
 import referenceRoutes from './core/reference/index';
@@ -29,6 +32,9 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(referenceRoutes, { prefix: '/core' });
     await secured.register(platformRoutes, { prefix: '/core' });
     await secured.register(clientsRoutes, { prefix: '/admin/clients' });
+    await secured.register(devicesRoutes, { prefix: '/core/devices' });
+    await secured.register(dataRoutes, { prefix: '/core/data' });
+    await secured.register(integrationsRoutes, { prefix: '/core/integrations' });
   });
 };
 

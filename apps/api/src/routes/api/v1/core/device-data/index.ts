@@ -1,0 +1,62 @@
+/**
+ * /api/v1/core/data: a device's data points and latest values (spec section 7). The folder is not named
+ * `data` because the repository's .gitignore ignores every `data/` directory (runtime data dirs).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams, responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import { parsePeriod } from '../../../../../services/device-period';
+import { readDeviceCurrentValues } from '../../../../../services/read-current-values';
+import { readDeviceSeries } from '../../../../../services/read-device-data';
+import { parseDataFields } from './fields-param';
+import { CurrentPayload, CurrentQuery, SeriesPayload, SeriesQuery } from './schemas';
+
+const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags: ['data'],
+        summary:
+          'Data points of a period; more rows than max_points come back as buckets with avg, min, max (10, 10001, 10002)',
+        params: IdParams,
+        querystring: SeriesQuery,
+        response: responses(SeriesPayload),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const fields = parseDataFields(query.data_fields);
+      const range = parsePeriod(query);
+      const payload = await readDeviceSeries(db, authOf(request), request.params.id, {
+        fields,
+        range,
+        lastRecord: query.last_record === true,
+        periodGiven: query.tsstart !== undefined || query.tsend !== undefined,
+        ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
+      });
+      return { payload };
+    },
+  );
+
+  app.get(
+    '/:id/current',
+    {
+      schema: {
+        tags: ['data'],
+        summary: 'Latest value per field with its time and a stale flag (10)',
+        params: IdParams,
+        querystring: CurrentQuery,
+        response: responses(CurrentPayload),
+      },
+    },
+    async (request) => {
+      const fields = parseDataFields(request.query.data_fields);
+      return { payload: await readDeviceCurrentValues(db, authOf(request), request.params.id, fields) };
+    },
+  );
+};
+
+export default dataRoutes;

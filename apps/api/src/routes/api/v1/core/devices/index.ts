@@ -1,0 +1,201 @@
+/**
+ * /api/v1/core/devices: the acting company's devices (spec sections 3, 6, 7). Every route is scoped to
+ * the acting company: another company's device id is "not found" (10), never its data.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import { parsePeriod } from '../../../../../services/device-period';
+import { getDevice } from '../../../../../services/get-device';
+import { listLogsOfDevice } from '../../../../../services/list-device-logs';
+import { listCompanyDevices } from '../../../../../services/list-devices';
+import { readDeviceSeries } from '../../../../../services/read-device-data';
+import { readMobileData } from '../../../../../services/read-mobile-data';
+import { rotateDeviceCredentials } from '../../../../../services/rotate-device-credentials';
+import { setDeviceMetadata } from '../../../../../services/set-device-metadata';
+import { updateDeviceAsActor } from '../../../../../services/update-device';
+import { SeriesPayload } from '../device-data/schemas';
+import {
+  BatteryQuery,
+  CredentialsPayload,
+  DeviceListItem,
+  DeviceListQuery,
+  DevicePayload,
+  LogEntry,
+  LogsQuery,
+  MetadataBody,
+  MetadataPayload,
+  MobileDataPayload,
+  MobileDataQuery,
+  presentDevice,
+  presentDeviceListItem,
+  UpdateDeviceBody,
+} from './schemas';
+
+const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
+
+const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: "The acting company's devices with group and latest values, filtered and sorted",
+        querystring: DeviceListQuery,
+        response: responses(Type.Array(DeviceListItem)),
+      },
+    },
+    async (request) => {
+      const devices = await listCompanyDevices(db, authOf(request), request.query);
+      return { payload: devices.map(presentDeviceListItem) };
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'One device with details; credentials and integration info for admins and main users (10)',
+        params: IdParams,
+        response: responses(DevicePayload),
+      },
+    },
+    async (request) => {
+      const { device, restricted } = await getDevice(db, authOf(request), request.params.id);
+      return { payload: presentDevice(device, restricted) };
+    },
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Edit a device, change its state, or (super admin, confirm: true) reassign it (64, 10, 26, 42, 46, 422)',
+        params: IdParams,
+        body: UpdateDeviceBody,
+        response: responses(DevicePayload),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { body } = request;
+      await updateDeviceAsActor(db, auth, request.params.id, body);
+      // After a reassignment the device is shown as its new company sees it (only the super admin gets here).
+      const owner = body.company_id ?? auth.companyId;
+      const { device, restricted } = await getDevice(db, { ...auth, companyId: owner }, request.params.id);
+      return { payload: presentDevice(device, restricted) };
+    },
+  );
+
+  app.put(
+    '/:id/metadata',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Labels and order of the data fields, sort 1..99999 (64, 10, 422)',
+        params: IdParams,
+        body: MetadataBody,
+        response: responses(MetadataPayload),
+      },
+    },
+    async (request) => {
+      const entries = request.body.data_fields.map((e) => ({
+        data_field: e.data_field ?? '',
+        label: e.label ?? '',
+        sort: e.sort ?? '',
+      }));
+      return { payload: await setDeviceMetadata(db, authOf(request), request.params.id, entries) };
+    },
+  );
+
+  app.post(
+    '/:id/credentials',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Issue a new device token, shown once (ROLE_ADMIN, ROLE_MAINUSER; 64, 10)',
+        params: IdParams,
+        response: responses(CredentialsPayload),
+      },
+    },
+    async (request) => {
+      const token = await rotateDeviceCredentials(db, authOf(request), request.params.id);
+      return { payload: { device_id: request.params.id, token } };
+    },
+  );
+
+  app.get(
+    '/:id/logs',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Device log, newest first; level by name or number (10, 10002, 422)',
+        params: IdParams,
+        querystring: LogsQuery,
+        response: responses(Type.Array(LogEntry)),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const period =
+        query.tsstart === undefined && query.tsend === undefined ? undefined : parsePeriod(query);
+      const logs = await listLogsOfDevice(db, authOf(request), request.params.id, {
+        ...(query.level === undefined ? {} : { level: query.level }),
+        ...(period ? { range: period } : {}),
+        limit: query.limit ?? 100,
+      });
+      return { payload: logs };
+    },
+  );
+
+  app.get(
+    '/:id/battery',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'battery_level and battery_voltage history, downsampled like /core/data (10, 10002)',
+        params: IdParams,
+        querystring: BatteryQuery,
+        response: responses(SeriesPayload),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const payload = await readDeviceSeries(db, authOf(request), request.params.id, {
+        fields: ['battery_level', 'battery_voltage'],
+        range: parsePeriod(query, { defaultSpanMs: MONTH_MS }),
+        ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
+      });
+      return { payload };
+    },
+  );
+
+  app.get(
+    '/:id/mobile-data',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Mobile data volume of the SIM and its history (data field mobile_data_volume) (10, 10002)',
+        params: IdParams,
+        querystring: MobileDataQuery,
+        response: responses(MobileDataPayload),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const payload = await readMobileData(db, authOf(request), request.params.id, {
+        range: parsePeriod(query, { defaultSpanMs: MONTH_MS }),
+        ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
+      });
+      return { payload };
+    },
+  );
+};
+
+export default devicesRoutes;

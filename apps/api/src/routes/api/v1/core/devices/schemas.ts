@@ -1,0 +1,254 @@
+import type { DeviceListRecord, DeviceRecord } from '@iot/db/repositories/devices';
+import { DEVICE_SORT_COLUMNS } from '@iot/db/repositories/devices';
+import { BATTERY_BUCKETS, DEVICE_STATES, DEVICE_TARGET_SERVERS } from '@iot/domain';
+import { Type } from 'typebox';
+import { Nullable } from '../../../../../lib/schemas';
+import { SeriesPayload } from '../device-data/schemas';
+
+const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Json = Type.Record(Type.String(), Type.Unknown());
+
+export const DeviceListQuery = Type.Object({
+  search: Type.Optional(
+    Type.String({ maxLength: 200, description: 'substring of name, serial number, uuid, dev_eui, location' }),
+  ),
+  state: Type.Optional(literals(DEVICE_STATES)),
+  group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  device_type: Type.Optional(Type.String({ maxLength: 100 })),
+  status: Type.Optional(literals(['online', 'offline'])),
+  stale: Type.Optional(Type.Boolean({ description: 'true: last heard more than 8 hours ago' })),
+  battery: Type.Optional(literals(BATTERY_BUCKETS)),
+  field_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  parking_area_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  sort: Type.Optional(literals(DEVICE_SORT_COLUMNS)),
+  order: Type.Optional(literals(['asc', 'desc'])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+
+const GroupRef = Nullable(Type.Object({ id: Type.Integer(), name: Type.String() }));
+
+const listProperties = {
+  id: Type.Integer(),
+  uuid: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  comment: Nullable(Type.String()),
+  device_type: Nullable(Type.String()),
+  driver_id: Nullable(Type.String()),
+  serial_number: Nullable(Type.String()),
+  dev_eui: Nullable(Type.String()),
+  state: Type.String(),
+  is_active: Type.Boolean(),
+  external_accessible: Type.Boolean(),
+  target_server: Nullable(Type.String()),
+  battery_level: Nullable(Type.Number()),
+  battery_voltage: Nullable(Type.Number()),
+  mains_powered: Type.Boolean(),
+  last_online_at: Nullable(Type.String({ format: 'date-time' })),
+  signal_strength: Nullable(Type.Integer()),
+  rssi: Nullable(Type.Integer()),
+  snr: Nullable(Type.Number()),
+  group: GroupRef,
+  group_id: Nullable(Type.Integer()),
+  location: Nullable(Type.String()),
+  latitude: Nullable(Type.Number()),
+  longitude: Nullable(Type.Number()),
+  mobile_data_volume: Nullable(Type.Number()),
+  sensor_type: Nullable(Type.Integer()),
+  parking_area_id: Nullable(Type.Integer()),
+  field_id: Nullable(Type.Integer()),
+  metadata: Json,
+  data: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'latest value per field (device_current)',
+  }),
+  field_times: Type.Record(Type.String(), Type.String()),
+  data_updated_at: Nullable(Type.String({ format: 'date-time' })),
+  relations: Type.Object({ company_id: Type.Integer() }),
+};
+
+export const DeviceListItem = Type.Object(listProperties);
+
+export const DevicePayload = Type.Object({
+  ...listProperties,
+  device_details: Json,
+  device_info: Json,
+  codec_id: Nullable(Type.Integer()),
+  rules_count: Type.Integer(),
+  credentials: Type.Optional(
+    Type.Object(
+      { is_set: Type.Boolean(), rotate: Type.String({ description: 'call that issues a new token' }) },
+      { description: 'ROLE_ADMIN and ROLE_MAINUSER only' },
+    ),
+  ),
+  integration: Type.Optional(
+    Type.Object(
+      {
+        dev_eui: Nullable(Type.String()),
+        serial_number: Nullable(Type.String()),
+        uuid: Type.String(),
+        mqtt_topic: Nullable(Type.String({ description: 'devices/<serial>/up' })),
+        active_integration_tokens: Type.Integer(),
+        tokens: Type.String({ description: 'call that manages the webhook tokens' }),
+      },
+      { description: 'ROLE_ADMIN and ROLE_MAINUSER only' },
+    ),
+  ),
+});
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+export function presentDeviceListItem(d: DeviceListRecord) {
+  return {
+    id: d.id,
+    uuid: d.uuid,
+    name: d.name,
+    description: d.description,
+    comment: d.comment,
+    device_type: d.deviceType,
+    driver_id: d.driverId,
+    serial_number: d.serialNumber,
+    dev_eui: d.devEui,
+    state: d.state,
+    is_active: d.isActive,
+    external_accessible: d.externalAccessible,
+    target_server: d.targetServer,
+    battery_level: d.batteryLevel,
+    battery_voltage: d.batteryVoltage,
+    mains_powered: d.mainsPowered,
+    last_online_at: iso(d.lastOnlineAt),
+    signal_strength: d.signalStrength,
+    rssi: d.rssi,
+    snr: d.snr,
+    group: d.group,
+    group_id: d.group?.id ?? null,
+    location: d.location,
+    latitude: d.latitude,
+    longitude: d.longitude,
+    mobile_data_volume: d.mobileDataVolume,
+    sensor_type: d.sensorType,
+    parking_area_id: d.parkingAreaId,
+    field_id: d.fieldId,
+    metadata: d.metadata,
+    data: d.current,
+    field_times: d.fieldTimes,
+    data_updated_at: iso(d.currentUpdatedAt),
+    relations: { company_id: d.companyId },
+  };
+}
+
+export function presentDevice(d: DeviceRecord, restricted: { activeIntegrationTokens: number } | null) {
+  const base = {
+    ...presentDeviceListItem(d),
+    device_details: d.deviceDetails,
+    device_info: d.deviceInfo,
+    codec_id: d.codecId,
+    rules_count: d.rulesCount,
+  };
+  if (!restricted) return base;
+  return {
+    ...base,
+    credentials: { is_set: d.credentialsSet, rotate: `POST /api/v1/core/devices/${d.id}/credentials` },
+    integration: {
+      dev_eui: d.devEui,
+      serial_number: d.serialNumber,
+      uuid: d.uuid,
+      mqtt_topic: d.serialNumber ? `devices/${d.serialNumber}/up` : null,
+      active_integration_tokens: restricted.activeIntegrationTokens,
+      tokens: '/api/v1/core/integrations/tokens',
+    },
+  };
+}
+
+/**
+ * Nullable request fields as JSON type lists, not anyOf: Fastify's Ajv coerces types, and inside anyOf
+ * it would turn a null into 0 for the number branch ("clear the latitude" becoming the equator).
+ */
+const NullableOf = <T>(type: string, extra: Record<string, unknown> = {}) =>
+  Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
+const Text = (maxLength: number) => NullableOf<string>('string', { maxLength });
+
+export const UpdateDeviceBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 1000 })),
+    description: Type.Optional(Text(4000)),
+    comment: Type.Optional(Text(4000)),
+    location: Type.Optional(Text(1000)),
+    latitude: Type.Optional(NullableOf<number>('number')),
+    longitude: Type.Optional(NullableOf<number>('number')),
+    group_id: Type.Optional(NullableOf<number>('integer', { minimum: 1 })),
+    target_server: Type.Optional(
+      Type.Unsafe<(typeof DEVICE_TARGET_SERVERS)[number] | null>({ enum: [...DEVICE_TARGET_SERVERS, null] }),
+    ),
+    external_accessible: Type.Optional(Type.Boolean()),
+    is_active: Type.Optional(Type.Boolean()),
+    driver_id: Type.Optional(Text(200)),
+    // Any text: an unknown state is the spec's code 26, not a schema failure.
+    state: Type.Optional(Type.String({ maxLength: 100 })),
+    company_id: Type.Optional(Type.Integer({ minimum: 1, description: 'reassignment: super admin only' })),
+    confirm: Type.Optional(Type.Boolean({ description: 'must be true to reassign' })),
+  },
+  { additionalProperties: false },
+);
+
+export const MetadataBody = Type.Object(
+  {
+    data_fields: Type.Array(
+      Type.Object({
+        // Loose types on purpose: the domain's metadataEntry rules judge them and name the failing field.
+        data_field: NullableOf<string>('string', { maxLength: 200 }),
+        label: NullableOf<string>('string', { maxLength: 1000 }),
+        sort: Type.Unsafe<number | string | null>({ type: ['number', 'string', 'null'], maxLength: 20 }),
+      }),
+      { maxItems: 500 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const MetadataPayload = Type.Object({
+  data_fields: Type.Array(
+    Type.Object({ data_field: Type.String(), label: Type.String(), sort: Type.Integer() }),
+  ),
+});
+
+export const CredentialsPayload = Type.Object({
+  device_id: Type.Integer(),
+  token: Type.String({ description: 'shown once; only its sha-256 is stored' }),
+});
+
+const Timestamp = Type.Union([Type.String({ maxLength: 40 }), Type.Number()]);
+
+export const LogsQuery = Type.Object({
+  level: Type.Optional(Type.String({ maxLength: 20, description: 'level name (emergency..debug) or 0..7' })),
+  tsstart: Type.Optional(Timestamp),
+  tsend: Type.Optional(Timestamp),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+});
+
+export const LogEntry = Type.Object({
+  id: Type.Integer(),
+  device_id: Type.Integer(),
+  level: Type.Integer(),
+  level_name: Type.String(),
+  message: Type.String(),
+  payload: Type.Unknown(),
+  raw: Nullable(Type.String({ description: 'hex' })),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export const BatteryQuery = Type.Object({
+  tsstart: Type.Optional(Timestamp),
+  tsend: Type.Optional(Timestamp),
+  max_points: Type.Optional(Type.Integer({ minimum: 10, maximum: 20_000 })),
+});
+
+export const MobileDataQuery = BatteryQuery;
+
+export const MobileDataPayload = Type.Object({
+  device_id: Type.Integer(),
+  mobile_data_volume: Nullable(Type.Number({ description: 'bytes used in the current billing period' })),
+  history: SeriesPayload,
+});

@@ -1,0 +1,70 @@
+/**
+ * GET /core/devices: the filters of the console's /devices/:filter? screen, turned into one repository
+ * query. Battery buckets use the domain's thresholds (spec section 4: over 80 full, over 50 medium, over
+ * 30 low, over 10 empty, 0 to 10 alert); stale means last heard more than 8 hours ago.
+ */
+import type { Db } from '@iot/db/db';
+import {
+  type BatteryRange,
+  type DeviceListFilter,
+  type DeviceListRecord,
+  type DeviceSortColumn,
+  listDevices,
+} from '@iot/db/repositories/devices';
+import { withTenant } from '@iot/db/tenant';
+import { BATTERY_THRESHOLDS, type BatteryBucket, STALE_DATA_HOURS } from '@iot/domain';
+import type { AuthContext } from '../types';
+
+const T = BATTERY_THRESHOLDS;
+const BATTERY_RANGES: Record<Exclude<BatteryBucket, 'off' | 'power'>, BatteryRange> = {
+  full: { min: T.full, max: null },
+  medium: { min: T.medium, max: T.full },
+  low: { min: T.low, max: T.medium },
+  empty: { min: T.empty, max: T.low },
+  alert: { min: null, max: T.empty },
+};
+
+export interface DeviceListQuery {
+  search?: string;
+  state?: string;
+  group_id?: number;
+  device_type?: string;
+  status?: 'online' | 'offline';
+  stale?: boolean;
+  battery?: BatteryBucket;
+  field_id?: number;
+  parking_area_id?: number;
+  sort?: DeviceSortColumn;
+  order?: 'asc' | 'desc';
+  limit?: number;
+  offset?: number;
+}
+
+export function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): DeviceListFilter {
+  const filter: DeviceListFilter = {};
+  if (query.search !== undefined) filter.search = query.search;
+  if (query.state !== undefined) filter.state = query.state;
+  if (query.group_id !== undefined) filter.groupId = query.group_id;
+  if (query.device_type !== undefined) filter.deviceType = query.device_type;
+  if (query.status !== undefined) filter.active = query.status === 'online';
+  if (query.stale) filter.staleBefore = new Date(now.getTime() - STALE_DATA_HOURS * 3_600_000);
+  if (query.battery === 'off') filter.battery = 'none';
+  else if (query.battery === 'power') filter.battery = 'mains';
+  else if (query.battery !== undefined) filter.battery = BATTERY_RANGES[query.battery];
+  if (query.field_id !== undefined) filter.fieldId = query.field_id;
+  if (query.parking_area_id !== undefined) filter.parkingAreaId = query.parking_area_id;
+  if (query.sort !== undefined) filter.sort = query.sort;
+  if (query.order !== undefined) filter.order = query.order;
+  if (query.limit !== undefined) filter.limit = query.limit;
+  if (query.offset !== undefined) filter.offset = query.offset;
+  return filter;
+}
+
+export function listCompanyDevices(
+  db: Db,
+  auth: AuthContext,
+  query: DeviceListQuery,
+): Promise<DeviceListRecord[]> {
+  const filter = toDeviceListFilter(query);
+  return withTenant(db, auth.companyId, (tx) => listDevices(tx, auth.companyId, filter));
+}

@@ -1,0 +1,30 @@
+/**
+ * POST /core/devices/{id}/credentials: a new access token for a device (ROLE_ADMIN or ROLE_MAINUSER,
+ * else 64). 256 random bits; only its sha-256 (hex) is stored in devices.credentials_hash, so the token
+ * is shown exactly once, in this answer. The previous token stops working at once.
+ */
+import type { Db } from '@iot/db/db';
+import { setDeviceCredentialsHash } from '@iot/db/repositories/devices';
+import { recordAuditEvent } from '@iot/db/repositories/sessions';
+import { withTenant } from '@iot/db/tenant';
+import { apiError } from '../lib/errors';
+import { randomToken, sha256 } from '../lib/tokens';
+import { isManager } from '../plugins/guards';
+import type { AuthContext } from '../types';
+
+export async function rotateDeviceCredentials(db: Db, auth: AuthContext, id: number): Promise<string> {
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  const token = randomToken();
+  await withTenant(db, auth.companyId, async (tx) => {
+    if (!(await setDeviceCredentialsHash(tx, auth.companyId, id, sha256(token)))) {
+      throw apiError('DEVICE_NOT_FOUND');
+    }
+    await recordAuditEvent(tx, {
+      companyId: auth.companyId,
+      userId: auth.user.id,
+      action: 'device.credentials.rotate',
+      details: { device_id: id },
+    });
+  });
+  return token;
+}
