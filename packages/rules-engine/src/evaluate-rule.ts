@@ -1,0 +1,202 @@
+import { describeCondition, holdsLevel, isCrossing } from './evaluate-condition';
+import type { LocalTime } from './local-time';
+import { readValue } from './read-value';
+import { isInSchedule } from './schedule';
+import type { AlarmDecision, Firing, Rule, RuleState, Suppression, UplinkData } from './types';
+
+/** What one rule decided for one uplink. At most one of firing / suppression; alarm independent. */
+export interface RuleStep<TAction> {
+  state: RuleState;
+  firing?: Firing<TAction>;
+  suppression?: Suppression;
+  alarm?: AlarmDecision;
+}
+
+export interface RuleInput {
+  index: number;
+  at: number;
+  data: UplinkData;
+  /** Virtual field values of this uplink (numeric, before mapping). */
+  virtual: Readonly<Record<string, number>>;
+  /** Lazily computed once per uplink and shared by all rules. */
+  time: () => LocalTime;
+}
+
+/** Sliding window: firings in (at - period, at]; state keeps at most maxActions times. */
+export function recentFirings(rule: Rule, state: RuleState, at: number): number[] {
+  if (!rule.maxActions || !rule.maxActionsPeriodSeconds) return [];
+  const since = at - rule.maxActionsPeriodSeconds * 1000;
+  return (state.firings ?? []).filter((time) => time > since);
+}
+
+/** Why a confirmed firing may not go out now: outside the schedule, or max actions used up. */
+export function blockedBy(
+  rule: Rule,
+  state: RuleState,
+  at: number,
+  time: () => LocalTime,
+): 'schedule' | 'max_actions' | null {
+  if (!isInSchedule(rule, time())) return 'schedule';
+  if (rule.maxActions && recentFirings(rule, state, at).length >= rule.maxActions) return 'max_actions';
+  return null;
+}
+
+function fire<TAction>(
+  rule: Rule<TAction>,
+  state: RuleState,
+  input: RuleInput,
+  value: number | null,
+  reason: string,
+): RuleStep<TAction> {
+  const firings = rule.maxActions ? { firings: [...recentFirings(rule, state, input.at), input.at] } : {};
+  return {
+    state: { ...state, ...firings },
+    firing: {
+      ruleId: rule.id,
+      uplinkIndex: input.index,
+      at: input.at,
+      dataField: rule.dataField ?? null,
+      value,
+      reason,
+      actions: rule.actions ?? [],
+    },
+  };
+}
+
+function suppressed<TAction>(
+  rule: Rule<TAction>,
+  state: RuleState,
+  input: RuleInput,
+  reason: Suppression['reason'],
+): RuleStep<TAction> {
+  return { state, suppression: { ruleId: rule.id, uplinkIndex: input.index, at: input.at, reason } };
+}
+
+/**
+ * A data rule on one uplink. Semantics (README "Rules"):
+ * - An uplink without a numeric value for the field leaves the rule untouched (it neither holds nor
+ *   breaks a window); an uplink older than the last evaluated one is `out_of_order`.
+ * - Episode: lte/gte/eq/in/out start an episode when the condition starts to hold; rie/fae when the
+ *   value crosses the threshold (first value ever: no crossing). The episode lasts while the level holds.
+ * - The episode must last `timeWindowSeconds` (between uplink times) before it is confirmed. Confirmed:
+ *   the alarm is raised (once) and the rule fires once, at the first uplink the schedule and max actions
+ *   allow. Later uplinks of the episode are `not_edge`. When the level stops holding, the episode ends,
+ *   the alarm clears and the rule re-arms.
+ */
+export function evaluateDataRule<TAction>(
+  rule: Rule<TAction>,
+  prior: RuleState,
+  input: RuleInput,
+): RuleStep<TAction> | null {
+  const field = rule.dataField;
+  const operator = rule.operator;
+  if (!field || !operator) return null;
+  const value = input.virtual[field] ?? readValue(input.data, field);
+  if (value === null) return null;
+  if (prior.lastAt !== undefined && input.at < prior.lastAt)
+    return suppressed(rule, prior, input, 'out_of_order');
+  const condition = { operator, value: rule.value, rangeMin: rule.rangeMin, rangeMax: rule.rangeMax };
+  const previous = prior.lastValue;
+  const state: RuleState = { ...prior, lastAt: input.at, lastValue: value };
+  const level = holdsLevel(condition, value);
+  const edgeOperator = operator === 'rie' || operator === 'fae';
+
+  if (
+    !level ||
+    (state.holdingSince === undefined && edgeOperator && !isCrossing(condition, previous, value))
+  ) {
+    // Not (or no longer) in an episode: end it, clear its alarm, re-arm.
+    const { holdingSince, fired: _fired, alarmOpen, ...rearmed } = state;
+    const step: RuleStep<TAction> = { state: rearmed };
+    if (holdingSince !== undefined && alarmOpen)
+      step.alarm = {
+        action: 'clear',
+        source: { kind: 'rule', ruleId: rule.id },
+        uplinkIndex: input.index,
+        at: input.at,
+        dataField: field,
+        value,
+        reason: 'condition_ended',
+        details: {
+          operator,
+          threshold: rule.value ?? null,
+          rangeMin: rule.rangeMin ?? null,
+          rangeMax: rule.rangeMax ?? null,
+        },
+      };
+    // The level holds but there was no crossing: say why rie / fae did not fire.
+    if (level) return suppressed(rule, rearmed, input, previous === undefined ? 'first_value' : 'not_edge');
+    return step;
+  }
+
+  if (state.holdingSince === undefined) state.holdingSince = input.at;
+  if (state.fired) return suppressed(rule, state, input, 'not_edge');
+  if (input.at - state.holdingSince < (rule.timeWindowSeconds ?? 0) * 1000)
+    return suppressed(rule, state, input, 'time_window');
+
+  const reason = describeCondition(field, condition, value);
+  let alarm: AlarmDecision | undefined;
+  if (!state.alarmOpen) {
+    state.alarmOpen = true;
+    alarm = {
+      action: 'raise',
+      source: { kind: 'rule', ruleId: rule.id },
+      uplinkIndex: input.index,
+      at: input.at,
+      dataField: field,
+      value,
+      reason,
+      details: {
+        operator,
+        threshold: rule.value ?? null,
+        rangeMin: rule.rangeMin ?? null,
+        rangeMax: rule.rangeMax ?? null,
+        holdingSince: state.holdingSince,
+        previous: previous ?? null,
+      },
+    };
+  }
+  const blocked = blockedBy(rule, state, input.at, input.time);
+  const step = blocked
+    ? suppressed(rule, state, input, blocked)
+    : fire(rule, { ...state, fired: true }, input, value, reason);
+  return alarm ? { ...step, alarm } : step;
+}
+
+/**
+ * A click rule on one uplink with a `click_type`. The rule's click type is a bit mask (single 1,
+ * double 2, long 4). Order of checks: click type, schedule, max actions (a blocked click is not counted),
+ * then max clicks: the rule fires when the max_clicks-th matching click arrives, counted since the last
+ * firing and, when the rule has a max-actions period, only within that period (sliding); the counter
+ * starts again after each firing. Clicks below the count are suppressed as `max_clicks`.
+ */
+export function evaluateClickRule<TAction>(
+  rule: Rule<TAction>,
+  prior: RuleState,
+  input: RuleInput,
+): RuleStep<TAction> | null {
+  const clickType = readValue(input.data, 'click_type');
+  if (clickType === null) return null;
+  if (prior.lastAt !== undefined && input.at < prior.lastAt)
+    return suppressed(rule, prior, input, 'out_of_order');
+  const state: RuleState = { ...prior, lastAt: input.at };
+  if (((rule.clickType ?? 0) & clickType) === 0) return suppressed(rule, state, input, 'click_type');
+  const blocked = blockedBy(rule, state, input.at, input.time);
+  if (blocked) return suppressed(rule, state, input, blocked);
+  const needed = rule.maxClicks ?? 1;
+  if (needed > 1) {
+    const since = rule.maxActionsPeriodSeconds
+      ? input.at - rule.maxActionsPeriodSeconds * 1000
+      : Number.NEGATIVE_INFINITY;
+    const clicks = [...(state.clicks ?? []).filter((time) => time > since), input.at];
+    if (clicks.length < needed) return suppressed(rule, { ...state, clicks }, input, 'max_clicks');
+  }
+  const { clicks: _counted, ...reset } = state;
+  return fire(
+    rule,
+    reset,
+    input,
+    clickType,
+    `click_type ${clickType} matches ${rule.clickType}${needed > 1 ? ` (${needed} clicks)` : ''}`,
+  );
+}
