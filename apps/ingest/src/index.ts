@@ -37,9 +37,15 @@ export interface StartIngestOptions {
   /** Embedded broker port (default MQTT_PORT). */
   mqttPort?: number;
   /** External broker: share group, connections, client id prefix (see mqtt-external.ts). */
-  mqttExternal?: { shareGroup?: string; connections?: number; clientIdPrefix?: string };
+  mqttExternal?: {
+    shareGroup?: string;
+    connections?: number;
+    clientIdPrefix?: string;
+    cleanSession?: boolean;
+  };
   /** Run the storage writer in this process (default true). */
   storageWriter?: boolean | { maxBatch?: number; maxWaitMs?: number };
+  /** Back-pressure settings and the topic (default `uplinks`) of the front doors. */
   publisher?: UplinkPublisherOptions;
   directory?: DeviceDirectoryOptions;
 }
@@ -50,6 +56,8 @@ export interface IngestService extends Service {
   /** Port of the embedded MQTT broker, when it runs. */
   readonly mqttPort: number | undefined;
   readonly eventLog: EventLog;
+  /** The topic uplinks go to (`uplinks` unless overridden). */
+  readonly topic: string;
   /** The HTTP server (for `inject` in tests), when it runs. */
   readonly http: FastifyInstance | undefined;
   /** Counters of the storage writer, when it runs in this process. */
@@ -97,6 +105,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
         db,
         eventLog,
         log: log.child({ part: 'storage-writer' }),
+        topic: ctx.publisher.topic,
         ...settings,
       });
       writerStats = writer.stats;
@@ -138,6 +147,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
       httpUrl,
       mqttPort: broker?.port,
       eventLog,
+      topic: ctx.publisher.topic,
       http,
       writerStats,
       invalidateDevice: (id) => directory.invalidateDevice(id),

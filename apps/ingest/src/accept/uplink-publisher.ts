@@ -8,6 +8,8 @@ export interface UplinkPublisherOptions {
   maxInFlight?: number;
   /** Seconds a refused sender is told to wait (Retry-After). */
   retryAfterSeconds?: number;
+  /** Topic to publish to (default `uplinks`; tests on a shared NATS server use their own). */
+  topic?: string;
 }
 
 /** The log did not accept in time: answer with a retryable refusal (HTTP 503 + Retry-After). */
@@ -30,6 +32,7 @@ export class UplinkPublisher {
   readonly acceptTimeoutMs: number;
   readonly maxInFlight: number;
   readonly retryAfterSeconds: number;
+  readonly topic: string;
   private inFlight = 0;
 
   constructor(
@@ -39,6 +42,7 @@ export class UplinkPublisher {
     this.acceptTimeoutMs = options.acceptTimeoutMs ?? 2_000;
     this.maxInFlight = options.maxInFlight ?? 10_000;
     this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
+    this.topic = options.topic ?? UPLINKS_TOPIC;
   }
 
   get waiting(): number {
@@ -50,7 +54,7 @@ export class UplinkPublisher {
     this.inFlight++;
     try {
       await this.log.publish(
-        UPLINKS_TOPIC,
+        this.topic,
         envelopes.map((value) => ({ key: String(value.deviceId), value })),
       );
     } finally {

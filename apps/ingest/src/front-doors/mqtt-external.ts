@@ -25,6 +25,11 @@ export interface ExternalMqttOptions {
   connections?: number;
   /** Client ids are `<prefix>-<n>` (default `ingest-<hostname>`); kept across restarts for the session. */
   clientIdPrefix?: string;
+  /**
+   * false (default): a persistent session, so uplinks in flight when the process died (no PUBACK yet)
+   * come again when it reconnects with the same client id. Tests use clean sessions.
+   */
+  cleanSession?: boolean;
 }
 
 export interface ExternalMqtt {
@@ -57,7 +62,7 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
     Array.from({ length: options.connections ?? 4 }, async (_, index) => {
       const client = await mqtt.connectAsync(options.url, {
         clientId: `${prefix}-${index}`,
-        clean: false,
+        clean: options.cleanSession ?? false,
         reconnectPeriod: 1000,
       });
       client.handleMessage = (packet, callback) => {

@@ -62,7 +62,7 @@ export async function eventually<T>(read: () => Promise<T>, timeoutMs = 5000): P
 /** Waits until the storage writer committed everything published so far. */
 export async function drained(service: IngestService, timeoutMs = 5000): Promise<void> {
   const ok = await eventually(
-    async () => (await service.eventLog.lag('uplinks', 'storage-writer')) === 0,
+    async () => (await service.eventLog.lag(service.topic, 'storage-writer')) === 0,
     timeoutMs,
   );
   if (!ok) throw new Error('the storage writer did not catch up');

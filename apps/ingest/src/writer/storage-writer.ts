@@ -20,6 +20,8 @@ export interface StorageWriterOptions {
   maxBatch?: number;
   /** How long a partly filled batch waits for more (ms). */
   maxWaitMs?: number;
+  /** Default `uplinks`. */
+  topic?: string;
 }
 
 export interface StorageWriterStats {
@@ -52,7 +54,7 @@ export async function startStorageWriter(
   const { db, eventLog, log } = options;
   const stats: StorageWriterStats = { batches: 0, records: 0, stored: 0 };
   const subscription = await eventLog.subscribe(
-    UPLINKS_TOPIC,
+    options.topic ?? UPLINKS_TOPIC,
     STORAGE_WRITER_GROUP,
     async (batch: LogRecord[]) => {
       const envelopes: UplinkEnvelope[] = [];
