@@ -25,6 +25,8 @@ const UNAUTHORIZED = [401, 401] as const;
 const NO_IMPERSONATION = [403, 72] as const;
 const TOKEN_INVALID = [422, 31] as const;
 const NO_ROUTE = [404, 404] as const;
+const DEVICE_NOT_FOUND = [404, 10] as const;
+const NOT_FOUND = [404, 404] as const;
 
 interface World {
   homeId: number;
@@ -33,6 +35,8 @@ interface World {
   countryId: number;
   stateId: number;
   plainEmail: string;
+  homeDeviceId: number;
+  homeTokenId: number;
 }
 
 interface Row {
@@ -169,6 +173,62 @@ const ROWS: Row[] = [
     path: () => '/api/v1/core/leave_impersonation',
     expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
   },
+  { method: 'GET', path: () => '/api/v1/core/devices', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}`,
+    body: () => ({ name: 'Renamed device', state: 'maintenance' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/metadata`,
+    body: () => ({ data_fields: [{ data_field: 'temperature', label: 'Temperature', sort: 1 }] }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'POST',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/credentials`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  ...['logs', 'battery', 'mobile-data'].map(
+    (sub): Row => ({
+      method: 'GET',
+      path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/${sub}`,
+      expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+    }),
+  ),
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/data/${w.homeDeviceId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/data/${w.homeDeviceId}/current`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/integrations/tokens',
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/integrations/tokens',
+    body: () => ({ kind: 'chirpstack', name: 'Matrix LNS' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/integrations/tokens/${w.homeTokenId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, NOT_FOUND, NOT_FOUND],
+  },
   {
     method: 'GET',
     path: () => '/api/v1/no/such/route',
@@ -184,6 +244,8 @@ const PLACEHOLDERS = {
   countryId: ':DE',
   stateId: ':DE-state',
   plainEmail: '',
+  homeDeviceId: ':home-device',
+  homeTokenId: ':home-token',
 } as unknown as World;
 
 const CASES = ROWS.flatMap((row) =>
@@ -232,6 +294,19 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       countryId,
       stateId,
       plainEmail: home.plain.email,
+      homeDeviceId: (
+        await db.query<{ id: number }>(
+          `INSERT INTO devices (company_id, name) VALUES ($1, 'Matrix device') RETURNING id::int AS id`,
+          [home.company.id],
+        )
+      ).rows[0]!.id,
+      homeTokenId: (
+        await db.query<{ id: number }>(
+          `INSERT INTO integration_tokens (company_id, kind, name, token_hash)
+           VALUES ($1, 'http', 'Matrix', md5(random()::text)) RETURNING id::int AS id`,
+          [home.company.id],
+        )
+      ).rows[0]!.id,
     };
     const emails: Record<Exclude<Actor, 'anonymous'>, string> = {
       plain: home.plain.email,
