@@ -1,0 +1,57 @@
+import { forEachDb } from '@iot/db/testing';
+import { describe, expect, it } from 'vitest';
+import { createCompany, createDevice, randomDevEui } from '../test-support/seed.js';
+import { DeviceDirectory, normalizeDevEui } from './device-directory.js';
+
+describe('normalizeDevEui', () => {
+  it.each([
+    ['0004A30B001C0530', '0004a30b001c0530'],
+    ['00-04-a3-0b-00-1c-05-30', '0004a30b001c0530'],
+    ['0004A30B001C053', null],
+    ['zz04A30B001C0530', null],
+    [42, null],
+  ])('%s -> %s', (input, expected) => {
+    expect(normalizeDevEui(input)).toBe(expected);
+  });
+});
+
+forEachDb(
+  (suite) => {
+    describe('DeviceDirectory', () => {
+      it('serves lookups from memory until the TTL passes or the device is invalidated', async () => {
+        let now = 0;
+        const directory = new DeviceDirectory(suite.db, { ttlMs: 1000, missTtlMs: 100, now: () => now });
+        const company = await createCompany(suite.db);
+        const device = await createDevice(suite.db, company, { devEui: randomDevEui() });
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+        await suite.db.query(`UPDATE devices SET state = 'disposed' WHERE id = $1`, [device.id]);
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+        directory.invalidateDevice(device.id);
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('disposed');
+        await suite.db.query(`UPDATE devices SET state = 'ok' WHERE id = $1`, [device.id]);
+        now += 1001;
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+      });
+
+      it('finds a DevEUI only within its company and shares one query among concurrent lookups', async () => {
+        const directory = new DeviceDirectory(suite.db);
+        const a = await createCompany(suite.db);
+        const b = await createCompany(suite.db);
+        const device = await createDevice(suite.db, b, { devEui: randomDevEui() });
+        expect(await directory.deviceByDevEui(a, device.devEui!)).toBeNull();
+        const [first, second] = await Promise.all([
+          directory.deviceByDevEui(b, device.devEui!),
+          directory.deviceByDevEui(b, device.devEui!),
+        ]);
+        expect(first?.id).toBe(device.id);
+        expect(second).toBe(first);
+      });
+
+      it('treats a malformed uuid as unknown without asking the database', async () => {
+        const directory = new DeviceDirectory(suite.db);
+        expect(await directory.deviceByUuid("1' OR '1'='1")).toBeNull();
+      });
+    });
+  },
+  { kinds: ['pglite'] },
+);
