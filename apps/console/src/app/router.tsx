@@ -59,7 +59,7 @@ export const routes: RouteObject[] = [
         lazy: () => import('./routes/shell-layout'),
         children: [
           placeholder('page.dashboard', 'dashboard'),
-          placeholder('page.devices', 'devices/:filter?'),
+          { path: 'devices/:filter?', lazy: () => import('./routes/devices') },
           placeholder('page.alarms', 'alarms'),
           placeholder('page.groups', 'groups'),
           { path: 'users', lazy: () => import('./routes/users') },

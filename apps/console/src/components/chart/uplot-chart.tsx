@@ -1,0 +1,157 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { localeTag } from '../../lib/format';
+
+/**
+ * A small uPlot wrapper: sized to its container (ResizeObserver), destroyed on unmount, times on the x
+ * axis and in the legend formatted per UI locale, colours from the theme's CSS variables. A new plot
+ * is built when the series layout changes; new data alone is handed over with setData.
+ */
+export interface ChartSeries {
+  label: string;
+  /** CSS variable with the colour, default --primary */
+  colorVar?: string;
+  /** y scale name; a second scale gets its axis on the right */
+  scale?: string;
+  /** band edge (min or max): not drawn as a line, not in the legend */
+  bandEdge?: boolean;
+  /** value text in the legend */
+  format?: (value: number) => string;
+}
+
+export interface UplotChartProps {
+  data: uPlot.AlignedData;
+  series: ChartSeries[];
+  /** pairs of series indexes (1-based like uPlot: upper, lower) filled as a band */
+  bands?: [number, number][];
+  height?: number;
+  lang: string;
+  testId?: string;
+}
+
+function cssColor(name: string, fallback: string): string {
+  if (typeof document === 'undefined') return fallback;
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+/** The same colour with an alpha channel, for band fills (works for oklch(), rgb() and hex-less names). */
+export function withAlpha(color: string, alpha: number): string {
+  const m = /^(oklch|rgb|hsl|lab|lch)\((.*)\)$/.exec(color.trim());
+  if (!m) return color;
+  const inner = m[2]?.split('/')[0]?.trim() ?? '';
+  return `${m[1]}(${inner} / ${alpha})`;
+}
+
+function timeFormatter(lang: string, spanSeconds: number): (seconds: number) => string {
+  const locale = localeTag(lang);
+  const options: Intl.DateTimeFormatOptions =
+    spanSeconds <= 2 * 86_400
+      ? { hour: '2-digit', minute: '2-digit' }
+      : spanSeconds <= 120 * 86_400
+        ? { day: '2-digit', month: '2-digit' }
+        : { month: 'short', year: '2-digit' };
+  const f = new Intl.DateTimeFormat(locale, options);
+  return (s) => f.format(new Date(s * 1000));
+}
+
+function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
+  const { series, bands, lang, height = 220 } = props;
+  const border = cssColor('--border', '#e5e7eb');
+  const muted = cssColor('--muted-foreground', '#6b7280');
+  const legendTime = new Intl.DateTimeFormat(localeTag(lang), { dateStyle: 'short', timeStyle: 'short' });
+  const scales = [...new Set(series.map((s) => s.scale ?? 'y'))];
+  const axis = (scale: string, side: 0 | 1 | 2 | 3): uPlot.Axis => ({
+    scale,
+    side,
+    stroke: muted,
+    grid: { stroke: border, width: 1 },
+    ticks: { stroke: border, width: 1 },
+    size: 56,
+  });
+  return {
+    width,
+    height,
+    scales: { x: { time: true } },
+    legend: { show: true },
+    cursor: { drag: { x: true, y: false } },
+    series: [
+      { value: (_u, v) => (v === null || v === undefined ? '–' : legendTime.format(new Date(v * 1000))) },
+      ...series.map((s): uPlot.Series => {
+        const color = cssColor(s.colorVar ?? '--primary', '#0d9488');
+        return {
+          label: s.label,
+          scale: s.scale ?? 'y',
+          stroke: s.bandEdge ? 'transparent' : color,
+          width: s.bandEdge ? 0 : 1.5,
+          points: { show: false },
+          spanGaps: false,
+          ...(s.format
+            ? { value: (_u: uPlot, v: number | null) => (v === null ? '–' : (s.format?.(v) ?? String(v))) }
+            : {}),
+        };
+      }),
+    ],
+    bands: (bands ?? []).map(([upper, lower]) => ({
+      series: [upper, lower] as [number, number],
+      fill: withAlpha(cssColor(series[upper - 1]?.colorVar ?? '--primary', '#0d9488'), 0.18),
+    })),
+    axes: [
+      {
+        stroke: muted,
+        grid: { stroke: border, width: 1 },
+        ticks: { stroke: border, width: 1 },
+        values: (u, splits) => {
+          const min = u.scales.x?.min ?? 0;
+          const max = u.scales.x?.max ?? 0;
+          const format = timeFormatter(lang, max - min);
+          return splits.map((s) => format(s));
+        },
+      },
+      ...scales.map((scale, i) => axis(scale, i === 0 ? 3 : 1)),
+    ],
+  };
+}
+
+export function UplotChart(props: UplotChartProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  const propsRef = useRef(props);
+  propsRef.current = props;
+  // The plot is rebuilt only when what its options depend on changes.
+  const layoutKey = JSON.stringify([
+    props.series.map((s) => [s.label, s.colorVar, s.scale, s.bandEdge]),
+    props.bands,
+    props.height,
+    props.lang,
+  ]);
+
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!el || layoutKey === '') return;
+    const plot = new uPlot(
+      buildOptions(propsRef.current, Math.max(el.clientWidth, 200)),
+      propsRef.current.data,
+      el,
+    );
+    plotRef.current = plot;
+    const observer = new ResizeObserver(() => {
+      const width = Math.max(el.clientWidth, 200);
+      if (width !== plot.width) plot.setSize({ width, height: propsRef.current.height ?? 220 });
+    });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      plot.destroy();
+      plotRef.current = null;
+    };
+  }, [layoutKey]);
+
+  useEffect(() => {
+    plotRef.current?.setData(props.data);
+  }, [props.data]);
+
+  return (
+    <div ref={containerRef} className="w-full" data-testid={props.testId} data-series={props.series.length} />
+  );
+}

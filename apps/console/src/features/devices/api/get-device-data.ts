@@ -1,0 +1,32 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { DeviceSeries } from '../types';
+
+export interface DeviceDataParams {
+  id: number;
+  fields: readonly string[];
+  from: number;
+  to: number;
+}
+
+/** GET /core/data/{id}: points of a period, or buckets with avg, min and max for long periods. */
+export function getDeviceData({ id, fields, from, to }: DeviceDataParams): Promise<DeviceSeries> {
+  return api<DeviceSeries>(`/core/data/${id}`, {
+    query: {
+      data_fields: fields.length > 0 ? fields.join(',') : undefined,
+      tsstart: new Date(from).toISOString(),
+      tsend: new Date(to).toISOString(),
+    },
+  });
+}
+
+export const deviceDataQueryOptions = (params: DeviceDataParams) =>
+  queryOptions({
+    queryKey: ['core', 'data', params.id, params.fields.join(','), params.from, params.to],
+    queryFn: () => getDeviceData(params),
+    placeholderData: keepPreviousData,
+  });
+
+export function useDeviceData(params: DeviceDataParams, enabled = true) {
+  return useQuery({ ...deviceDataQueryOptions(params), enabled });
+}

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { DeviceDetails, UpdateDeviceInput } from '../types';
+import { deviceQueryOptions } from './get-device';
+import { devicesQueryOptions } from './get-devices';
+
+/** PUT /core/devices/{id}: base data, group and manual state (ROLE_ADMIN, ROLE_MAINUSER). */
+export function updateDevice({ id, ...body }: UpdateDeviceInput): Promise<DeviceDetails> {
+  return api<DeviceDetails>(`/core/devices/${id}`, { method: 'PUT', body });
+}
+
+export function useUpdateDevice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateDevice,
+    onSuccess: (device) => {
+      queryClient.setQueryData(deviceQueryOptions(device.id).queryKey, device);
+      return queryClient.invalidateQueries({ queryKey: devicesQueryOptions().queryKey });
+    },
+  });
+}

@@ -1,0 +1,250 @@
+import { DEVICE_STATES, type FieldRules, parseDecimal, rule } from '@iot/domain';
+import { CopyIcon, KeyRoundIcon, SaveIcon } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Controller } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useOverlay } from '../../../components/shell/overlay-host';
+import { Button } from '../../../components/ui/button';
+import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
+import { notifySuccess } from '../../../lib/notify';
+import { useDomainForm } from '../../../lib/use-domain-form';
+import { useDevice } from '../api/get-device';
+import { useDevices } from '../api/get-devices';
+import { useRotateCredentials } from '../api/rotate-credentials';
+import { useUpdateDevice } from '../api/update-device';
+import { filterOptions } from '../device-filters';
+import type { DeviceDetails } from '../types';
+import { useCanEditDevices } from './can-edit';
+
+interface DeviceFormValues {
+  name: string;
+  description: string;
+  comment: string;
+  location: string;
+  latitude: string;
+  longitude: string;
+  group_id: string;
+  state: string;
+}
+
+const RULES: FieldRules = {
+  name: ['required', rule.maxLength(255)],
+  description: [rule.maxLength(4000)],
+  comment: [rule.maxLength(4000)],
+  location: [rule.maxLength(1000)],
+  latitude: [rule.range(-90, 90)],
+  longitude: [rule.range(-180, 180)],
+  state: ['required'],
+};
+const NO_GROUP = '__none';
+
+function numberOrNull(text: string): number | null {
+  return text.trim() === '' ? null : parseDecimal(text);
+}
+
+/** Shows a freshly issued device token once, with a copy button; it cannot be read again. */
+function Credentials({ device }: { device: DeviceDetails }) {
+  const { t } = useTranslation();
+  const overlay = useOverlay();
+  const rotate = useRotateCredentials();
+  const [token, setToken] = useState<string | null>(null);
+  if (!device.credentials) return null;
+  const confirmRotate = async () => {
+    const ok = await overlay.confirm({
+      title: t('devices.credentials.rotate-title'),
+      message: t('devices.credentials.rotate-message', { name: device.name }),
+      testId: 'credentials-confirm',
+    });
+    if (ok) rotate.mutate(device.id, { onSuccess: (r) => setToken(r.token) });
+  };
+  return (
+    <section className="flex flex-col gap-2 rounded-md border p-3" data-testid="device-credentials">
+      <h3 className="text-sm font-semibold">{t('devices.field.credentials')}</h3>
+      <p className="text-xs text-muted-foreground">
+        {device.credentials.is_set ? t('devices.credentials.set') : t('devices.credentials.not-set')}
+      </p>
+      {token ? (
+        <div className="flex flex-col gap-1">
+          <p className="text-xs text-amber-600">{t('devices.credentials.once')}</p>
+          <div className="flex gap-2">
+            <Input readOnly value={token} className="font-mono text-xs" data-testid="credentials-token" />
+            <Button
+              size="icon"
+              variant="outline"
+              aria-label={t('devices.credentials.copy')}
+              onClick={() =>
+                void navigator.clipboard
+                  ?.writeText(token)
+                  .then(() => notifySuccess(t('devices.credentials.copied')))
+              }
+              data-testid="credentials-copy"
+            >
+              <CopyIcon />
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <Button
+          variant="outline"
+          size="sm"
+          className="self-start"
+          disabled={rotate.isPending}
+          onClick={() => void confirmRotate()}
+          data-testid="credentials-rotate"
+        >
+          <KeyRoundIcon />
+          {t('devices.credentials.rotate')}
+        </Button>
+      )}
+    </section>
+  );
+}
+
+function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => void }) {
+  const { t } = useTranslation();
+  const overlay = useOverlay();
+  const update = useUpdateDevice();
+  const devices = useDevices();
+  const groups = useMemo(() => filterOptions(devices.data ?? []).groups, [devices.data]);
+  const { form, summary } = useDomainForm<DeviceFormValues>(
+    {
+      name: device.name,
+      description: device.description ?? '',
+      comment: device.comment ?? '',
+      location: device.location ?? '',
+      latitude: device.latitude === null || device.latitude === undefined ? '' : String(device.latitude),
+      longitude: device.longitude === null || device.longitude === undefined ? '' : String(device.longitude),
+      group_id: device.group?.id ? String(device.group.id) : NO_GROUP,
+      state: device.state,
+    },
+    RULES,
+  );
+  const onSubmit = form.handleSubmit(async (values) => {
+    if (values.state !== device.state) {
+      const ok = await overlay.confirm({
+        title: t('devices.edit.state-title'),
+        message: t('devices.edit.state-message', {
+          name: device.name,
+          state: t(`devices.state.${values.state as (typeof DEVICE_STATES)[number]}`),
+        }),
+        testId: 'device-state-confirm',
+      });
+      if (!ok) return;
+    }
+    update.mutate(
+      {
+        id: device.id,
+        name: values.name.trim(),
+        description: values.description || null,
+        comment: values.comment || null,
+        location: values.location || null,
+        latitude: numberOrNull(values.latitude),
+        longitude: numberOrNull(values.longitude),
+        group_id: values.group_id === NO_GROUP ? null : Number(values.group_id),
+        state: values.state,
+      },
+      {
+        onSuccess: () => {
+          notifySuccess(t('devices.saved'));
+          onDone();
+        },
+      },
+    );
+  });
+  const text = (name: keyof DeviceFormValues, label: string, required = false) => (
+    <FormField name={name} label={label} required={required} summary={summary} testId={`device-${name}`}>
+      <Input id={name} data-testid={`device-${name}`} {...form.register(name)} />
+    </FormField>
+  );
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="flex flex-1 flex-col overflow-hidden"
+      data-testid="device-form"
+    >
+      <SheetBody className="flex flex-col gap-4 py-2">
+        {text('name', t('devices.column.name'), true)}
+        {text('description', t('devices.field.description'))}
+        {text('comment', t('devices.field.comment'))}
+        {text('location', t('devices.field.location'))}
+        <div className="grid grid-cols-2 gap-3">
+          {text('latitude', t('devices.field.latitude'))}
+          {text('longitude', t('devices.field.longitude'))}
+        </div>
+        <FormField name="group_id" label={t('devices.column.group')} summary={summary} testId="device-group">
+          <Controller
+            control={form.control}
+            name="group_id"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange}>
+                <SelectTrigger id="group_id" data-testid="device-group">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={NO_GROUP}>{t('devices.edit.no-group')}</SelectItem>
+                  {groups.map((g) => (
+                    <SelectItem key={g.id} value={String(g.id)}>
+                      {g.name}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+        </FormField>
+        <FormField
+          name="state"
+          label={t('devices.column.state')}
+          required
+          summary={summary}
+          testId="device-state"
+        >
+          <Controller
+            control={form.control}
+            name="state"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange}>
+                <SelectTrigger id="state" data-testid="device-state">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  {DEVICE_STATES.map((s) => (
+                    <SelectItem key={s} value={s} data-testid={`device-state-${s}`}>
+                      {t(`devices.state.${s}`)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+        </FormField>
+        <Credentials device={device} />
+      </SheetBody>
+      <SheetFooter className="items-center">
+        <FormErrorMarker summary={summary} className="mr-auto" />
+        <Button variant="outline" onClick={onDone} data-testid="device-cancel">
+          {t('common.cancel')}
+        </Button>
+        <Button type="submit" disabled={!summary.canSubmit || update.isPending} data-testid="device-submit">
+          <SaveIcon />
+          {t('common.save')}
+        </Button>
+      </SheetFooter>
+    </form>
+  );
+}
+
+/** Edit device (ROLE_ADMIN and ROLE_MAINUSER): base data, position, group, state with confirmation, token. */
+export function DeviceEditDrawer({ deviceId, onDone }: { deviceId: number; onDone: () => void }) {
+  const { t } = useTranslation();
+  const canEdit = useCanEditDevices();
+  const device = useDevice(deviceId);
+  if (!canEdit) return <SheetBody>{t('devices.edit.not-allowed')}</SheetBody>;
+  if (!device.data)
+    return <SheetBody className="text-sm text-muted-foreground">{t('common.loading')}</SheetBody>;
+  return <EditForm device={device.data} onDone={onDone} />;
+}
