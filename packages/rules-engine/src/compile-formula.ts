@@ -34,7 +34,8 @@ const NUMBER = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/;
 const VIRTUAL_NAME =
   /^virtual\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.\w+/;
 const IDENTIFIER = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*/;
-const LITERALS = new Set(['true', 'false']);
+// Literals and the word operators of the mathjs grammar stay as they are.
+const KEYWORDS = new Set(['true', 'false', 'and', 'or', 'not', 'xor', 'mod']);
 
 function fail(problem: FormulaProblem, message: string, subject?: string): CompileResult {
   return { ok: false, error: subject === undefined ? { problem, message } : { problem, subject, message } };
@@ -90,7 +91,7 @@ function rewriteReferences(text: string): { source: string; fields: string[] } |
             message: `${name}(...) is not a function.`,
           };
         source += name;
-      } else if (LITERALS.has(name)) {
+      } else if (KEYWORDS.has(name)) {
         source += name;
       } else {
         source += symbolOf(name);
