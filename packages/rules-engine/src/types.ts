@@ -72,7 +72,10 @@ export interface SensorCheck {
   maxValue?: number | null;
 }
 
-/** Per-rule state (rules.state jsonb). Small and JSON-serializable. */
+/**
+ * Per-rule state (rules.state jsonb). Small and JSON-serializable; a key may hold `undefined` after an
+ * episode ends (JSON drops it), which keeps the object's shape fixed on the hot path.
+ */
 export interface RuleState {
   /** Time (epoch ms) of the last uplink this rule evaluated; older uplinks are out of order. */
   lastAt?: number;
@@ -88,8 +91,6 @@ export interface RuleState {
   firings?: number[];
   /** Times of counted clicks since the last firing (at most maxClicks entries). */
   clicks?: number[];
-  /** no_data rules: the silence alarm/firing is out. */
-  silent?: boolean;
 }
 
 /** Per-virtual-field state (virtual_data_fields.state jsonb). */
