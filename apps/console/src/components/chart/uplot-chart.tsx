@@ -27,6 +27,8 @@ export interface UplotChartProps {
   bands?: [number, number][];
   height?: number;
   lang: string;
+  /** legend label of the time axis */
+  timeLabel?: string;
   testId?: string;
 }
 
@@ -57,6 +59,7 @@ function timeFormatter(lang: string, spanSeconds: number): (seconds: number) => 
 
 function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
   const { series, bands, lang, height = 220 } = props;
+  const numbers = new Intl.NumberFormat(localeTag(lang), { maximumFractionDigits: 2 });
   const border = cssColor('--border', '#e5e7eb');
   const muted = cssColor('--muted-foreground', '#6b7280');
   const legendTime = new Intl.DateTimeFormat(localeTag(lang), { dateStyle: 'short', timeStyle: 'short' });
@@ -68,6 +71,7 @@ function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
     grid: { stroke: border, width: 1 },
     ticks: { stroke: border, width: 1 },
     size: 56,
+    values: (_u, splits) => splits.map((v) => numbers.format(v)),
   });
   return {
     width,
@@ -76,7 +80,10 @@ function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
     legend: { show: true },
     cursor: { drag: { x: true, y: false } },
     series: [
-      { value: (_u, v) => (v === null || v === undefined ? '–' : legendTime.format(new Date(v * 1000))) },
+      {
+        ...(props.timeLabel ? { label: props.timeLabel } : {}),
+        value: (_u, v) => (v === null || v === undefined ? '–' : legendTime.format(new Date(v * 1000))),
+      },
       ...series.map((s): uPlot.Series => {
         const color = cssColor(s.colorVar ?? '--primary', '#0d9488');
         return {
@@ -86,9 +93,7 @@ function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
           width: s.bandEdge ? 0 : 1.5,
           points: { show: false },
           spanGaps: false,
-          ...(s.format
-            ? { value: (_u: uPlot, v: number | null) => (v === null ? '–' : (s.format?.(v) ?? String(v))) }
-            : {}),
+          value: (_u: uPlot, v: number | null) => (v === null ? '–' : (s.format?.(v) ?? numbers.format(v))),
         };
       }),
     ],
@@ -124,6 +129,7 @@ export function UplotChart(props: UplotChartProps) {
     props.bands,
     props.height,
     props.lang,
+    props.timeLabel,
   ]);
 
   useEffect(() => {

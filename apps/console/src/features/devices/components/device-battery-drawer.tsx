@@ -41,6 +41,7 @@ export function DeviceBatteryDrawer({ device }: { device: Device }) {
             series={series}
             height={260}
             lang={i18n.language}
+            timeLabel={t('devices.data.time')}
           />
         </div>
       ) : (

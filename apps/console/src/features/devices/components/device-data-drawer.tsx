@@ -185,6 +185,7 @@ export function DeviceDataDrawer({ device: row }: { device: Device }) {
                       {...(withBand ? { bands: [[3, 2] as [number, number]] } : {})}
                       height={180}
                       lang={i18n.language}
+                      timeLabel={t('devices.data.time')}
                     />
                   </section>
                 );

@@ -39,6 +39,7 @@ export function DeviceMobileDrawer({ device }: { device: Device }) {
           ]}
           height={240}
           lang={i18n.language}
+          timeLabel={t('devices.data.time')}
           testId="mobile-chart"
         />
       ) : (

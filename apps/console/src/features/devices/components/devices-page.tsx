@@ -119,13 +119,13 @@ export function DevicesPage() {
         id: 'type',
         accessorFn: (d) => d.device_type ?? '',
         header: t('devices.column.type'),
-        cell: ({ row }) => <span className="truncate">{typeLabel(row.original.device_type)}</span>,
+        cell: ({ row }) => <span className="block truncate">{typeLabel(row.original.device_type)}</span>,
       },
       {
         id: 'group',
         accessorFn: (d) => d.group?.name.toLowerCase() ?? '',
         header: t('devices.column.group'),
-        cell: ({ row }) => <span className="truncate">{row.original.group?.name ?? '–'}</span>,
+        cell: ({ row }) => <span className="block truncate">{row.original.group?.name ?? '–'}</span>,
       },
       {
         id: 'battery',
