@@ -12,6 +12,14 @@ export interface UplinkPublisherOptions {
   topic?: string;
 }
 
+const MAX_RECORDS_PER_CALL = 1000;
+
+interface Pending {
+  envelopes: readonly UplinkEnvelope[];
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
 /** The log did not accept in time: answer with a retryable refusal (HTTP 503 + Retry-After). */
 export class OverloadedError extends Error {
   override readonly name = 'OverloadedError';
@@ -34,6 +42,8 @@ export class UplinkPublisher {
   readonly retryAfterSeconds: number;
   readonly topic: string;
   private inFlight = 0;
+  private readonly queue: Pending[] = [];
+  private flushScheduled = false;
 
   constructor(
     private readonly log: EventLog,
@@ -49,16 +59,50 @@ export class UplinkPublisher {
     return this.inFlight;
   }
 
-  async publish(envelopes: readonly UplinkEnvelope[]): Promise<void> {
-    if (envelopes.length === 0) return;
+  /**
+   * Resolves once the log accepted the envelopes. Envelopes of concurrent callers (many HTTP requests,
+   * many MQTT connections) are gathered until the next turn of the event loop and sent in one
+   * `publish` call of up to MAX_RECORDS_PER_CALL records: one JetStream/Kafka round trip serves them
+   * all instead of one each.
+   */
+  publish(envelopes: readonly UplinkEnvelope[]): Promise<void> {
+    if (envelopes.length === 0) return Promise.resolve();
     this.inFlight++;
-    try {
-      await this.log.publish(
-        this.topic,
-        envelopes.map((value) => ({ key: String(value.deviceId), value })),
-      );
-    } finally {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ envelopes, resolve, reject });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }).finally(() => {
       this.inFlight--;
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    while (this.queue.length > 0) {
+      const callers: Pending[] = [];
+      let count = 0;
+      while (
+        this.queue.length > 0 &&
+        (count === 0 || count + this.queue[0]!.envelopes.length <= MAX_RECORDS_PER_CALL)
+      ) {
+        const next = this.queue.shift()!;
+        callers.push(next);
+        count += next.envelopes.length;
+      }
+      const records = callers.flatMap((caller) =>
+        caller.envelopes.map((value) => ({ key: String(value.deviceId), value })),
+      );
+      this.log.publish(this.topic, records).then(
+        () => {
+          for (const caller of callers) caller.resolve();
+        },
+        (error: unknown) => {
+          for (const caller of callers) caller.reject(error);
+        },
+      );
     }
   }
 
