@@ -239,6 +239,110 @@ describe('device screens in Chromium', () => {
     await context.close();
   });
 
+  it('walks a main user through buckets, timetable, logs, metadata, state change and a new token', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const devices = await apiDevices(page);
+    const device = devices.filter((d) => d.is_active && numericFields(d).length > 1)[0] as ApiDevice;
+    const fields = numericFields(device);
+    const dense = fields[0] as string;
+    // 2,000 extra rows in the last 24 hours: over the API's 1,500 points, so the chart gets buckets.
+    await platform.db.query(
+      `INSERT INTO device_data (device_id, company_id, created_at, data)
+       SELECT $1, 2, now() - make_interval(secs => g * 40), jsonb_build_object($2::text, 10 + g % 7)
+       FROM generate_series(1, 2000) AS g`,
+      [device.id, dense],
+    );
+    await platform.db.query(
+      `INSERT INTO device_logs (device_id, company_id, level, message)
+       SELECT $1, 2, l, 'browser-test level ' || l FROM unnest(ARRAY[0, 3, 6, 7]) AS l`,
+      [device.id],
+    );
+    await page.goto(`/devices?q=${encodeURIComponent(device.name)}`);
+    await page.getByTestId(`device-row-${device.id}`).click();
+    const drawer = page.getByTestId('device-drawer');
+    await drawer.getByTestId('device-action-data').click();
+
+    const data = page.getByTestId('device-data-drawer');
+    await expect.poll(() => data.getByTestId('data-summary').getAttribute('data-downsampled')).toBe('true');
+    await expect.poll(() => data.locator('.uplot').count()).toBe(fields.length);
+    for (const chart of await data.locator('.uplot').all()) {
+      // x, the average and the min/max band edges
+      expect(await chart.locator('.u-legend .u-series').count()).toBe(4);
+    }
+    await page.keyboard.press('Escape');
+    await data.waitFor({ state: 'detached' });
+
+    await drawer.getByTestId('device-action-timetable').click();
+    const days = page.getByTestId('device-timetable-drawer').getByTestId('timetable-day');
+    await expect.poll(() => days.count()).toBe(7);
+    const totals = await days.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-total'))));
+    expect(totals.reduce((a, b) => a + b, 0)).toBeGreaterThan(2000);
+    await page.keyboard.press('Escape');
+
+    await drawer.getByTestId('device-action-logs').click();
+    const logs = page.getByTestId('device-logs-drawer');
+    const mine = logs.getByTestId('log-entry').filter({ hasText: 'browser-test level' });
+    await expect.poll(() => mine.count()).toBe(4);
+    const levelOf = async (n: number) =>
+      mine
+        .filter({ hasText: `browser-test level ${n}` })
+        .getByTestId('log-level')
+        .getAttribute('data-level');
+    // spec section 3: 0 and 1 count as 2 (critical); 7 wraps to emergency
+    expect(await levelOf(0)).toBe('critical');
+    expect(await levelOf(3)).toBe('error');
+    expect(await levelOf(6)).toBe('debug');
+    expect(await levelOf(7)).toBe('emergency');
+    await logs.getByTestId('logs-level-filter').click();
+    await page.getByTestId('logs-level-error').click();
+    await expect.poll(() => mine.count()).toBe(1);
+    expect(await levelOf(3)).toBe('error');
+    await page.keyboard.press('Escape');
+
+    await drawer.getByTestId('device-action-metadata').click();
+    const meta = page.getByTestId('device-metadata-drawer');
+    await meta.getByTestId('metadata-add').click();
+    const added = meta.getByTestId('metadata-row').last();
+    await added.getByTestId('metadata-label').fill('Browser label');
+    await added.getByTestId('metadata-sort').fill('100000');
+    expect(await meta.getByTestId('metadata-error').count()).toBe(1);
+    expect(await meta.getByTestId('metadata-save').isDisabled()).toBe(true);
+    await added.getByTestId('metadata-sort').fill('99999');
+    await meta.getByTestId('metadata-save').click();
+    await meta.waitFor({ state: 'detached' });
+    const { rows: metaRows } = await platform.db.query<{
+      metadata: { data_fields: { label: string; sort: number }[] };
+    }>('SELECT metadata FROM devices WHERE id = $1', [device.id]);
+    expect(metaRows[0]?.metadata.data_fields).toContainEqual(
+      expect.objectContaining({ label: 'Browser label', sort: 99999 }),
+    );
+
+    await drawer.getByTestId('device-action-edit').click();
+    const edit = page.getByTestId('device-edit-drawer');
+    await edit.getByTestId('device-state').click();
+    await page.getByTestId('device-state-maintenance').click();
+    await edit.getByTestId('device-submit').click();
+    await page.getByTestId('device-state-confirm').getByTestId('confirm-accept').click();
+    await edit.waitFor({ state: 'detached' });
+    const { rows: stateRows } = await platform.db.query<{ state: string }>(
+      'SELECT state FROM devices WHERE id = $1',
+      [device.id],
+    );
+    expect(stateRows[0]?.state).toBe('maintenance');
+
+    await drawer.getByTestId('device-action-edit').click();
+    await page.getByTestId('credentials-rotate').click();
+    await page.getByTestId('credentials-confirm').getByTestId('confirm-accept').click();
+    const token = await page.getByTestId('credentials-token').inputValue();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    const { rows: hashRows } = await platform.db.query<{ same: boolean }>(
+      `SELECT credentials_hash = encode(sha256(convert_to($2, 'UTF8')), 'hex') AS same FROM devices WHERE id = $1`,
+      [device.id, token],
+    );
+    expect(hashRows[0]?.same).toBe(true);
+    await context.close();
+  });
+
   it('keeps 10,000 devices smooth: few rows in the DOM, full scroll height, the last one reachable', async () => {
     const count = 10_000;
     const { rows: created } = await platform.db.query<{ id: number }>(

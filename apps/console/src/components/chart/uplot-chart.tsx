@@ -14,7 +14,7 @@ export interface ChartSeries {
   colorVar?: string;
   /** y scale name; a second scale gets its axis on the right */
   scale?: string;
-  /** band edge (min or max): not drawn as a line, not in the legend */
+  /** band edge (min or max): no line of its own; the legend still shows its value at the cursor */
   bandEdge?: boolean;
   /** value text in the legend */
   format?: (value: number) => string;
