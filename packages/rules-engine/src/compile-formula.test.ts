@@ -4,6 +4,7 @@ import { compileFormula, type FormulaProblem } from './compile-formula';
 const UUID = '6f1c2c2e-8a4b-4c1d-9e2f-0a1b2c3d4e5f';
 const known = new Set([
   'temperature',
+  'temperatür',
   'humidity',
   'battery.level',
   'door_open',
@@ -33,7 +34,8 @@ describe('compileFormula: valid formulas', () => {
     ['2 temperature', { temperature: 3 }, 6], // implicit multiplication
     ['hypot(3, 4) + log10(100) + atan2(0, 1)', {}, 7],
     ['true + 1', {}, 2],
-  ])('%s = %d', (formula, values, expected) => {
+    ['temperatür + 1', { temperatür: 1 }, 2], // names with umlauts
+  ])('%s with %j = %d', (formula, values, expected) => {
     expect(evaluate(formula, values)).toBeCloseTo(expected, 12);
   });
 
@@ -53,6 +55,7 @@ describe('compileFormula: refused formulas (API code 89 with the problem)', () =
   it.each([
     ['', 'empty'],
     ['   ', 'empty'],
+    [`temperature${' + 1'.repeat(250)}`, 'too_long'],
     ['temperature +', 'syntax'],
     ['(temperature', 'syntax'],
     ['{temperature', 'syntax'],

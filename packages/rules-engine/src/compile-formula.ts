@@ -4,6 +4,7 @@ import { ALLOWED_FUNCTIONS, ALLOWED_OPERATORS, FORBIDDEN_FUNCTIONS, parseFormula
 /** Why a formula was refused; all of them are API code 89 (VIRTUAL_FIELD_FORMULA_INVALID). */
 export type FormulaProblem =
   | 'empty'
+  | 'too_long'
   | 'syntax'
   | 'string_literal'
   | 'unknown_field'
@@ -29,11 +30,13 @@ export interface CompiledFormula {
 
 type CompileResult = { ok: true; formula: CompiledFormula } | { ok: false; error: FormulaError };
 
+// A formula runs on every uplink; a bound on its size bounds its cost (and the parser's recursion).
+export const FORMULA_MAX = 1000;
 const NUMBER = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/;
 // A virtual field (its UUID has hyphens, which would read as minus signs) or a dotted identifier chain.
 const VIRTUAL_NAME =
   /^virtual\.[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\.\w+/;
-const IDENTIFIER = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*/;
+const IDENTIFIER = /^[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*/u;
 // Literals and the word operators of the mathjs grammar stay as they are.
 const KEYWORDS = new Set(['true', 'false', 'and', 'or', 'not', 'xor', 'mod']);
 
@@ -201,6 +204,7 @@ function toFinite(result: unknown): number | null {
  */
 export function compileFormula(text: string, knownFields?: ReadonlySet<string>): CompileResult {
   if (text.trim() === '') return fail('empty', 'The formula is empty.');
+  if (text.length > FORMULA_MAX) return fail('too_long', `A formula has at most ${FORMULA_MAX} characters.`);
   const rewritten = rewriteReferences(text);
   if ('problem' in rewritten) return { ok: false, error: rewritten };
   const { source, fields } = rewritten;
