@@ -22,6 +22,29 @@ export interface RuleInput {
   time: () => LocalTime;
 }
 
+/** An alarm decision of a rule; the data field is the rule's (null for click and no_data rules). */
+export function ruleAlarm(
+  rule: Rule<unknown>,
+  action: AlarmDecision['action'],
+  uplinkIndex: number | null,
+  at: number,
+  value: number | null,
+  reason: string,
+  details: Record<string, unknown>,
+): AlarmDecision {
+  const dataField = rule.trigger === 'data' ? (rule.dataField ?? null) : null;
+  return {
+    action,
+    source: { kind: 'rule', ruleId: rule.id },
+    uplinkIndex,
+    at,
+    dataField,
+    value,
+    reason,
+    details,
+  };
+}
+
 /** A copy with a fixed set of keys: cheaper for V8 than spreads and rest destructuring per uplink. */
 function copyState(prior: RuleState, at: number): RuleState {
   return {
@@ -113,6 +136,12 @@ export function evaluateDataRule<TAction>(
   const state = copyState(prior, input.at);
   state.lastValue = value;
   const level = holdsLevel(condition, value);
+  const thresholds = {
+    operator,
+    threshold: rule.value ?? null,
+    rangeMin: rule.rangeMin ?? null,
+    rangeMax: rule.rangeMax ?? null,
+  };
   const edgeOperator = operator === 'rie' || operator === 'fae';
 
   if (
@@ -126,21 +155,7 @@ export function evaluateDataRule<TAction>(
     state.alarmOpen = undefined;
     const step: RuleStep<TAction> = { state };
     if (ended)
-      step.alarm = {
-        action: 'clear',
-        source: { kind: 'rule', ruleId: rule.id },
-        uplinkIndex: input.index,
-        at: input.at,
-        dataField: field,
-        value,
-        reason: 'condition_ended',
-        details: {
-          operator,
-          threshold: rule.value ?? null,
-          rangeMin: rule.rangeMin ?? null,
-          rangeMax: rule.rangeMax ?? null,
-        },
-      };
+      step.alarm = ruleAlarm(rule, 'clear', input.index, input.at, value, 'condition_ended', thresholds);
     // The level holds but there was no crossing: say why rie / fae did not fire.
     if (level) return suppressed(rule, state, input, previous === undefined ? 'first_value' : 'not_edge');
     return step;
@@ -155,23 +170,11 @@ export function evaluateDataRule<TAction>(
   let alarm: AlarmDecision | undefined;
   if (!state.alarmOpen) {
     state.alarmOpen = true;
-    alarm = {
-      action: 'raise',
-      source: { kind: 'rule', ruleId: rule.id },
-      uplinkIndex: input.index,
-      at: input.at,
-      dataField: field,
-      value,
-      reason,
-      details: {
-        operator,
-        threshold: rule.value ?? null,
-        rangeMin: rule.rangeMin ?? null,
-        rangeMax: rule.rangeMax ?? null,
-        holdingSince: state.holdingSince,
-        previous: previous ?? null,
-      },
-    };
+    alarm = ruleAlarm(rule, 'raise', input.index, input.at, value, reason, {
+      ...thresholds,
+      holdingSince: state.holdingSince,
+      previous: previous ?? null,
+    });
   }
   const blocked = blockedBy(rule, state, input.at, input.time);
   if (!blocked) state.fired = true;

@@ -1,4 +1,4 @@
-import { blockedBy, recentFirings } from './evaluate-rule';
+import { blockedBy, recentFirings, ruleAlarm } from './evaluate-rule';
 import { DEFAULT_TIME_ZONE, localTime } from './local-time';
 import { evaluateSilence } from './sensor-checks';
 import { toEpochMs } from './time';
@@ -57,16 +57,13 @@ export function evaluateSensorChecksOnTimer<TAction = unknown>(
     const reason = `no data for ${silentSeconds} s (limit ${rule.timeWindowSeconds} s)`;
     if (!state.alarmOpen) {
       state.alarmOpen = true;
-      alarms.push({
-        action: 'raise',
-        source: { kind: 'rule', ruleId: rule.id },
-        uplinkIndex: null,
-        at: now,
-        dataField: null,
-        value: null,
-        reason,
-        details: { lastSeenAt: seen, silentSeconds, limitSeconds: rule.timeWindowSeconds },
-      });
+      alarms.push(
+        ruleAlarm(rule, 'raise', null, now, null, reason, {
+          lastSeenAt: seen,
+          silentSeconds,
+          limitSeconds: rule.timeWindowSeconds,
+        }),
+      );
     }
     const blocked = blockedBy(rule, state, now, () => localTime(now, timeZone));
     if (blocked) {

@@ -1,4 +1,10 @@
-import { evaluateClickRule, evaluateDataRule, type RuleInput, type RuleStep } from './evaluate-rule';
+import {
+  evaluateClickRule,
+  evaluateDataRule,
+  type RuleInput,
+  type RuleStep,
+  ruleAlarm,
+} from './evaluate-rule';
 import { DEFAULT_TIME_ZONE, type LocalTime, localTime } from './local-time';
 import { evaluateSensorCheck } from './sensor-checks';
 import { toEpochMs } from './time';
@@ -158,15 +164,6 @@ function heardFrom<TAction>(
   if (!alarmOpen) return { state };
   return {
     state,
-    alarm: {
-      action: 'clear',
-      source: { kind: 'rule', ruleId: rule.id },
-      uplinkIndex: index,
-      at,
-      dataField: null,
-      value: null,
-      reason: 'data_received',
-      details: { silentSince: prior.lastAt ?? null },
-    },
+    alarm: ruleAlarm(rule, 'clear', index, at, null, 'data_received', { silentSince: prior.lastAt ?? null }),
   };
 }
