@@ -48,7 +48,8 @@ function bodyObject(body: unknown): Record<string, unknown> {
   return body;
 }
 
-function accepted(envelope: UplinkEnvelope) {
+/** The body of a 202: the log has the uplink. */
+export function accepted(envelope: UplinkEnvelope) {
   return { payload: { kind: envelope.kind, messageId: envelope.messageId } };
 }
 

@@ -13,7 +13,7 @@ import { DeviceDirectory } from '../devices/device-directory.js';
 import { isRecord } from '../lns/lns-uplink.js';
 import { readToken } from './http-auth.js';
 import { ingestErrors } from './http-errors.js';
-import { registerLnsRoutes } from './http-lns.js';
+import { accepted, registerLnsRoutes } from './http-lns.js';
 import { mqttAclAllows } from './mqtt-acl.js';
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -105,7 +105,7 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
       { device, source: 'http', payload, receivedAt: new Date() },
       'refuse',
     );
-    return reply.code(202).send({ payload: { kind: envelope.kind, messageId: envelope.messageId } });
+    return reply.code(202).send(accepted(envelope));
   });
 
   registerLnsRoutes(app, ctx);

@@ -99,6 +99,23 @@ forEachDb((suite) => {
       ).toBe(true);
     });
 
+    it('refuses a payload over 64 KiB and closes the connection', async () => {
+      const device = await createDevice(suite.db, company);
+      const client = await connect(device);
+      const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+      client.publish(
+        `devices/${device.uuid}/up`,
+        JSON.stringify({ note: 'x'.repeat(70_000) }),
+        { qos: 1 },
+        () => {},
+      );
+      await closed;
+      await client.endAsync(true);
+      await drained(ingest.service);
+      expect(await stored(device)).toEqual([]);
+      expect(ingest.lines.some((l) => l.msg === 'mqtt uplink refused: payload too large')).toBe(true);
+    });
+
     it('lets a device subscribe to its own down topic only', async () => {
       const device = await createDevice(suite.db, company);
       const other = await createDevice(suite.db, company);

@@ -10,7 +10,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import { DeviceDirectory } from '../devices/device-directory.js';
 import { downTopic, upTopic } from './mqtt-acl.js';
-import { readMqttPayload } from './mqtt-uplink.js';
+import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
 
 export interface EmbeddedBroker {
   /** The port it listens on (useful with port 0). */
@@ -70,6 +70,10 @@ export async function startEmbeddedBroker(options: {
           'mqtt publish refused: not the device topic',
         );
         return done(new Error('not authorized'));
+      }
+      if (packet.payload.length > MAX_MQTT_PAYLOAD) {
+        log.warn({ uuid, bytes: packet.payload.length }, 'mqtt uplink refused: payload too large');
+        return done(new Error('payload too large'));
       }
       const receivedAt = new Date();
       ctx.directory

@@ -13,7 +13,7 @@ import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import { uuidOfUpTopic } from './mqtt-acl.js';
-import { readMqttPayload } from './mqtt-uplink.js';
+import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
 
 export interface ExternalMqttOptions {
   ctx: IngestContext;
@@ -44,6 +44,13 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
   const prefix = options.clientIdPrefix ?? `ingest-${hostname()}`;
 
   const handle = async (packet: mqtt.IPublishPacket): Promise<void> => {
+    if (packet.payload.length > MAX_MQTT_PAYLOAD) {
+      log.warn(
+        { topic: packet.topic, bytes: packet.payload.length },
+        'mqtt uplink dropped: payload too large',
+      );
+      return;
+    }
     const uuid = uuidOfUpTopic(packet.topic);
     const device = uuid ? await ctx.directory.deviceByUuid(uuid) : null;
     const refusal = refusalFor(device);

@@ -1,6 +1,9 @@
 import type { UplinkPayload } from '../decode/decode-uplink.js';
 import { isRecord } from '../lns/lns-uplink.js';
 
+/** Largest MQTT uplink payload, the same as the HTTP body limit. */
+export const MAX_MQTT_PAYLOAD = 64 * 1024;
+
 /**
  * An MQTT payload is a JSON object of data fields or raw bytes for the device's decoder: a payload
  * that starts with `{` and parses as an object is JSON, anything else is bytes.
