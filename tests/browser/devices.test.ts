@@ -260,10 +260,13 @@ describe('device screens in Chromium', () => {
     await page.goto(`/devices?q=${encodeURIComponent(device.name)}`);
     await page.getByTestId(`device-row-${device.id}`).click();
     const drawer = page.getByTestId('device-drawer');
+    await drawer.getByTestId('device-latest-values').waitFor();
+    await keepScreenshot(page, 'device-drawer');
     await drawer.getByTestId('device-action-data').click();
 
     const data = page.getByTestId('device-data-drawer');
     await expect.poll(() => data.getByTestId('data-summary').getAttribute('data-downsampled')).toBe('true');
+    await keepScreenshot(page, 'device-data-drawer-buckets');
     await expect.poll(() => data.locator('.uplot').count()).toBe(fields.length);
     for (const chart of await data.locator('.uplot').all()) {
       // x, the average and the min/max band edges
@@ -275,6 +278,7 @@ describe('device screens in Chromium', () => {
     await drawer.getByTestId('device-action-timetable').click();
     const days = page.getByTestId('device-timetable-drawer').getByTestId('timetable-day');
     await expect.poll(() => days.count()).toBe(7);
+    await keepScreenshot(page, 'device-timetable-drawer');
     const totals = await days.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-total'))));
     expect(totals.reduce((a, b) => a + b, 0)).toBeGreaterThan(2000);
     await page.keyboard.press('Escape');
@@ -319,6 +323,8 @@ describe('device screens in Chromium', () => {
 
     await drawer.getByTestId('device-action-edit').click();
     const edit = page.getByTestId('device-edit-drawer');
+    await edit.getByTestId('device-state').waitFor();
+    await keepScreenshot(page, 'device-edit-drawer');
     await edit.getByTestId('device-state').click();
     await page.getByTestId('device-state-maintenance').click();
     await edit.getByTestId('device-submit').click();

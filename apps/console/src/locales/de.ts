@@ -261,7 +261,6 @@ export const de: ConsoleMessages = {
   'devices.field.target-server': 'Zielserver',
   'devices.field.external-accessible': 'Extern erreichbar',
   'devices.field.mobile-data': 'Mobiles Datenvolumen',
-  'devices.field.created': 'Angelegt',
   'devices.field.credentials': 'Geräte-Token',
   'devices.yes': 'Ja',
   'devices.no': 'Nein',

@@ -263,7 +263,6 @@ export const en = {
   'devices.field.target-server': 'Target server',
   'devices.field.external-accessible': 'Externally accessible',
   'devices.field.mobile-data': 'Mobile data volume',
-  'devices.field.created': 'Created',
   'devices.field.credentials': 'Device token',
   'devices.yes': 'Yes',
   'devices.no': 'No',

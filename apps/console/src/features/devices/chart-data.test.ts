@@ -21,7 +21,9 @@ describe('series for uPlot', () => {
     ]);
     expect(chart.fields[0]?.values).toEqual([20, 21.5]);
     expect(chart.fields[1]?.values).toEqual([null, null]);
-    expect(uplotFieldData(chart, 0)).toHaveLength(2);
+    expect(uplotFieldData(chart, 0)).toEqual([chart.x, [20, 21.5]]);
+    // a field missing from a point is left out of that field's line, not drawn as a gap
+    expect(uplotFieldData(chart, 1)).toEqual([[], []]);
   });
 
   it('buckets: the average is the line, min and max the band', () => {

@@ -46,11 +46,20 @@ export function toChartData(
   };
 }
 
-/** uPlot's aligned data for one field: [x, value] or [x, value, min, max] when there is a band. */
+/**
+ * uPlot's aligned data for one field: [x, value] or [x, value, min, max] when there is a band. Points
+ * without this field are left out (devices send different fields per uplink, and a field reported
+ * less often than the bucket width has empty buckets), so the line joins the field's own readings.
+ */
 export function uplotFieldData(chart: ChartData, index: number): (number | null)[][] {
   const field = chart.fields[index];
   if (!field) return [chart.x];
-  return field.min && field.max ? [chart.x, field.values, field.min, field.max] : [chart.x, field.values];
+  const keep = field.values.flatMap((v, i) => (v === null ? [] : [i]));
+  const pick = (values: (number | null)[]) => keep.map((i) => values[i] ?? null);
+  const x = keep.map((i) => chart.x[i] ?? 0);
+  return field.min && field.max
+    ? [x, pick(field.values), pick(field.min), pick(field.max)]
+    : [x, pick(field.values)];
 }
 
 /** Fields worth a chart: those with at least one number in the answer, else the current numeric fields. */

@@ -143,7 +143,6 @@ export function DeviceInfoDrawer({
               ? null
               : `${number(device.mobile_data_volume / 1024, 1)} KiB`}
           </Row>
-          <Row label={t('devices.field.created')}>{formatDateTime(device.created_at, lang) || null}</Row>
           {details.data?.credentials && (
             <Row label={t('devices.field.credentials')} testId="device-credentials-state">
               {details.data.credentials.is_set
