@@ -1,0 +1,178 @@
+/**
+ * Benchmark of the chart query (architecture budget: one device, one year of 10-minute data, downsampled,
+ * under 100 ms) and of the device list for 10,000 devices, on PostgreSQL and on PGlite.
+ *
+ *   npx tsx tests/bench/device-data.bench.ts            (or: npm run bench -w @iot/tests)
+ *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (default)  BENCH_KINDS=postgres,pglite
+ *
+ * Each kind gets a fresh database (PostgreSQL: bench_<random>, dropped afterwards). Seeded: 52,560 rows
+ * (365 days x 144) for one device with four numeric fields, plus 10,000 devices with latest values. Printed
+ * per kind, beside the median of a plain `SELECT count(*)` over the same rows: the downsampled query as
+ * the API runs it for a year (count of the range, then one date_bin pass with min, max, sum and count per
+ * field, 6-hour buckets), for one and for four fields, and the device list (all 10,000 devices with group
+ * and latest values, and a filtered list). Medians of 15 runs after 3 warm-up runs; the machine's load
+ * average is printed beside them, because on a shared 2-core machine it moves every figure.
+ */
+import { randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import {
+  countDeviceData,
+  type Db,
+  listDevices,
+  migrate,
+  openPglite,
+  openPostgres,
+  readDeviceDataBuckets,
+} from '@iot/db';
+import pg from 'pg';
+
+const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const KINDS = (process.env.BENCH_KINDS ?? 'postgres,pglite').split(',');
+const YEAR_ROWS = 365 * 144;
+const STEP_MS = 10 * 60_000;
+const DEVICES = 10_000;
+const RUNS = 15;
+const WARMUP = 3;
+// The API's default chart resolution and the bucket it picks for a year at that resolution (6 h).
+const MAX_POINTS = 1500;
+const BUCKET_SECONDS = 6 * 3600;
+
+async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openBenchDb(kind: string): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite();
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = openPostgres({ url: url.toString(), max: 2 });
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      await withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function median(fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < WARMUP; i += 1) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+async function seed(db: Db) {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO companies (name) VALUES ('Bench company') RETURNING id::int AS id`,
+  );
+  const companyId = rows[0]!.id;
+  const { rows: dev } = await db.query<{ id: number }>(
+    `INSERT INTO devices (company_id, name) VALUES ($1, 'Weather station') RETURNING id::int AS id`,
+    [companyId],
+  );
+  const deviceId = dev[0]!.id;
+  const from = Date.parse('2025-01-01T00:00:00Z');
+  const started = performance.now();
+  // Batches of 5,000 rows built in SQL from generate_series: the figures measure reads, not the seeding.
+  for (let i = 0; i < YEAR_ROWS; i += 5000) {
+    const n = Math.min(5000, YEAR_ROWS - i);
+    await db.query(
+      `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+       SELECT $1, $2, $3::timestamptz + make_interval(mins => 10 * g),
+              jsonb_build_object('temperature', 10 + 15 * sin(g / 144.0 * 6.283), 'humidity', 50 + (g % 40),
+                                 'battery_level', 100 - g / 600.0, 'wind_speed_kmh', (g * 7919) % 60),
+              g::text
+         FROM generate_series($4::int, $5::int) AS g`,
+      [deviceId, companyId, new Date(from).toISOString(), i, i + n - 1],
+    );
+  }
+  const seedMs = performance.now() - started;
+  await db.query(
+    `INSERT INTO devices (company_id, name, serial_number, state, battery_level, is_active, last_online_at)
+     SELECT $1, 'Sensor ' || g, 'SN' || g, (ARRAY['ok','maintenance','lost','broken','disposed'])[1 + g % 5],
+            g % 101, g % 3 <> 0, now() - make_interval(mins => g % 1000)
+       FROM generate_series(1, $2::int) AS g`,
+    [companyId, DEVICES - 1],
+  );
+  await db.query(
+    `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
+     SELECT id, company_id, jsonb_build_object('temperature', id % 30, 'humidity', id % 90),
+            jsonb_build_object('temperature', now(), 'humidity', now()), now()
+       FROM devices WHERE company_id = $1`,
+    [companyId],
+  );
+  await db.query('ANALYZE');
+  return {
+    companyId,
+    deviceId,
+    range: { from: new Date(from), to: new Date(from + YEAR_ROWS * STEP_MS) },
+    seedMs,
+  };
+}
+
+async function benchKind(kind: string) {
+  const { db, drop } = await openBenchDb(kind);
+  try {
+    const { companyId, deviceId, range, seedMs } = await seed(db);
+    const fields = ['temperature', 'humidity', 'battery_level', 'wind_speed_kmh'];
+    const check = await readDeviceDataBuckets(db, companyId, deviceId, range, fields, BUCKET_SECONDS);
+    const rowsInBuckets = check.reduce((sum, b) => sum + b.count, 0);
+    if (rowsInBuckets !== YEAR_ROWS)
+      throw new Error(`buckets hold ${rowsInBuckets} rows, seeded ${YEAR_ROWS}`);
+
+    const countMs = await median(() =>
+      db.query(
+        'SELECT count(*) FROM device_data WHERE device_id = $1 AND company_id = $2 AND created_at >= $3 AND created_at < $4',
+        [deviceId, companyId, range.from, range.to],
+      ),
+    );
+    const apiPath = (n: number) => async () => {
+      // What GET /core/data/{id} does for a year: count the range, then bucket it.
+      const total = await countDeviceData(db, companyId, deviceId, range);
+      if (total > MAX_POINTS) {
+        await readDeviceDataBuckets(db, companyId, deviceId, range, fields.slice(0, n), BUCKET_SECONDS);
+      }
+    };
+    const api1Ms = await median(apiPath(1));
+    const api4Ms = await median(apiPath(4));
+    const listAllMs = await median(() => listDevices(db, companyId, {}));
+    const listFilteredMs = await median(() =>
+      listDevices(db, companyId, { search: 'sensor 12', state: 'ok', battery: { min: 10, max: 30 } }),
+    );
+    const listed = (await listDevices(db, companyId, {})).length;
+    console.log(
+      [
+        `${kind} (load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores): seeded ${YEAR_ROWS} rows in ${seedMs.toFixed(0)} ms; ${check.length} buckets of ${BUCKET_SECONDS / 3600} h`,
+        `  baseline SELECT count(*) over the year:       ${countMs.toFixed(1)} ms (median of ${RUNS})`,
+        `  downsampled as the API runs it, 1 field:       ${api1Ms.toFixed(1)} ms`,
+        `  downsampled as the API runs it, 4 fields:      ${api4Ms.toFixed(1)} ms`,
+        `  device list, all ${listed} devices with latest values: ${listAllMs.toFixed(1)} ms`,
+        `  device list, search + state + battery filter:    ${listFilteredMs.toFixed(1)} ms`,
+      ].join('\n'),
+    );
+  } finally {
+    await drop();
+  }
+}
+
+for (const kind of KINDS) await benchKind(kind.trim());
