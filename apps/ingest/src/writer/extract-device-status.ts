@@ -72,15 +72,17 @@ export function extractDeviceStatus(envelope: UplinkEnvelope): DeviceStatusValue
   const voltage = first(data, BATTERY_VOLTAGE_KEYS);
   if (voltage !== undefined && voltage >= 0)
     status.battery_voltage = voltage >= 1000 ? voltage / 1000 : voltage;
+  // Out of any radio's range means a broken reading; it must not reach the integer column either.
   const rssi = envelope.rssi ?? numberOf(data.rssi);
-  if (rssi !== undefined) status.rssi = Math.round(rssi);
+  if (rssi !== undefined && rssi >= -200 && rssi <= 50) status.rssi = Math.round(rssi);
   const snr = envelope.snr ?? numberOf(data.snr);
-  if (snr !== undefined) status.snr = snr;
+  if (snr !== undefined && snr >= -50 && snr <= 50) status.snr = snr;
   const own = signalLevel(numberOf(data.signal_strength) ?? numberOf(data.signal));
   if (own !== null) status.signal_strength = own;
   else if (status.rssi !== undefined) status.signal_strength = signalFromRssi(status.rssi);
   const mobile = first(data, MOBILE_DATA_KEYS);
-  if (mobile !== undefined && mobile >= 0) status.mobile_data_volume = Math.round(mobile);
+  if (mobile !== undefined && mobile >= 0 && mobile <= Number.MAX_SAFE_INTEGER)
+    status.mobile_data_volume = Math.round(mobile);
   if (envelope.geo) {
     status.latitude = envelope.geo.latitude;
     status.longitude = envelope.geo.longitude;

@@ -1,8 +1,9 @@
 import { forEachDb } from '@iot/db/testing';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { UplinkEnvelope } from '../envelope.js';
 import { createCompany, createDevice } from '../test-support/seed.js';
-import { writeUplinkBatch } from './storage-writer.js';
+import { writeEnvelopes, writeUplinkBatch } from './storage-writer.js';
 
 function envelope(
   device: { id: number; companyId: number },
@@ -183,6 +184,39 @@ forEachDb((suite) => {
         device.id,
       ]);
       expect(stored.rows[0]).toEqual({ n: 1 });
+    });
+
+    it('stores text with a NUL character (jsonb refuses it) without the NUL', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      await writeUplinkBatch(suite.db, [
+        envelope(device, '2026-01-06T10:00:00.000Z', { label: 'a\u0000b', path: 'c:\\u0000' }),
+      ]);
+      const { rows } = await suite.db.query('SELECT data FROM device_data WHERE device_id = $1', [device.id]);
+      expect(rows).toEqual([{ data: { label: 'ab', path: 'c:\\u0000' } }]);
+    });
+
+    it('skips an envelope that can never be stored and keeps the rest of its batch', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      const lines: Record<string, unknown>[] = [];
+      const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+      const stored = await writeEnvelopes(
+        suite.db,
+        [
+          envelope(device, '2026-01-07T10:00:00.000Z', { temperature: 1 }),
+          envelope(device, '2026-01-07T10:01:00.000Z', { temperature: 2 }, { fcnt: 1e20 }),
+          envelope(device, '2026-01-07T10:02:00.000Z', { temperature: 3 }),
+        ],
+        log,
+      );
+      expect(stored).toBe(2);
+      const { rows } = await suite.db.query(
+        'SELECT data FROM device_data WHERE device_id = $1 ORDER BY created_at',
+        [device.id],
+      );
+      expect(rows).toEqual([{ data: { temperature: 1 } }, { data: { temperature: 3 } }]);
+      expect(lines.filter((l) => l.msg === 'uplink cannot be stored, skipped')).toHaveLength(1);
     });
 
     it('leaves out latest values whose device belongs to another company by now', async () => {

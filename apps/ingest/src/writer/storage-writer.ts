@@ -47,6 +47,43 @@ export async function writeUplinkBatch(db: Db, envelopes: readonly UplinkEnvelop
   });
 }
 
+/**
+ * SQLSTATE classes 22 (data exception, e.g. a number out of a column's range) and 23 (integrity
+ * constraint) fail the same way on every retry; anything else (connection lost, database down,
+ * serialization failure) may pass next time.
+ */
+function isPermanentDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
+/**
+ * Writes a batch; when it fails on its data, writes the envelopes one by one so that one bad
+ * envelope cannot hold up its partition forever: those that still fail on their data are logged in
+ * full and skipped, any other failure is thrown so the log redelivers the batch.
+ */
+export async function writeEnvelopes(
+  db: Db,
+  envelopes: readonly UplinkEnvelope[],
+  log: Logger,
+): Promise<number> {
+  try {
+    return await writeUplinkBatch(db, envelopes);
+  } catch (error) {
+    if (!isPermanentDataError(error) || envelopes.length === 0) throw error;
+    let stored = 0;
+    for (const envelope of envelopes) {
+      try {
+        stored += await writeUplinkBatch(db, [envelope]);
+      } catch (single) {
+        if (!isPermanentDataError(single)) throw single;
+        log.error({ err: single, envelope }, 'uplink cannot be stored, skipped');
+      }
+    }
+    return stored;
+  }
+}
+
 /** The storage writer: consumer group `storage-writer` on topic `uplinks`. */
 export async function startStorageWriter(
   options: StorageWriterOptions,
@@ -66,7 +103,7 @@ export async function startStorageWriter(
             'uplinks record is not an envelope, skipped',
           );
       }
-      const stored = await writeUplinkBatch(db, envelopes);
+      const stored = await writeEnvelopes(db, envelopes, log);
       stats.batches++;
       stats.records += batch.length;
       stats.stored += stored;

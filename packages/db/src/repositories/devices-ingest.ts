@@ -8,6 +8,15 @@
  */
 import type { Queryable } from '../db';
 
+/**
+ * Rows as one JSON parameter. jsonb cannot hold the NUL character, and one device sending "\u0000" in
+ * a text value would otherwise fail its whole batch again and again; it is dropped from the text.
+ * (An escaped backslash before "u0000" is text, not a NUL, and stays.)
+ */
+function jsonParam(rows: unknown): string {
+  return JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
+}
+
 export interface IngestDevice {
   id: number;
   companyId: number;
@@ -125,7 +134,7 @@ export async function insertDeviceDataRows(q: Queryable, rows: readonly DeviceDa
             latitude double precision, longitude double precision, metalabel text, fcnt bigint, message_id text)
        JOIN devices d ON d.id = r.device_id
      ON CONFLICT (device_id, created_at, message_id) DO NOTHING`,
-    [JSON.stringify(rows)],
+    [jsonParam(rows)],
   );
   return result.rowCount;
 }
@@ -178,7 +187,7 @@ export async function upsertDeviceCurrentRows(
                     OR (c.field_times ->> 'geo')::timestamptz <= (EXCLUDED.field_times ->> 'geo')::timestamptz)
                   THEN EXCLUDED.longitude ELSE c.longitude END,
        updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at)`,
-    [JSON.stringify(rows)],
+    [jsonParam(rows)],
   );
 }
 
@@ -239,7 +248,7 @@ export async function updateDeviceStatusRows(q: Queryable, rows: readonly Device
        ${sets.join(',\n       ')}
      FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, last_online_at timestamptz, s jsonb)
      WHERE d.id = r.device_id AND d.company_id = r.company_id`,
-    [JSON.stringify(payload)],
+    [jsonParam(payload)],
   );
 }
 
@@ -265,6 +274,6 @@ export async function insertDeviceLogRows(q: Queryable, rows: readonly DeviceLog
        FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, level smallint, message text,
             payload jsonb, raw text, created_at timestamptz)
        JOIN devices d ON d.id = r.device_id`,
-    [JSON.stringify(rows)],
+    [jsonParam(rows)],
   );
 }
