@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../db';
+import { withTenant } from '../tenant';
+import { forEachDb } from '../testing';
+import { insertCompany } from './companies';
+import { readDeviceData, readDeviceDataBuckets, readLastDeviceRecord } from './device-data';
+import { findDevice, listDevices, reassignDevice, updateDevice } from './devices';
+import { insertIntegrationToken, listIntegrationTokens, revokeIntegrationToken } from './integration-tokens';
+
+async function device(q: Queryable, companyId: number, columns: Record<string, unknown> = {}) {
+  const values = { name: 'd', ...columns, company_id: companyId };
+  const keys = Object.keys(values);
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO devices (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
+     RETURNING id::int AS id`,
+    Object.values(values),
+  );
+  return rows[0]!.id;
+}
+
+const T0 = Date.parse('2026-02-01T00:00:00Z');
+
+describe('device repositories', () => {
+  forEachDb((suite) => {
+    it('lists and finds only the company own devices, also behind row-level security', async () => {
+      const a = await insertCompany(suite.db, { name: 'A' });
+      const b = await insertCompany(suite.db, { name: 'B' });
+      const own = await device(suite.db, a.id, { name: 'own' });
+      const foreign = await device(suite.db, b.id, { name: 'foreign' });
+      const names = await withTenant(suite.db, a.id, (tx) => listDevices(tx, a.id));
+      expect(names.map((d) => d.name)).toEqual(['own']);
+      expect(await findDevice(suite.db, a.id, foreign)).toBeNull();
+      expect(await updateDevice(suite.db, a.id, foreign, { name: 'stolen' })).toBe(false);
+      expect((await findDevice(suite.db, b.id, foreign))?.name).toBe('foreign');
+      expect((await findDevice(suite.db, a.id, own))?.rulesCount).toBe(0);
+    });
+
+    it('uses exclusive lower and inclusive upper battery bounds and literal search text', async () => {
+      const c = await insertCompany(suite.db, { name: 'C' });
+      for (const level of [10, 10.5, 30, 30.1])
+        await device(suite.db, c.id, { name: `b${level}`, battery_level: level });
+      await device(suite.db, c.id, { name: '100%_sure' });
+      const names = async (filter: Parameters<typeof listDevices>[2]) =>
+        (await listDevices(suite.db, c.id, filter)).map((d) => d.name);
+      expect(await names({ battery: { min: 10, max: 30 } })).toEqual(['b10.5', 'b30']);
+      expect(await names({ battery: { min: null, max: 10 } })).toEqual(['b10']);
+      expect(await names({ search: '%_' })).toEqual(['100%_sure']);
+      expect(await names({ search: 'b1_' })).toEqual([]);
+    });
+
+    it('reassigns only a device of the given company and reports what it removed', async () => {
+      const from = await insertCompany(suite.db, { name: 'From' });
+      const to = await insertCompany(suite.db, { name: 'To' });
+      const id = await device(suite.db, from.id);
+      await suite.db.query(
+        `INSERT INTO rules (company_id, device_id, data_field, operator, value) VALUES ($1, $2, 't', 'gte', 1)`,
+        [from.id, id],
+      );
+      expect(await suite.db.transaction((tx) => reassignDevice(tx, to.id, id, from.id))).toBeNull();
+      const summary = await suite.db.transaction((tx) => reassignDevice(tx, from.id, id, to.id));
+      expect(summary).toMatchObject({ rules: 1, alarms: 0, currentValues: 0 });
+      expect((await findDevice(suite.db, to.id, id))?.companyId).toBe(to.id);
+    });
+
+    it('buckets exact min, max, sum and avg, ignores text values and picks fields in SQL', async () => {
+      const c = await insertCompany(suite.db, { name: 'Data' });
+      const id = await device(suite.db, c.id);
+      // Two 10-minute buckets: 1, 2, 'x' | 10, true.
+      const rows: [number, Record<string, unknown>][] = [
+        [0, { v: 1, other: 5 }],
+        [60_000, { v: 2 }],
+        [120_000, { v: 'x' }],
+        [600_000, { v: 10 }],
+        [660_000, { v: true }],
+      ];
+      for (const [offset, data] of rows) {
+        await suite.db.query(
+          'INSERT INTO device_data (device_id, company_id, created_at, data) VALUES ($1, $2, $3, $4)',
+          [id, c.id, new Date(T0 + offset), JSON.stringify(data)],
+        );
+      }
+      const range = { from: new Date(T0), to: new Date(T0 + 3_600_000) };
+      const buckets = await readDeviceDataBuckets(suite.db, c.id, id, range, ['v', 'missing'], 600);
+      expect(buckets.map((b) => [b.start.toISOString(), b.count, b.fields.v])).toEqual([
+        [new Date(T0).toISOString(), 3, { min: 1, max: 2, sum: 3, avg: 1.5, count: 2 }],
+        [new Date(T0 + 600_000).toISOString(), 2, { min: 1, max: 10, sum: 11, avg: 5.5, count: 2 }],
+      ]);
+      expect(buckets[0]!.fields.missing).toEqual({ min: null, max: null, sum: null, avg: null, count: 0 });
+      expect((await readDeviceData(suite.db, c.id, id, range, ['other']))[0]!.data).toEqual({ other: 5 });
+      expect((await readLastDeviceRecord(suite.db, c.id, id, null))?.data).toEqual({ v: true });
+      // Another company reads nothing of this device's rows.
+      const other = await insertCompany(suite.db, { name: 'Other' });
+      expect(await readDeviceDataBuckets(suite.db, other.id, id, range, ['v'], 600)).toEqual([]);
+    });
+
+    it('lists webhook token kinds only and revokes once', async () => {
+      const c = await insertCompany(suite.db, { name: 'Tokens' });
+      const token = await insertIntegrationToken(suite.db, c.id, {
+        kind: 'tts',
+        name: 'TTS',
+        tokenHash: `hash-${c.id}`,
+        createdBy: null,
+      });
+      await suite.db.query(
+        `INSERT INTO integration_tokens (company_id, kind, name, token_hash) VALUES ($1, 'external_api', 'API', $2)`,
+        [c.id, `api-${c.id}`],
+      );
+      expect((await listIntegrationTokens(suite.db, c.id)).map((t) => t.kind)).toEqual(['tts']);
+      expect(await revokeIntegrationToken(suite.db, c.id, token.id)).toBe(true);
+      const first = (await listIntegrationTokens(suite.db, c.id))[0]!.revokedAt;
+      expect(await revokeIntegrationToken(suite.db, c.id, token.id)).toBe(true);
+      expect((await listIntegrationTokens(suite.db, c.id))[0]!.revokedAt).toEqual(first);
+      const other = await insertCompany(suite.db, { name: 'Other tokens' });
+      expect(await revokeIntegrationToken(suite.db, other.id, token.id)).toBe(false);
+    });
+  });
+});
