@@ -76,11 +76,13 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
         handle(packet as mqtt.IPublishPacket).then(
           () => callback(),
           (error: unknown) => {
-            // No PUBACK: the broker delivers the uplink again after the reconnect.
+            // No PUBACK. A broker resends an unacknowledged message only after a reconnect, so drop the
+            // connection: mqtt.js reconnects after reconnectPeriod and the session delivers it again.
             log.error(
               { err: error, topic: (packet as mqtt.IPublishPacket).topic },
-              'mqtt uplink not accepted',
+              'mqtt uplink not accepted, reconnecting for redelivery',
             );
+            client.stream.destroy();
             callback(error as Error);
           },
         );
