@@ -57,10 +57,7 @@ function takeJsonEnvelopeFields(json: Record<string, unknown>, receivedAt: Date)
   return { data, messageId, measuredAt };
 }
 
-/**
- * Without an id from the source, the id is a hash of device, payload and the second of receipt, and the
- * measurement time is that second: the same message delivered twice within a second is stored once.
- */
+/** Without an id from the source, the id is a hash of device, payload and the second of measurement. */
 function derivedMessageId(deviceId: number, payload: UplinkPayload, second: number): string {
   const hash = createHash('sha256').update(`${deviceId}:${second}:`);
   if (payload.bytes) hash.update(payload.bytes);
@@ -86,11 +83,10 @@ export async function buildUplinkEnvelope(
     messageId ??= own.messageId;
     measuredAt ??= own.measuredAt;
   }
-  if (!messageId) {
-    const second = Math.floor((measuredAt ?? receivedAt).getTime() / 1000);
-    messageId = derivedMessageId(device.id, payload, second);
-    measuredAt ??= new Date(second * 1000);
-  }
+  // Without a time from the source the receive time counts, to the second: a retry of the same message
+  // (QoS 1 DUP, HTTP retry) within that second meets the same (device, time, message id) and is stored once.
+  measuredAt ??= new Date(Math.floor(receivedAt.getTime() / 1000) * 1000);
+  messageId ??= derivedMessageId(device.id, payload, Math.floor(measuredAt.getTime() / 1000));
   const result = await decodeUplink({ device, payload, receivedAt, ...deps });
   const envelope: UplinkEnvelope = {
     v: 1,
@@ -99,7 +95,7 @@ export async function buildUplinkEnvelope(
     companyId: device.companyId,
     source: uplink.source,
     receivedAt: receivedAt.toISOString(),
-    measuredAt: (measuredAt ?? receivedAt).toISOString(),
+    measuredAt: measuredAt.toISOString(),
     messageId,
     data: result.errors.length > 0 ? {} : result.data,
   };
