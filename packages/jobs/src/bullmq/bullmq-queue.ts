@@ -1,0 +1,189 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { backoffDelay } from '../backoff';
+import { jobIdFor } from '../job-id';
+import type { JobKeyStore } from '../job-keys';
+import { errorText, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
+import type {
+  DeadLetter,
+  EnqueueOptions,
+  EnqueueResult,
+  JobDefinition,
+  JobHandler,
+  JobQueue,
+  Processor,
+  QueuePolicy,
+} from '../types';
+import { validatePayload } from '../validate-payload';
+
+export interface BullmqJobQueueOptions {
+  /** redis://host:port (REDIS_URL). */
+  url: string;
+  /** Redis key prefix of every queue (BullMQ `prefix`); tests use a unique one per run. */
+  prefix?: string;
+  keys?: JobKeyStore;
+  /**
+   * How long a worker's lock on a running job lasts without renewal; a killed worker's job is taken over
+   * by another worker once the lock ran out and a stalled check ran (BullMQ defaults: 30 s each).
+   */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /** Dead letters kept per job name (the list is trimmed to this length). */
+  maxDeadLetters?: number;
+}
+
+const BACKOFF_TYPE = 'iot-exponential';
+
+/**
+ * The distributed profile's job queue: one BullMQ queue per job name on Redis. Jobs survive restarts and
+ * a killed worker's running job goes back to waiting (stalled-job check) for another worker; the job id
+ * is derived from the idempotency key, so BullMQ adds a key only once while the job is kept. Dead letters
+ * go to the Redis list `<prefix>:<job name>:dead` (newest first).
+ */
+export class BullmqJobQueue implements JobQueue {
+  readonly kind = 'bullmq' as const;
+  readonly prefix: string;
+  private readonly redis: Redis;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers = new Set<Worker>();
+  private readonly closing = new AbortController();
+
+  constructor(private readonly options: BullmqJobQueueOptions) {
+    this.prefix = options.prefix ?? 'bull';
+    // BullMQ's blocking commands need maxRetriesPerRequest null.
+    this.redis = new Redis(options.url, { maxRetriesPerRequest: null });
+  }
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.redis, prefix: this.prefix });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  deadLetterKey(name: string): string {
+    return `${this.prefix}:${name}:dead`;
+  }
+
+  async enqueue<S extends TSchema>(
+    job: JobDefinition<S>,
+    payload: Static<S>,
+    options: EnqueueOptions = {},
+  ): Promise<EnqueueResult> {
+    const valid = validatePayload(job, payload);
+    const key = job.idempotencyKey(valid);
+    const id = jobIdFor(job.name, key);
+    const envelope: JobEnvelope = { v: job.version, key, payload: valid };
+    await this.queue(job.name).add(job.name, envelope, {
+      jobId: id,
+      attempts: job.retry.attempts,
+      backoff: { type: BACKOFF_TYPE },
+      ...(options.delayMs ? { delay: options.delayMs } : {}),
+    });
+    return { id, idempotencyKey: key };
+  }
+
+  process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor {
+    const worker = new Worker(
+      job.name,
+      async (bullJob: Job) => {
+        const envelope = bullJob.data as JobEnvelope;
+        const attempt = bullJob.attemptsMade + 1;
+        try {
+          return await runAttempt(job, handler, envelope, {
+            jobId: bullJob.id ?? '',
+            attempt,
+            keys: this.options.keys,
+            closing: this.closing.signal,
+          });
+        } catch (error) {
+          const permanent = isPermanent(error);
+          if (permanent || attempt >= job.retry.attempts) {
+            await this.recordDeadLetter({
+              name: job.name,
+              id: bullJob.id ?? '',
+              idempotencyKey: envelope.key,
+              payload: envelope.payload,
+              attempts: attempt,
+              error: errorText(error),
+              failedAt: new Date().toISOString(),
+            });
+          }
+          if (permanent) throw new UnrecoverableError(errorText(error));
+          throw error;
+        }
+      },
+      {
+        connection: this.redis,
+        prefix: this.prefix,
+        concurrency: policy.concurrency,
+        ...(policy.limiter
+          ? { limiter: { max: policy.limiter.max, duration: policy.limiter.durationMs } }
+          : {}),
+        removeOnComplete: { age: Math.ceil(policy.keepCompletedMs / 1000) },
+        removeOnFail: { age: Math.ceil(policy.keepFailedMs / 1000) },
+        ...(this.options.lockDurationMs ? { lockDuration: this.options.lockDurationMs } : {}),
+        ...(this.options.stalledIntervalMs ? { stalledInterval: this.options.stalledIntervalMs } : {}),
+        settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(job.retry, attemptsMade) },
+      },
+    );
+    // Connection errors are retried by ioredis; an unhandled 'error' event would crash the process.
+    worker.on('error', () => {});
+    this.workers.add(worker);
+    return {
+      close: async () => {
+        this.workers.delete(worker);
+        await worker.close();
+      },
+    };
+  }
+
+  private async recordDeadLetter(letter: DeadLetter): Promise<void> {
+    const key = this.deadLetterKey(letter.name);
+    await this.redis
+      .multi()
+      .lpush(key, JSON.stringify(letter))
+      .ltrim(key, 0, (this.options.maxDeadLetters ?? 10_000) - 1)
+      .exec();
+  }
+
+  async deadLetters(name: string, limit = 100): Promise<DeadLetter[]> {
+    const items = await this.redis.lrange(this.deadLetterKey(name), 0, limit - 1);
+    return items.map((item) => JSON.parse(item) as DeadLetter);
+  }
+
+  /** Waits until BullMQ's connections are ready (tests, start-up checks). */
+  async ready(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  /** Lets running attempts finish (BullMQ's graceful close), then releases the connections. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.workers].map((w) => w.close()));
+    this.workers.clear();
+    this.closing.abort(new Error('job queue closed'));
+    await Promise.allSettled([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** Deletes every Redis key under `prefix:` (test clean-up). */
+export async function deleteRedisPrefix(url: string, prefix: string): Promise<number> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+  return deleted;
+}

@@ -1,0 +1,32 @@
+export { backoffDelay } from './backoff';
+export { BullmqJobQueue, type BullmqJobQueueOptions, deleteRedisPrefix } from './bullmq/bullmq-queue';
+export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/in-process-queue';
+export { jobIdFor } from './job-id';
+export {
+  type ClaimResult,
+  createDbJobKeyStore,
+  createMemoryJobKeyStore,
+  type JobKeyStore,
+  purgeExpiredJobKeys,
+} from './job-keys';
+export { type OpenJobQueueOptions, openJobQueue } from './open-job-queue';
+export { type JobEnvelope, leaseMs } from './run-attempt';
+export {
+  type DeadLetter,
+  defineJob,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type JobContext,
+  type JobDefinition,
+  type JobHandler,
+  JobInFlightError,
+  type JobPayload,
+  JobPayloadError,
+  type JobQueue,
+  JobTimeoutError,
+  PermanentJobError,
+  type Processor,
+  type QueuePolicy,
+  type RetryPolicy,
+} from './types';
+export { validatePayload } from './validate-payload';
