@@ -230,23 +230,29 @@ const STATUS_COLUMNS = [
  */
 export async function updateDeviceStatusRows(q: Queryable, rows: readonly DeviceStatusRow[]): Promise<void> {
   if (rows.length === 0) return;
+  // Typed record columns (<column>, <column>_at) rather than a nested jsonb: no per-row jsonb
+  // extraction and cast for eight columns.
   const sets = STATUS_COLUMNS.map(
-    ([column, type]) =>
-      `${column} = CASE WHEN r.s ? '${column}' AND (r.s -> '${column}' ->> 'at')::timestamptz >= COALESCE(d.last_online_at, '-infinity')
-         THEN (r.s -> '${column}' ->> 'value')::${type} ELSE d.${column} END`,
+    ([column]) =>
+      `${column} = CASE WHEN r.${column}_at >= COALESCE(d.last_online_at, '-infinity') THEN r.${column} ELSE d.${column} END`,
   );
-  const payload = rows.map(({ device_id, company_id, last_online_at, ...status }) => ({
-    device_id,
-    company_id,
-    last_online_at,
-    s: status,
-  }));
+  const recordColumns = STATUS_COLUMNS.map(([column, type]) => `${column} ${type}, ${column}_at timestamptz`);
+  const payload = rows.map(({ device_id, company_id, last_online_at, ...status }) => {
+    const flat: Record<string, unknown> = { device_id, company_id, last_online_at };
+    for (const [column, timed] of Object.entries(status) as [string, TimedValue | undefined][]) {
+      if (!timed) continue;
+      flat[column] = timed.value;
+      flat[`${column}_at`] = timed.at;
+    }
+    return flat;
+  });
   await q.query(
     `UPDATE devices d SET
        is_active = true,
        last_online_at = GREATEST(d.last_online_at, r.last_online_at),
        ${sets.join(',\n       ')}
-     FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, last_online_at timestamptz, s jsonb)
+     FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, last_online_at timestamptz,
+          ${recordColumns.join(', ')})
      WHERE d.id = r.device_id AND d.company_id = r.company_id`,
     [jsonParam(payload)],
   );
