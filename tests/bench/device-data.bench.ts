@@ -16,6 +16,8 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { buildApp } from '@iot/api';
+import { loadConfig } from '@iot/config';
 import {
   countDeviceData,
   type Db,
@@ -25,6 +27,8 @@ import {
   openPostgres,
   readDeviceDataBuckets,
 } from '@iot/db';
+import { hash } from '@node-rs/argon2';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -130,6 +134,32 @@ async function seed(db: Db) {
   };
 }
 
+/** Signs a fresh main user of the company in through the API and returns the cookie header. */
+async function signIn(app: FastifyInstance, db: Db, companyId: number): Promise<string> {
+  const email = `bench.${randomBytes(4).toString('hex')}@example.test`;
+  const password = 'Bench-Password-1!';
+  await db.query(
+    `INSERT INTO users (company_id, email, name, password_hash, roles, eula_accepted)
+     VALUES ($1, $2, 'Bench', $3, '{ROLE_MAINUSER}', true)`,
+    [companyId, email, await hash(password)],
+  );
+  const jar = new Map<string, string>();
+  const keep = (cookies: { name: string; value: string }[]) => {
+    for (const c of cookies) jar.set(c.name, c.value);
+  };
+  const header = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  keep((await app.inject({ method: 'GET', url: '/sanctum/csrf-cookie' })).cookies);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    headers: { cookie: header(), 'x-xsrf-token': jar.get('XSRF-TOKEN') ?? '' },
+    payload: { email, password },
+  });
+  if (login.statusCode !== 200) throw new Error(`login answered ${login.statusCode}: ${login.body}`);
+  keep(login.cookies);
+  return header();
+}
+
 async function benchKind(kind: string) {
   const { db, drop } = await openBenchDb(kind);
   try {
@@ -160,6 +190,21 @@ async function benchKind(kind: string) {
       listDevices(db, companyId, { search: 'sensor 12', state: 'ok', battery: { min: 10, max: 30 } }),
     );
     const listed = (await listDevices(db, companyId, {})).length;
+    // The whole HTTP path of the device screen: session, query, presentation, schema serialisation.
+    const app = buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, version: 'bench' });
+    await app.ready();
+    let httpMs = Number.NaN;
+    let bytes = 0;
+    try {
+      const cookie = await signIn(app, db, companyId);
+      httpMs = await median(async () => {
+        const res = await app.inject({ method: 'GET', url: '/api/v1/core/devices', headers: { cookie } });
+        if (res.statusCode !== 200) throw new Error(`GET /core/devices answered ${res.statusCode}`);
+        bytes = res.rawPayload.length;
+      });
+    } finally {
+      await app.close();
+    }
     console.log(
       [
         `${kind} (load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores): seeded ${YEAR_ROWS} rows in ${seedMs.toFixed(0)} ms; ${check.length} buckets of ${BUCKET_SECONDS / 3600} h`,
@@ -168,6 +213,7 @@ async function benchKind(kind: string) {
         `  downsampled as the API runs it, 4 fields:      ${api4Ms.toFixed(1)} ms`,
         `  device list, all ${listed} devices with latest values: ${listAllMs.toFixed(1)} ms`,
         `  device list, search + state + battery filter:    ${listFilteredMs.toFixed(1)} ms`,
+        `  GET /api/v1/core/devices, ${listed} devices (app.inject): ${httpMs.toFixed(1)} ms, ${(bytes / 1e6).toFixed(1)} MB`,
       ].join('\n'),
     );
   } finally {

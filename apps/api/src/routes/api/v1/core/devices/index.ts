@@ -47,6 +47,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: DeviceListQuery,
         response: responses(Type.Array(DeviceListItem)),
       },
+      // 10,000 devices of forty fields: fast-json-stringify takes several times as long as JSON.stringify
+      // on this shape (open records, nullable fields). presentDeviceListItem builds every object field by
+      // field, so nothing outside the schema can leave; the schema still documents the answer.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) => {
       const devices = await listCompanyDevices(db, authOf(request), request.query);
