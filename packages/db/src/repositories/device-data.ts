@@ -94,7 +94,11 @@ export async function countDeviceData(
   return rows[0]?.n ?? 0;
 }
 
-/** The points of a range, oldest first; `fields` null = every field. */
+/**
+ * The points of a range, oldest first; `fields` null = every field. Both reads below order exactly like
+ * the index (device_id, created_at DESC, message_id), read forwards or backwards, so no sort is needed and
+ * the newest record is a single index entry.
+ */
 export async function readDeviceData(
   q: Queryable,
   companyId: number,
@@ -105,7 +109,7 @@ export async function readDeviceData(
   const { rows } = await q.query<PointRow>(
     `SELECT created_at, ${pickFields('$5')} AS data, latitude, longitude, metalabel FROM device_data
       WHERE device_id = $1 AND company_id = $2 AND created_at >= $3 AND created_at < $4
-      ORDER BY created_at, message_id`,
+      ORDER BY created_at, message_id DESC`,
     [deviceId, companyId, range.from, range.to, fields],
   );
   return rows.map(toPoint);
@@ -128,7 +132,7 @@ export async function readLastDeviceRecord(
   const { rows } = await q.query<PointRow>(
     `SELECT created_at, ${pickFields('$3')} AS data, latitude, longitude, metalabel FROM device_data
       WHERE device_id = $1 AND company_id = $2 ${rangeSql}
-      ORDER BY created_at DESC, message_id DESC LIMIT 1`,
+      ORDER BY created_at DESC, message_id LIMIT 1`,
     params,
   );
   return rows[0] ? toPoint(rows[0]) : null;
