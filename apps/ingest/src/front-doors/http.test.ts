@@ -1,6 +1,11 @@
 import { forEachDb } from '@iot/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCompany, createDevice, type SeededDevice } from '../test-support/seed.js';
+import {
+  createCompany,
+  createDevice,
+  createIntegrationToken,
+  type SeededDevice,
+} from '../test-support/seed.js';
 import { drained, startTestIngest, type TestIngest } from '../test-support/test-ingest.js';
 
 forEachDb((suite) => {
@@ -51,6 +56,19 @@ forEachDb((suite) => {
         [device.id],
       );
       expect(status.rows[0]).toEqual({ battery_level: 77, is_active: true, latitude: 48.04 });
+    });
+
+    it("accepts the company's http integration token (NB-IoT backends) as X-Integration-Token", async () => {
+      const device = await createDevice(suite.db, company);
+      const token = await createIntegrationToken(suite.db, company, 'http');
+      const res = await fetch(`${ingest.url}/uplinks/${device.uuid}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-integration-token': token },
+        body: JSON.stringify({ temperature: 8 }),
+      });
+      expect(res.status).toBe(202);
+      await drained(ingest.service);
+      expect((await storedRows(device)).map((r) => r.data)).toEqual([{ temperature: 8 }]);
     });
 
     it('decodes bytes with the device driver (nbiot_button frame 01 02 00 2A 57)', async () => {
@@ -110,6 +128,22 @@ forEachDb((suite) => {
       ['a wrong token', 'wrong', '{"temperature": 1}', 'application/json', 401, 401],
       ['no token', 'none', '{"temperature": 1}', 'application/json', 401, 401],
       ['an unknown device', 'unknown', '{"temperature": 1}', 'application/json', 404, 10],
+      [
+        "another company's http integration token",
+        'other-company',
+        '{"temperature": 1}',
+        'application/json',
+        404,
+        10,
+      ],
+      [
+        'an integration token of another kind',
+        'chirpstack-token',
+        '{"temperature": 1}',
+        'application/json',
+        401,
+        401,
+      ],
       ['a disposed device', 'disposed', '{"temperature": 1}', 'application/json', 404, 10],
     ])(
       'refuses %s with a clear answer, stores nothing and logs it',
@@ -118,7 +152,14 @@ forEachDb((suite) => {
           state: auth === 'disposed' ? 'disposed' : 'ok',
         });
         const target = auth === 'unknown' ? { uuid: '00000000-0000-4000-8000-000000000000' } : device;
-        const token = auth === 'wrong' ? 'not-the-token' : auth === 'none' ? null : device.token;
+        const tokens: Record<string, () => Promise<string | null>> = {
+          wrong: async () => 'not-the-token',
+          none: async () => null,
+          'other-company': async () =>
+            createIntegrationToken(suite.db, await createCompany(suite.db), 'http'),
+          'chirpstack-token': async () => createIntegrationToken(suite.db, company, 'chirpstack'),
+        };
+        const token = tokens[auth] ? await tokens[auth]() : device.token;
         const before = ingest.lines.length;
         const res = await post(target, token, body, type);
         expect(res.status).toBe(status);

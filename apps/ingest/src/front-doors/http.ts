@@ -8,7 +8,6 @@ import { ApiError, isApiError } from '@iot/domain';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import { OverloadedError } from '../accept/uplink-publisher.js';
-import type { IngestDevice } from '../devices/device-directory.js';
 import { DeviceDirectory } from '../devices/device-directory.js';
 import { isRecord } from '../lns/lns-uplink.js';
 import { readToken } from './http-auth.js';
@@ -35,15 +34,23 @@ function toApiError(error: FastifyError | Error, bodyLimit: number): ApiError {
   return new ApiError(500, 500, 'Internal error, please contact support.');
 }
 
+/**
+ * The device a `/uplinks/<uuid>` request may write to: with the device's own token, or with an
+ * integration token of kind `http` (a company's NB-IoT backend) of the device's company. Another
+ * company's integration token sees an unknown device, as with DevEUIs.
+ */
 async function deviceForUplink(ctx: IngestContext, request: FastifyRequest<{ Params: { uuid: string } }>) {
   const device = await ctx.directory.deviceByUuid(request.params.uuid);
-  const refusal = refusalFor(device);
-  if (refusal === 'unknown_device') throw ingestErrors.unknownDevice();
-  const token = readToken(request, false);
-  if (!token || !DeviceDirectory.checkDeviceToken(device as IngestDevice, token))
-    throw ingestErrors.unauthorized();
-  if (refusal === 'disposed') throw ingestErrors.disposed();
-  return device as IngestDevice;
+  if (!device) throw ingestErrors.unknownDevice();
+  const token = readToken(request, true);
+  if (!token) throw ingestErrors.unauthorized();
+  if (!DeviceDirectory.checkDeviceToken(device, token)) {
+    const integration = await ctx.directory.integrationToken(token);
+    if (integration?.kind !== 'http') throw ingestErrors.unauthorized();
+    if (integration.companyId !== device.companyId) throw ingestErrors.unknownDevice();
+  }
+  if (refusalFor(device) === 'disposed') throw ingestErrors.disposed();
+  return device;
 }
 
 export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
