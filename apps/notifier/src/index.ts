@@ -1,20 +1,167 @@
 import type { Config } from '@iot/config';
 import type { Db } from '@iot/db';
+import { type JobDefinition, type JobQueue, openJobQueue, type QueuePolicy } from '@iot/jobs';
 import type { Logger, Service } from '@iot/runtime';
+import type { Channels } from './channels/channels';
+import { createEmailChannel } from './channels/email-channel';
+import { createHttpChannel } from './channels/http-channel';
+import { createRemoteControlChannel } from './channels/remote-control-channel';
+import { createSmsChannel } from './channels/sms-channel';
+import { createSystemChannel } from './channels/system-channel';
+import { createTwilioClient, type TwilioClient } from './channels/twilio-client';
+import { createVoiceChannel } from './channels/voice-channel';
+import {
+  connectMqttDownlinks,
+  type DownlinkPublish,
+  type MqttDownlinkClient,
+} from './downlinks/downlink-transport';
+import { handleNotifyAction } from './jobs/handle-notify-action';
+import { NOTIFY_ACTION, type NotifyActionPayload } from './jobs/notify-action.job';
+import { NOTIFY_ACTION_POLICY } from './jobs/notify-action.queue';
+import { createMailer } from './mail/create-mailer';
+import type { Mailer } from './mail/mailer';
+import { SmtpMailer } from './mail/smtp-mailer';
+
+export type { Channels, Delivery } from './channels/channels';
+export type { EmailConfig } from './channels/email-channel';
+export { createEmailChannel, messageIdFor } from './channels/email-channel';
+export { createHttpChannel, type HttpChannelOptions, type HttpConfig } from './channels/http-channel';
+export { createRemoteControlChannel, type RemoteControlConfig } from './channels/remote-control-channel';
+export { createSmsChannel, type SmsConfig } from './channels/sms-channel';
+export { isPublicAddress, RefusedTargetError } from './channels/ssrf-guard';
+export { createSystemChannel, type SystemConfig } from './channels/system-channel';
+export { createTwilioClient, type TwilioClient } from './channels/twilio-client';
+export { buildVoiceTwiml, createVoiceChannel, type VoiceConfig } from './channels/voice-channel';
+export {
+  type ActionContext,
+  type ChannelKind,
+  ChannelNotConfiguredError,
+  type DeliveryResult,
+  type NotificationChannel,
+  PermanentDeliveryError,
+} from './context';
+export {
+  aedesPublish,
+  connectMqttDownlinks,
+  type DownlinkPublish,
+  downlinkTopic,
+  type MqttDownlinkClient,
+} from './downlinks/downlink-transport';
+export {
+  type DownlinkDevice,
+  loadDownlinkDevice,
+  type SendDownlinkOptions,
+  type SentDownlink,
+  sendDownlink,
+} from './downlinks/send-downlink';
+export {
+  enqueueNotifyAction,
+  NOTIFIER_JOBS,
+  NOTIFY_ACTION,
+  NotifyActionPayload,
+  notifyActionJob,
+} from './jobs/notify-action.job';
+export { NOTIFY_ACTION_POLICY } from './jobs/notify-action.queue';
+export { fillPlaceholders, PLACEHOLDERS } from './placeholders';
 
 export interface StartNotifierOptions {
   config: Config;
   db: Db;
   log: Logger;
+  /**
+   * The job queue to consume. The one-process platform should open one (`openJobQueue(config, { db })`)
+   * and hand it to the rules worker and the notifier alike; without it the notifier opens its own from
+   * config (in-process or BullMQ) and closes it on stop.
+   */
+  queue?: JobQueue;
+  /**
+   * How downlinks reach devices. The embedded platform passes the aedes broker's publish
+   * (`aedesPublish(broker)`); unset in the distributed profile, an mqtt.js client to MQTT_URL is
+   * connected on the first downlink. Unset in the embedded profile: remote control fails with code 95.
+   */
+  publishDownlink?: DownlinkPublish;
+  /** Replaces the mailer built from SMTP_URL / MAIL_FROM. */
+  mailer?: Mailer;
+  /** Replaces the Twilio client built from TWILIO_*. */
+  twilio?: TwilioClient;
+  /** The notify.action definition (tests shorten its timeout and retries) and queue policy. */
+  job?: JobDefinition<typeof NotifyActionPayload>;
+  policy?: QueuePolicy;
+  /** Timeout of one webhook call (default 10 s). */
+  httpTimeoutMs?: number;
+}
+
+export interface NotifierService extends Service {
+  readonly queue: JobQueue;
+  readonly channels: Channels;
+  /** Enqueues one rule action (the same as `enqueueNotifyAction(queue, payload)`). */
+  enqueue(payload: NotifyActionPayload): Promise<{ id: string; idempotencyKey: string }>;
 }
 
 /**
- * Dispatches actions per channel: email, SMS, voice, system message, http call, downlink.
+ * Dispatches rule actions per channel: email, SMS, voice, system message, http call, downlink.
  * The embedded platform calls this in its own process; `main.ts` runs it standalone (distributed profile).
  */
-export async function startNotifier({ config, db, log }: StartNotifierOptions): Promise<Service> {
+export async function startNotifier(options: StartNotifierOptions): Promise<NotifierService> {
+  const { config, db } = options;
+  const log = options.log.child({ app: 'notifier' });
   // Fail fast when the database is unreachable rather than on the first job.
   await db.query('SELECT 1');
-  log.info({ profile: config.PROFILE }, 'notifier ready (channels arrive with the rules engine)');
-  return { name: 'notifier', stop: async () => {} };
+
+  const ownQueue = options.queue === undefined;
+  const queue = options.queue ?? openJobQueue(config, { db });
+  const mailer = options.mailer ?? createMailer(config, db);
+  const twilio = options.twilio ?? createTwilioClient(config);
+
+  let mqttClient: Promise<MqttDownlinkClient> | undefined;
+  const publish = async (): Promise<DownlinkPublish | undefined> => {
+    if (options.publishDownlink) return options.publishDownlink;
+    if (config.PROFILE !== 'distributed') return undefined;
+    mqttClient ??= connectMqttDownlinks(config.MQTT_URL).catch((error: unknown) => {
+      mqttClient = undefined;
+      throw error;
+    });
+    return (await mqttClient).publish;
+  };
+
+  const channels: Channels = {
+    email: createEmailChannel(mailer),
+    sms: createSmsChannel(twilio, config.TWILIO_FROM),
+    voice_message: createVoiceChannel(twilio, config.TWILIO_FROM),
+    system: createSystemChannel(db),
+    http: createHttpChannel({
+      allowPrivate: config.HTTP_ACTIONS_ALLOW_PRIVATE,
+      ...(options.httpTimeoutMs === undefined ? {} : { timeoutMs: options.httpTimeoutMs }),
+    }),
+    remote_control: createRemoteControlChannel(db, publish),
+  };
+
+  const job = options.job ?? NOTIFY_ACTION;
+  const processor = queue.process(
+    job,
+    (payload, ctx) => handleNotifyAction({ db, channels, log }, payload, ctx),
+    options.policy ?? NOTIFY_ACTION_POLICY,
+  );
+  log.info(
+    {
+      profile: config.PROFILE,
+      queue: queue.kind,
+      email: config.SMTP_URL ? 'smtp' : 'outbox',
+      twilio: twilio !== undefined,
+    },
+    'notifier ready',
+  );
+
+  return {
+    name: 'notifier',
+    queue,
+    channels,
+    enqueue: (payload) => queue.enqueue(job, payload),
+    stop: async () => {
+      await processor.close();
+      if (ownQueue) await queue.close();
+      if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();
+      if (mailer instanceof SmtpMailer && !options.mailer) mailer.close();
+    },
+  };
 }

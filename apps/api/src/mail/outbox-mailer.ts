@@ -1,12 +1,1 @@
-import type { Queryable } from '@iot/db/db';
-import type { Mailer, MailMessage } from './mailer';
-import { recordOutboxEmail } from './outbox';
-
-/** Without an SMTP server (embedded profile) mail is kept in the outbox for the console to show. */
-export class OutboxMailer implements Mailer {
-  constructor(private readonly db: Queryable) {}
-
-  async send(message: MailMessage): Promise<void> {
-    await recordOutboxEmail(this.db, message);
-  }
-}
+export { OutboxMailer } from '@iot/notifier/mail';

@@ -1,0 +1,47 @@
+import { createHash } from 'node:crypto';
+import { isEmail } from '@iot/domain';
+import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
+import type { Mailer } from '../mail/mailer';
+import { fillPlaceholders } from '../placeholders';
+
+/** Email action (spec section 3): recipient(s), cc list, subject and body with placeholders. */
+export interface EmailConfig {
+  to: string[];
+  cc: string[];
+  subject: string;
+  body: string;
+}
+
+export const DEFAULT_EMAIL_SUBJECT = '{rule}: {device}';
+export const DEFAULT_EMAIL_BODY = '{device}: {field} = {value} {unit} at {time} (rule {rule})';
+
+/** Message-ID from the idempotency key: the same action's mail always carries the same id. */
+export function messageIdFor(idempotencyKey: string): string {
+  return `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@notifier.iot>`;
+}
+
+export function createEmailChannel(mailer: Mailer): NotificationChannel<EmailConfig> {
+  return {
+    kind: 'email',
+    async send(ctx: ActionContext, config: EmailConfig) {
+      const bad = [...config.to, ...config.cc].filter((address) => !isEmail(address));
+      if (config.to.length === 0 || bad.length > 0) {
+        throw new PermanentDeliveryError(`invalid email recipient(s): ${bad.join(', ') || '(none)'}`);
+      }
+      const result = await mailer.send({
+        to: config.to,
+        cc: config.cc,
+        subject: fillPlaceholders(config.subject, ctx),
+        text: fillPlaceholders(config.body, ctx),
+        companyId: ctx.company.id,
+        messageId: messageIdFor(ctx.idempotencyKey),
+      });
+      return {
+        recipient: config.to.join(', '),
+        status: result.via === 'smtp' ? 'sent' : 'queued',
+        ...(result.messageId ? { reference: result.messageId } : {}),
+        details: { via: result.via, cc: config.cc },
+      };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Db } from '@iot/db';
+import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
+import type { DownlinkPublish } from '../downlinks/downlink-transport';
+import { isDownlinkError, loadDownlinkDevice, sendDownlink } from '../downlinks/send-downlink';
+
+/** Remote control action: a command with its parameters to a device of the same company. */
+export interface RemoteControlConfig {
+  targetDeviceId: number;
+  command: string;
+  params: Record<string, unknown>;
+}
+
+export function createRemoteControlChannel(
+  db: Db,
+  publish: () => Promise<DownlinkPublish | undefined>,
+): NotificationChannel<RemoteControlConfig> {
+  return {
+    kind: 'remote_control',
+    async send(ctx: ActionContext, config: RemoteControlConfig) {
+      // The target is looked up within the acting company only: another company's device id is "not found".
+      const device = await loadDownlinkDevice(db, ctx.company.id, config.targetDeviceId);
+      if (!device) throw new PermanentDeliveryError(`device ${config.targetDeviceId} not found`);
+      try {
+        const sent = await sendDownlink({
+          db,
+          device,
+          command: config.command,
+          params: config.params,
+          publish: await publish(),
+          ruleId: ctx.rule?.id ?? null,
+        });
+        return {
+          recipient: device.uuid,
+          status: 'sent',
+          reference: String(sent.id),
+          details: { command: config.command, bytes: Buffer.from(sent.bytes).toString('hex') },
+        };
+      } catch (error) {
+        // 92 to 94 are the action's own fault and stay so; 95 (broker unreachable) is worth a retry.
+        if (isDownlinkError(error) && error.code !== 95) {
+          throw new PermanentDeliveryError(`${error.code} ${error.message} ${JSON.stringify(error.details)}`);
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** A target the http action may not call: loopback, link-local, private, reserved, multicast, ... */
+export class RefusedTargetError extends Error {
+  override readonly name = 'RefusedTargetError';
+}
+
+/**
+ * True only for globally routed unicast addresses. ipaddr.js classifies the special ranges (IPv4
+ * loopback, private, linkLocal incl. 169.254.169.254, carrierGradeNat, reserved, broadcast; IPv6
+ * loopback, uniqueLocal, linkLocal, unspecified, multicast and the IPv4-embedding ranges 6to4,
+ * teredo, rfc6052/rfc6145); IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as IPv4.
+ */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+/** The host of a URL as an IP literal (brackets of IPv6 removed), or undefined for a host name. */
+export function ipLiteral(hostname: string): string | undefined {
+  const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+  return net.isIP(bare) === 0 ? undefined : bare;
+}
+
+/**
+ * A `lookup` for http.request that resolves the name and refuses it when ANY resolved address is not
+ * public. The socket then connects to exactly the address checked here, so a name that resolves to a
+ * public address for a check and a private one for the connection (DNS rebinding) gets nowhere.
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const refused = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
+      if (refused) {
+        const err = new RefusedTargetError(
+          `http action to ${hostname} refused: it resolves to ${refused.address}, not a public address`,
+        ) as NodeJS.ErrnoException;
+        callback(err, '', 0);
+        return;
+      }
+      if (options.all) {
+        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      } else {
+        const first = addresses[0];
+        if (!first) callback(new Error(`${hostname} has no address`) as NodeJS.ErrnoException, '', 0);
+        else callback(null, first.address, first.family);
+      }
+    });
+  };
+}
+
+/** Checks what can be checked before connecting: scheme and an IP literal host. */
+export function checkTarget(url: URL, allowPrivate: boolean): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new RefusedTargetError(`http action to ${url.protocol} refused: only http and https`);
+  }
+  const literal = ipLiteral(url.hostname);
+  // Node connects to an IP literal without calling lookup, so literals are judged here.
+  if (literal !== undefined && !allowPrivate && !isPublicAddress(literal)) {
+    throw new RefusedTargetError(`http action to ${literal} refused: not a public address`);
+  }
+}

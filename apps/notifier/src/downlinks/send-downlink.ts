@@ -1,0 +1,144 @@
+import { DownlinkError, getDriver } from '@iot/codecs';
+import { type Db, withTenant } from '@iot/db';
+import { ACTION_COMMANDS, type ApiError, apiError } from '@iot/domain';
+import { type DownlinkPublish, downlinkTopic } from './downlink-transport';
+
+/** The device a downlink goes to; always read for the acting company (company_id in every query). */
+export interface DownlinkDevice {
+  id: number;
+  companyId: number;
+  uuid: string;
+  driverId: string | null;
+  devEui: string | null;
+}
+
+export interface SendDownlinkOptions {
+  db: Db;
+  device: DownlinkDevice;
+  /** A command of the domain catalogue (spec section 3 action commands). */
+  command: string;
+  params: Record<string, unknown>;
+  /** How the bytes reach the device's broker. */
+  publish: DownlinkPublish | undefined;
+  /** The user who sent it from the console (POST /core/devices/{id}/downlink); null for rule actions. */
+  userId?: number | null;
+  ruleId?: number | null;
+}
+
+export interface SentDownlink {
+  id: number;
+  state: 'sent';
+  fPort: number;
+  bytes: Uint8Array;
+  topic: string;
+}
+
+/** Loads a device of `companyId` for a downlink; undefined when the company has no such device. */
+export async function loadDownlinkDevice(
+  db: Db,
+  companyId: number,
+  deviceId: number,
+): Promise<DownlinkDevice | undefined> {
+  const { rows } = await withTenant(db, companyId, (tx) =>
+    tx.query<{
+      id: number;
+      company_id: number;
+      uuid: string;
+      driver_id: string | null;
+      dev_eui: string | null;
+    }>('SELECT id, company_id, uuid, driver_id, dev_eui FROM devices WHERE id = $1 AND company_id = $2', [
+      deviceId,
+      companyId,
+    ]),
+  );
+  const row = rows[0];
+  return row
+    ? { id: row.id, companyId: row.company_id, uuid: row.uuid, driverId: row.driver_id, devEui: row.dev_eui }
+    : undefined;
+}
+
+/**
+ * Encodes a command with the device's driver and sends it as a downlink over MQTT (`devices/<uuid>/down`),
+ * recording it in `downlinks`: queued with the encoded bytes, then sent or failed. Errors are the spec's
+ * downlink codes (section 8): 92 unknown command, 93 the device (driver, transport) does not support it,
+ * 94 a bad parameter, 95 the broker did not take it. Nothing is recorded for 92 to 94.
+ */
+export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDownlink> {
+  const { db, device, command, params } = options;
+  if (!Object.hasOwn(ACTION_COMMANDS, command)) throw apiError('DOWNLINK_COMMAND_UNKNOWN', { command });
+  const driver = device.driverId ? getDriver(device.driverId) : undefined;
+  if (!driver?.encodeDownlink) {
+    throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'the device driver encodes no downlinks' });
+  }
+  // LoRaWAN devices get their downlinks through the network server's API (ChirpStack enqueue), which is
+  // not built yet; MQTT would never reach them.
+  if (device.devEui) {
+    throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'LoRaWAN downlinks via the network server' });
+  }
+  let encoded: { bytes: Uint8Array; fPort: number };
+  try {
+    encoded = driver.encodeDownlink({ command, params });
+  } catch (error) {
+    if (error instanceof DownlinkError) {
+      throw error.reason === 'unsupported_command'
+        ? apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: error.message })
+        : apiError('DOWNLINK_PARAMETER_INVALID', { parameter: error.parameter, reason: error.message });
+    }
+    throw error;
+  }
+  const bytes = Buffer.from(encoded.bytes);
+  const { rows } = await withTenant(db, device.companyId, (tx) =>
+    tx.query<{ id: number }>(
+      `INSERT INTO downlinks (company_id, device_id, command, payload, encoded, fport, state, created_by, rule_id)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8) RETURNING id`,
+      [
+        device.companyId,
+        device.id,
+        command,
+        JSON.stringify(params),
+        bytes,
+        encoded.fPort,
+        options.userId ?? null,
+        options.ruleId ?? null,
+      ],
+    ),
+  );
+  const id = rows[0]!.id;
+  const topic = downlinkTopic(device.uuid);
+  try {
+    if (!options.publish) throw new Error('no MQTT transport for downlinks is configured');
+    await options.publish(topic, bytes);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await markDownlink(db, device.companyId, id, 'failed', message);
+    throw apiError('DOWNLINK_SEND_FAILED', { downlinkId: id, reason: message });
+  }
+  await markDownlink(db, device.companyId, id, 'sent', null);
+  return { id, state: 'sent', fPort: encoded.fPort, bytes: encoded.bytes, topic };
+}
+
+async function markDownlink(
+  db: Db,
+  companyId: number,
+  id: number,
+  state: 'sent' | 'failed',
+  error: string | null,
+): Promise<void> {
+  await withTenant(db, companyId, (tx) =>
+    tx.query(
+      `UPDATE downlinks SET state = $3, error = $4, attempts = attempts + 1,
+         sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END
+       WHERE id = $1 AND company_id = $2`,
+      [id, companyId, state, error],
+    ),
+  );
+}
+
+export function isDownlinkError(error: unknown): error is ApiError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    [92, 93, 94, 95].includes((error as ApiError).code)
+  );
+}
