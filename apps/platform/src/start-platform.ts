@@ -10,6 +10,7 @@ import { startIngest } from '@iot/ingest';
 import { startNotifier } from '@iot/notifier';
 import { startRulesWorker } from '@iot/rules-worker';
 import type { Logger, Service } from '@iot/runtime';
+import { startDemoFleet } from '@iot/simulator';
 import { PLATFORM_VERSION } from './version.js';
 
 export interface RunningPlatform {
@@ -79,8 +80,15 @@ export async function startPlatform({
 
   const services: Service[] = [{ name: 'db', stop: () => db.close() }];
   services.push({ name: 'api', stop: () => app.close() });
-  for (const start of [startIngest, startRulesWorker, startNotifier]) {
+  const ingest = await startIngest({ config, db, log });
+  services.push(ingest);
+  for (const start of [startRulesWorker, startNotifier]) {
     services.push(await start({ config, db, log }));
+  }
+  // Demo devices sending through the embedded broker, so the console is alive on first start.
+  const simulated = config.SIMULATE_DEVICES ?? (config.PROFILE === 'embedded' && demo ? 10 : 0);
+  if (simulated > 0 && ingest.mqttPort !== undefined) {
+    services.push(await startDemoFleet({ db, log, mqttPort: ingest.mqttPort, devices: simulated }));
   }
 
   const lines = [

@@ -45,6 +45,12 @@ export const ConfigSchema = Type.Object({
   MAP_STYLE_URL: Type.Optional(Type.String()),
   /** Seed the demo companies, users and devices on first start. */
   DEMO_DATA: Type.Boolean({ default: true }),
+  /**
+   * Demo devices the platform simulates in-process (one uplink per device per minute over the embedded
+   * MQTT broker, so the console is alive on first start). Unset: 10 in the embedded profile with demo
+   * data, else 0 (the distributed profile has no embedded broker to publish through).
+   */
+  SIMULATE_DEVICES: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
   /** Let http actions call loopback, link-local and private addresses. */
   HTTP_ACTIONS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   LOG_LEVEL: Type.Union(
