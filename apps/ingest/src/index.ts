@@ -8,8 +8,8 @@ import { UplinkPublisher, type UplinkPublisherOptions } from './accept/uplink-pu
 import { SandboxHolder } from './decode/decode-uplink.js';
 import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
 import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
-import { type EmbeddedBroker, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
-import { type ExternalMqtt, startExternalMqtt } from './front-doors/mqtt-external.js';
+import { startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
+import { startExternalMqtt } from './front-doors/mqtt-external.js';
 import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
 
 export { DeviceDirectory } from './devices/device-directory.js';
@@ -112,32 +112,33 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
       stops.push(() => writer.subscription.stop());
     }
 
-    let broker: EmbeddedBroker | undefined;
-    let external: ExternalMqtt | undefined;
+    let mqttPort: number | undefined;
     const mqttMode = options.mqtt ?? (config.PROFILE === 'embedded' ? 'embedded' : 'external');
     if (mqttMode === 'embedded') {
-      broker = await startEmbeddedBroker({
+      const broker = await startEmbeddedBroker({
         ctx,
         port: options.mqttPort ?? config.MQTT_PORT,
         host: config.HOST,
       });
-      stops.push(() => (broker as EmbeddedBroker).close());
+      mqttPort = broker.port;
+      stops.push(() => broker.close());
     } else if (mqttMode === 'external') {
-      external = await startExternalMqtt({ ctx, url: config.MQTT_URL, ...options.mqttExternal });
-      stops.push(() => (external as ExternalMqtt).close());
+      const external = await startExternalMqtt({ ctx, url: config.MQTT_URL, ...options.mqttExternal });
+      stops.push(() => external.close());
     }
 
     let http: FastifyInstance | undefined;
     let httpUrl: string | undefined;
     const httpOptions = options.http ?? { port: defaultHttpPort(config), host: config.HOST };
     if (httpOptions !== false) {
-      http = buildIngestHttpServer({
+      const server = buildIngestHttpServer({
         ctx,
         ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       });
-      const address = await http.listen({ port: httpOptions.port, host: httpOptions.host ?? config.HOST });
+      const address = await server.listen({ port: httpOptions.port, host: httpOptions.host ?? config.HOST });
+      stops.push(() => server.close());
+      http = server;
       httpUrl = `${address}${INGEST_HTTP_PREFIX}`;
-      stops.push(() => (http as FastifyInstance).close());
       log.info({ url: httpUrl }, 'ingest HTTP front door listening');
     }
 
@@ -145,7 +146,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     return {
       name: 'ingest',
       httpUrl,
-      mqttPort: broker?.port,
+      mqttPort,
       eventLog,
       topic: ctx.publisher.topic,
       http,

@@ -17,7 +17,14 @@ export interface UplinkPayload {
 export class SandboxHolder {
   private sandbox: Promise<CodecSandbox> | undefined;
   get(): Promise<CodecSandbox> {
-    this.sandbox ??= CodecSandbox.create();
+    if (!this.sandbox) {
+      const creating = CodecSandbox.create();
+      // A failed load is not kept: the next codec uplink tries again (until then they fail as 5xx).
+      creating.catch(() => {
+        if (this.sandbox === creating) this.sandbox = undefined;
+      });
+      this.sandbox = creating;
+    }
     return this.sandbox;
   }
   async dispose(): Promise<void> {

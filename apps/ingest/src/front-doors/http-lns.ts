@@ -3,10 +3,13 @@
  * authenticate with a company's integration token and find the device by DevEUI within that company
  * only, so another company's DevEUI is an unknown device.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
-import type { IngestDevice, IngestIntegrationToken } from '../devices/device-directory.js';
-import { normalizeDevEui } from '../devices/device-directory.js';
+import {
+  type IngestDevice,
+  type IngestIntegrationToken,
+  normalizeDevEui,
+} from '../devices/device-directory.js';
 import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
 import {
   chirpStackDevEui,
@@ -110,10 +113,7 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
     return reply.code(200).send({ payload: { event, handled: false } });
   });
 
-  const tts = async (
-    request: FastifyRequest<{ Querystring: { dev_eui?: string } }>,
-    reply: import('fastify').FastifyReply,
-  ) => {
+  const tts = async (request: FastifyRequest<{ Querystring: { dev_eui?: string } }>, reply: FastifyReply) => {
     const token = await integrationToken(ctx, request, 'tts');
     const body = bodyObject(request.body);
     const uplink = parseTtsUplink(body);
