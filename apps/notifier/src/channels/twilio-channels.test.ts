@@ -1,0 +1,185 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestDb, type TestDb } from '@iot/db/testing';
+import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NotifierService, notifyActionJob, startNotifier } from '../index';
+import {
+  createAction,
+  createFixture,
+  type Fixture,
+  payloadFor,
+  silentLog,
+  testConfig,
+  waitFor,
+} from '../test-support/fixtures';
+
+const SID = 'AC00000000000000000000000000000001';
+const TOKEN = 'test-token';
+
+interface TwilioRequest {
+  path: string;
+  authorization: string | undefined;
+  form: Record<string, string>;
+}
+
+/** A local endpoint that answers like Twilio's REST API (architecture: stand-in for a paid cloud). */
+async function startFakeTwilio(): Promise<{ url: string; requests: TwilioRequest[]; server: Server }> {
+  const requests: TwilioRequest[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(body));
+      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
+      const kind = req.url?.endsWith('/Calls.json') ? 'CA' : 'SM';
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ sid: `${kind}${String(requests.length).padStart(32, '0')}`, status: 'queued' }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
+}
+
+describe('SMS and voice actions through the real twilio library', () => {
+  let db: TestDb;
+  let twilio: Awaited<ReturnType<typeof startFakeTwilio>>;
+  let notifier: NotifierService;
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    db = await createTestDb('pglite');
+    twilio = await startFakeTwilio();
+    notifier = await startNotifier({
+      config: testConfig({
+        TWILIO_ACCOUNT_SID: SID,
+        TWILIO_AUTH_TOKEN: TOKEN,
+        TWILIO_FROM: '+4930123456',
+        TWILIO_BASE_URL: twilio.url,
+      }),
+      db,
+      log: silentLog,
+      queue: new InProcessJobQueue({ keys: createDbJobKeyStore(db) }),
+      job: notifyActionJob({ timeoutMs: 5_000, retry: { attempts: 2, delayMs: 50 } }),
+    });
+    fixture = await createFixture(db, { deviceName: 'Well 2', ruleName: 'Level low' });
+  });
+
+  afterAll(async () => {
+    await notifier?.stop();
+    await notifier?.queue.close();
+    await new Promise((resolve) => twilio?.server.close(resolve));
+    await db?.drop();
+  });
+
+  it('sends one SMS per number (national numbers read as German) to Messages.json', async () => {
+    const actionId = await createAction(db, fixture, {
+      type: 'sms',
+      recipients: ['+4915123456789', '0170 1234567'],
+      body: '{device}: {field} {value}{unit} at {time}',
+    });
+    const before = twilio.requests.length;
+    await notifier.enqueue(payloadFor(fixture, actionId));
+    await waitFor(() => twilio.requests.length === before + 2, 'two SMS');
+    const sms = twilio.requests.slice(before);
+    expect(sms.map((r) => r.path)).toEqual([
+      `/2010-04-01/Accounts/${SID}/Messages.json`,
+      `/2010-04-01/Accounts/${SID}/Messages.json`,
+    ]);
+    expect(sms[0]!.authorization).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+    expect(sms.map((r) => r.form)).toEqual([
+      {
+        To: '+4915123456789',
+        From: '+4930123456',
+        Body: 'Well 2: temperature 31.5°C at 2026-07-01 14:00:00 CEST',
+      },
+      {
+        To: '+491701234567',
+        From: '+4930123456',
+        Body: 'Well 2: temperature 31.5°C at 2026-07-01 14:00:00 CEST',
+      },
+    ]);
+    await waitFor(async () => {
+      const { rows } = await db.query(
+        "SELECT 1 FROM notification_log WHERE rule_action_id = $1 AND status = 'sent'",
+        [actionId],
+      );
+      return rows.length === 2;
+    }, 'two log rows');
+  });
+
+  it('places a call to Calls.json whose TwiML speaks the message in the chosen language', async () => {
+    const actionId = await createAction(db, fixture, {
+      type: 'voice_message',
+      recipients: ['+4915123456789'],
+      body: 'Achtung: {device} meldet {value} Grad',
+      voiceLanguage: 'de-DE',
+    });
+    const before = twilio.requests.length;
+    await notifier.enqueue(payloadFor(fixture, actionId));
+    await waitFor(() => twilio.requests.length === before + 1, 'the call');
+    const call = twilio.requests[before]!;
+    expect(call.path).toBe(`/2010-04-01/Accounts/${SID}/Calls.json`);
+    expect(call.form.To).toBe('+4915123456789');
+    expect(call.form.From).toBe('+4930123456');
+    expect(call.form.Twiml).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Say language="de-DE">Achtung: Well 2 meldet 31.5 Grad</Say></Response>',
+    );
+  });
+
+  it.each([
+    ['an invalid phone number', { recipients: ['12'], voiceLanguage: 'de-DE' }, 'invalid phone number "12"'],
+    [
+      'an invalid voice language',
+      { recipients: ['+4915123456789'], voiceLanguage: 'german' },
+      'invalid voice language "german"',
+    ],
+  ])('refuses %s without calling Twilio', async (_name, action, error) => {
+    const actionId = await createAction(db, fixture, { type: 'voice_message', body: 'x', ...action });
+    const before = twilio.requests.length;
+    await notifier.enqueue(payloadFor(fixture, actionId));
+    await waitFor(async () => {
+      const { rows } = await db.query('SELECT 1 FROM notification_log WHERE rule_action_id = $1', [actionId]);
+      return rows.length === 1;
+    }, 'the log row');
+    const { rows } = await db.query('SELECT status, error FROM notification_log WHERE rule_action_id = $1', [
+      actionId,
+    ]);
+    expect(rows).toEqual([{ status: 'failed', error }]);
+    expect(twilio.requests.length).toBe(before);
+  });
+});
+
+describe('SMS without a Twilio account', () => {
+  it('logs the delivery as skipped and does not retry', async () => {
+    const db = await createTestDb('pglite');
+    const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
+    const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
+    try {
+      const fixture = await createFixture(db);
+      const actionId = await createAction(db, fixture, {
+        type: 'sms',
+        recipients: ['+4915123456789'],
+        body: 'x',
+      });
+      await notifier.enqueue(payloadFor(fixture, actionId));
+      await waitFor(async () => {
+        const { rows } = await db.query('SELECT 1 FROM notification_log', []);
+        return rows.length === 1;
+      }, 'the log row');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { rows } = await db.query('SELECT status, error FROM notification_log');
+      expect(rows).toEqual([
+        { status: 'skipped', error: 'SMS needs TWILIO_ACCOUNT_SID, _AUTH_TOKEN, _FROM' },
+      ]);
+    } finally {
+      await notifier.stop();
+      await queue.close();
+      await db.drop();
+    }
+  });
+});

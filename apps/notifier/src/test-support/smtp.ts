@@ -1,0 +1,90 @@
+/** An SMTP server started in a test (architecture: the local stand-in for a mail provider). Tests only. */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  data: string;
+}
+
+export interface TestSmtp {
+  url: string;
+  port: number;
+  received: ReceivedMail[];
+  /** Mails whose data arrived, counted before the server answers (to see that a client is mid-send). */
+  dataArrived: number;
+  close(): Promise<void>;
+}
+
+/**
+ * `answerDelayMs` holds the 250 answer to DATA back. A mail counts as received only once that answer
+ * went out on a still-open connection: before it, the client owns the message (RFC 5321 4.1.1.4), and a
+ * client that dies then has not delivered it.
+ */
+export async function startTestSmtp(options: { answerDelayMs?: number } = {}): Promise<TestSmtp> {
+  const closed = new Set<string>();
+  const state: TestSmtp = {
+    url: '',
+    port: 0,
+    received: [],
+    dataArrived: 0,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onClose(session) {
+      closed.add(session.id);
+    },
+    onData(stream, session, callback) {
+      let data = '';
+      stream.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
+      });
+      stream.on('end', () => {
+        state.dataArrived += 1;
+        const accept = () => {
+          if (closed.has(session.id)) return;
+          state.received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            data,
+          });
+          callback();
+        };
+        if (options.answerDelayMs) setTimeout(accept, options.answerDelayMs);
+        else accept();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.port = (server.server.address() as AddressInfo).port;
+  state.url = `smtp://127.0.0.1:${state.port}`;
+  return state;
+}
+
+function decodeQuotedPrintable(text: string, underscoreIsSpace: boolean): string {
+  const bytes = (underscoreIsSpace ? text.replace(/_/g, ' ') : text).replace(/=\r?\n/g, '');
+  return Buffer.from(
+    bytes.replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+}
+
+/**
+ * Header and body of a received mail as text: folded headers unfolded, RFC 2047 encoded words
+ * (=?UTF-8?Q?...?= and ?B?) decoded, a quoted-printable body decoded. Enough for nodemailer's output.
+ */
+export function mailText(data: string): string {
+  const split = data.indexOf('\r\n\r\n');
+  const head = data.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = data.slice(split + 4);
+  const headers = head.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_m, kind: string, text: string) =>
+    kind.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : decodeQuotedPrintable(text, true),
+  );
+  const quoted = /content-transfer-encoding: quoted-printable/i.test(head);
+  return `${headers}\r\n\r\n${quoted ? decodeQuotedPrintable(body, false) : body}`;
+}
