@@ -40,6 +40,7 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
   const current = new Map<number, DeviceCurrentRow>();
   const status = new Map<number, DeviceStatusRow>();
   const seen = new Set<string>();
+  const warned = new Map<number, { envelope: UplinkEnvelope; warnings: Set<string>; messageIds: string[] }>();
 
   for (const e of envelopes) {
     const identity = `${e.deviceId}|${Date.parse(e.measuredAt)}|${e.messageId}`;
@@ -116,16 +117,27 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
       });
     }
     if (warnings && warnings.length > 0) {
-      rows.logs.push({
-        device_id: e.deviceId,
-        company_id: e.companyId,
-        level: 4,
-        message: `decoder warnings: ${warnings.join('; ')}`,
-        payload: { messageId: e.messageId, measuredAt: e.measuredAt, warnings },
-        raw: null,
-        created_at: e.receivedAt ?? at,
-      });
+      let entry = warned.get(e.deviceId);
+      if (!entry) {
+        entry = { envelope: e, warnings: new Set(), messageIds: [] };
+        warned.set(e.deviceId, entry);
+      }
+      for (const warning of warnings) entry.warnings.add(warning);
+      entry.messageIds.push(e.messageId);
     }
+  }
+  // A device that warns on every uplink (an extra field it always sends) gets one warning entry per
+  // batch, not one per uplink.
+  for (const { envelope: e, warnings, messageIds } of warned.values()) {
+    rows.logs.push({
+      device_id: e.deviceId,
+      company_id: e.companyId,
+      level: 4,
+      message: `decoder warnings: ${[...warnings].join('; ')}`,
+      payload: { messageIds, warnings: [...warnings] },
+      raw: null,
+      created_at: e.receivedAt ?? e.measuredAt,
+    });
   }
   rows.current = [...current.values()];
   rows.status = [...status.values()];

@@ -186,6 +186,30 @@ forEachDb((suite) => {
       expect(stored.rows[0]).toEqual({ n: 1 });
     });
 
+    it('writes one warning entry per device and batch, however many of its uplinks warned', async () => {
+      const company = await createCompany(suite.db);
+      const device = await createDevice(suite.db, company);
+      await writeUplinkBatch(
+        suite.db,
+        [0, 1, 2].map((i) =>
+          envelope(
+            device,
+            `2026-01-08T10:0${i}:00.000Z`,
+            { temperature: i },
+            { warnings: ['x: unknown data field'] },
+          ),
+        ),
+      );
+      const { rows } = await suite.db.query<{
+        level: number;
+        message: string;
+        payload: { messageIds: string[] };
+      }>('SELECT level, message, payload FROM device_logs WHERE device_id = $1', [device.id]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.message).toBe('decoder warnings: x: unknown data field');
+      expect(rows[0]!.payload.messageIds).toHaveLength(3);
+    });
+
     it('stores text with a NUL character (jsonb refuses it) without the NUL', async () => {
       const company = await createCompany(suite.db);
       const device = await createDevice(suite.db, company);
