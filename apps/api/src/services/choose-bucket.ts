@@ -6,7 +6,7 @@ const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-export const BUCKET_WIDTHS_SECONDS = [
+const BUCKET_WIDTHS_SECONDS = [
   1,
   5,
   10,

@@ -15,7 +15,7 @@ import type { AuthContext } from '../types';
 /** Stored levels are syslog severities 0..7 (device_logs.level). */
 const STORED_LEVELS = [0, 1, 2, 3, 4, 5, 6, 7];
 
-export function levelsFor(level: string): number[] {
+function levelsFor(level: string): number[] {
   if (/^\d+$/.test(level)) {
     const n = Number(level);
     if (STORED_LEVELS.includes(n)) return [n];

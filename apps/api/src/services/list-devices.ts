@@ -40,7 +40,7 @@ export interface DeviceListQuery {
   offset?: number;
 }
 
-export function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): DeviceListFilter {
+function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): DeviceListFilter {
   const filter: DeviceListFilter = {};
   if (query.search !== undefined) filter.search = query.search;
   if (query.state !== undefined) filter.state = query.state;

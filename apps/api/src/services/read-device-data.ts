@@ -20,7 +20,7 @@ import type { AuthContext } from '../types';
 import { chooseBucketSeconds } from './choose-bucket';
 
 /** Default chart resolution: about one point per pixel column of a wide chart. */
-export const DEFAULT_MAX_POINTS = 1500;
+const DEFAULT_MAX_POINTS = 1500;
 
 export interface DataPoint {
   created_at: string;
@@ -57,12 +57,6 @@ export interface ReadDeviceDataOptions {
 
 function geoOf(latitude: number | null, longitude: number | null): [number, number] | null {
   return latitude === null || longitude === null ? null : [latitude, longitude];
-}
-
-export async function requireOwnDevice(db: Db, auth: AuthContext, deviceId: number): Promise<void> {
-  // Another company's device is "not found", exactly like a missing one: its existence is not revealed.
-  const exists = await withTenant(db, auth.companyId, (tx) => deviceExists(tx, auth.companyId, deviceId));
-  if (!exists) throw apiError('DEVICE_NOT_FOUND');
 }
 
 export async function readDeviceSeries(

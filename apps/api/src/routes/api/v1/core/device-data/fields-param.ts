@@ -6,7 +6,7 @@
 import { apiError } from '../../../../../lib/errors';
 
 const FIELD_NAME = /^[A-Za-z0-9_.:\- ]{1,200}$/;
-export const MAX_DATA_FIELDS = 50;
+const MAX_DATA_FIELDS = 50;
 
 export function parseDataFields(value: string | undefined): string[] | null {
   if (value === undefined) return null;
