@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { fillPlaceholders, jsonStringEscape } from '../placeholders';
-import { checkTarget, guardedLookup, RefusedTargetError } from './ssrf-guard';
+import { checkTarget, guardedLookup, isPublicAddress, RefusedTargetError } from './ssrf-guard';
 
 /** Webhook action: method, URL, headers and a JSON body template with placeholders. */
 export interface HttpConfig {
@@ -16,6 +16,11 @@ export interface HttpConfig {
 export interface HttpChannelOptions {
   /** HTTP_ACTIONS_ALLOW_PRIVATE: allow loopback, link-local and private targets. */
   allowPrivate: boolean;
+  /**
+   * Which resolved addresses may be called when allowPrivate is false (default: public unicast only).
+   * Tests narrow it to one local server to prove that redirects are checked too.
+   */
+  isAllowedAddress?: (address: string) => boolean;
   /** Whole request, redirects included. */
   timeoutMs?: number;
   maxRedirects?: number;
@@ -60,10 +65,10 @@ function requestOnce(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-  allowPrivate: boolean,
+  allowed: (address: string) => boolean,
   signal: AbortSignal,
 ): Promise<Answer> {
-  checkTarget(url, allowPrivate);
+  checkTarget(url, allowed);
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<Answer>((resolve, reject) => {
     const request = transport.request(
@@ -77,7 +82,7 @@ function requestOnce(
             ? {}
             : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
         },
-        lookup: guardedLookup(allowPrivate),
+        lookup: guardedLookup(allowed),
         // A fresh connection per call: a pooled socket would skip the lookup and its check.
         agent: false,
         signal,
@@ -106,6 +111,7 @@ function requestOnce(
 export function createHttpChannel(options: HttpChannelOptions): NotificationChannel<HttpConfig> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxRedirects = options.maxRedirects ?? 3;
+  const allowed = options.allowPrivate ? () => true : (options.isAllowedAddress ?? isPublicAddress);
   return {
     kind: 'http',
     async send(ctx: ActionContext, config: HttpConfig) {
@@ -120,7 +126,7 @@ export function createHttpChannel(options: HttpChannelOptions): NotificationChan
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         for (let hop = 0; ; hop++) {
-          const answer = await requestOnce(url, method, config.headers, body, options.allowPrivate, signal);
+          const answer = await requestOnce(url, method, config.headers, body, allowed, signal);
           if (REDIRECTS.has(answer.status) && answer.location) {
             if (hop >= maxRedirects) throw new PermanentDeliveryError(`more than ${maxRedirects} redirects`);
             url = new URL(answer.location, url);

@@ -34,14 +34,14 @@ export function ipLiteral(hostname: string): string | undefined {
  * public. The socket then connects to exactly the address checked here, so a name that resolves to a
  * public address for a check and a private one for the connection (DNS rebinding) gets nowhere.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) {
         callback(error, '', 0);
         return;
       }
-      const refused = allowPrivate ? undefined : addresses.find((a) => !isPublicAddress(a.address));
+      const refused = addresses.find((a) => !allowed(a.address));
       if (refused) {
         const err = new RefusedTargetError(
           `http action to ${hostname} refused: it resolves to ${refused.address}, not a public address`,
@@ -61,13 +61,13 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
 }
 
 /** Checks what can be checked before connecting: scheme and an IP literal host. */
-export function checkTarget(url: URL, allowPrivate: boolean): void {
+export function checkTarget(url: URL, allowed: (address: string) => boolean): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new RefusedTargetError(`http action to ${url.protocol} refused: only http and https`);
   }
   const literal = ipLiteral(url.hostname);
   // Node connects to an IP literal without calling lookup, so literals are judged here.
-  if (literal !== undefined && !allowPrivate && !isPublicAddress(literal)) {
+  if (literal !== undefined && !allowed(literal)) {
     throw new RefusedTargetError(`http action to ${literal} refused: not a public address`);
   }
 }

@@ -109,3 +109,21 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** An ActionContext for calling a channel directly. */
+export function testContext(overrides: Partial<import('../context').ActionContext> = {}) {
+  const at = new Date('2026-07-01T12:00:00.000Z');
+  return {
+    company: { id: 1, name: 'Test', timeZone: 'Europe/Berlin' },
+    device: { id: 7, uuid: '00000000-0000-4000-8000-000000000007', name: 'Tank "7"' },
+    rule: { id: 3, name: 'Too hot' },
+    alarmId: null,
+    field: 'temperature',
+    value: 31.5,
+    unit: '°C',
+    at,
+    time: '2026-07-01 14:00:00 CEST',
+    idempotencyKey: '3:m1:9',
+    ...overrides,
+  };
+}

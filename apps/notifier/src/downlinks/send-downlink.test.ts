@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { getDriver } from '@iot/codecs';
+import { createTestDb, type TestDb } from '@iot/db/testing';
+import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
+import { Aedes } from 'aedes';
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNotifier } from '../index';
+import {
+  createAction,
+  createFixture,
+  payloadFor,
+  silentLog,
+  testConfig,
+  waitFor,
+} from '../test-support/fixtures';
+import { aedesPublish, connectMqttDownlinks, type DownlinkPublish } from './downlink-transport';
+import { type DownlinkDevice, loadDownlinkDevice, sendDownlink } from './send-downlink';
+
+const MOSQUITTO = 'mqtt://127.0.0.1:1883';
+
+let db: TestDb;
+beforeAll(async () => {
+  db = await createTestDb('pglite');
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function device(driverId: string | null, devEui: string | null = null): Promise<DownlinkDevice> {
+  const fixture = await createFixture(db, { driverId });
+  if (devEui) await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);
+  const loaded = await loadDownlinkDevice(db, fixture.companyId, fixture.deviceId);
+  return loaded!;
+}
+
+async function rowsOf(deviceId: number) {
+  const { rows } = await db.query<{
+    command: string;
+    state: string;
+    encoded: Uint8Array | null;
+    fport: number;
+    error: string | null;
+    attempts: number;
+    sent_at: Date | null;
+  }>(
+    'SELECT command, state, encoded, fport, error, attempts, sent_at FROM downlinks WHERE device_id = $1 ORDER BY id',
+    [deviceId],
+  );
+  return rows.map((r) => ({ ...r, encoded: r.encoded ? Buffer.from(r.encoded).toString('hex') : null }));
+}
+
+describe('sendDownlink on the machine’s Mosquitto (127.0.0.1:1883)', () => {
+  // Each row: a spec action command, its parameters, the driver that supports it.
+  it.each([
+    ['reset_counter', { counter: 1 }, 'nbiot_button'],
+    ['switch_digital_output', { output: 2, on: true }, 'srd_gateway'],
+    ['switch_digital_output_timed', { output: 1, seconds: 90 }, 'srd_gateway'],
+    ['switch_relay_output', { output: 1, on: false }, 'srd_gateway'],
+    ['switch_relay_output_timed', { output: 2, seconds: 3600 }, 'srd_gateway'],
+    ['switch_solenoid_valve', { valve: 3, on: true }, 'nbiot_soil_sensor'],
+    ['reboot', {}, 'nbiot_weatherstation'],
+    ['request_uplink', {}, 'nbiot_frost_sensor'],
+    ['set_reporting_interval', { minutes: 60 }, 'nbiot_distance_sensor'],
+  ])(
+    '%s %j (%s): published on devices/<uuid>/down, row queued -> sent with the driver’s bytes',
+    async (command, params, driverId) => {
+      const target = await device(driverId);
+      const expected = getDriver(driverId)!.encodeDownlink!({ command, params });
+      const subscriber = await mqtt.connectAsync(MOSQUITTO, { clientId: `test-sub-${randomUUID()}` });
+      const publisher = await connectMqttDownlinks(MOSQUITTO);
+      try {
+        const received: Buffer[] = [];
+        subscriber.on('message', (_topic, payload) => received.push(payload));
+        await subscriber.subscribeAsync(`devices/${target.uuid}/down`, { qos: 1 });
+        const sent = await sendDownlink({
+          db,
+          device: target,
+          command,
+          params,
+          publish: publisher.publish,
+          userId: null,
+        });
+        expect(sent.topic).toBe(`devices/${target.uuid}/down`);
+        await waitFor(() => received.length === 1, 'the downlink at the subscriber');
+        expect(received[0]!.toString('hex')).toBe(Buffer.from(expected.bytes).toString('hex'));
+        expect(await rowsOf(target.id)).toEqual([
+          {
+            command,
+            state: 'sent',
+            encoded: Buffer.from(expected.bytes).toString('hex'),
+            fport: expected.fPort,
+            error: null,
+            attempts: 1,
+            sent_at: expect.any(Date),
+          },
+        ]);
+      } finally {
+        await subscriber.endAsync();
+        await publisher.close();
+      }
+    },
+  );
+});
+
+describe('sendDownlink on an embedded aedes broker', () => {
+  it('publishes through the broker instance (no network hop) and records it sent', async () => {
+    const broker = await Aedes.createBroker();
+    try {
+      const target = await device('srd_gateway');
+      const received: Buffer[] = [];
+      await new Promise<void>((resolve) =>
+        broker.subscribe(
+          `devices/${target.uuid}/down`,
+          (packet, done) => {
+            received.push(Buffer.from(packet.payload));
+            done();
+          },
+          resolve,
+        ),
+      );
+      await sendDownlink({
+        db,
+        device: target,
+        command: 'set_reporting_interval',
+        params: { minutes: 60 },
+        publish: aedesPublish(broker),
+      });
+      await waitFor(() => received.length === 1, 'the downlink');
+      // README of @iot/codecs: set_reporting_interval { minutes: 60 } -> 01 09 00 3C
+      expect(received[0]!.toString('hex')).toBe('0109003c');
+      expect((await rowsOf(target.id))[0]).toMatchObject({ state: 'sent', encoded: '0109003c' });
+    } finally {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    }
+  });
+});
+
+describe('downlink errors (spec section 8, codes 92 to 95)', () => {
+  const publishNothing: DownlinkPublish = async () => {};
+  it.each([
+    ['an unknown command', 'srd_gateway', 'self_destruct', {}, 92],
+    ['a device without a driver', null, 'reboot', {}, 93],
+    [
+      'a command the driver does not support',
+      'nbiot_button',
+      'switch_relay_output',
+      { output: 1, on: true },
+      93,
+    ],
+    ['a parameter out of range', 'srd_gateway', 'switch_relay_output', { output: 3, on: true }, 94],
+    ['a missing parameter', 'srd_gateway', 'set_reporting_interval', {}, 94],
+  ])('refuses %s with code %s and records nothing', async (_name, driverId, command, params, code) => {
+    const target = await device(driverId);
+    await expect(
+      sendDownlink({ db, device: target, command, params, publish: publishNothing }),
+    ).rejects.toMatchObject({ code });
+    expect(await rowsOf(target.id)).toEqual([]);
+  });
+
+  it('refuses LoRaWAN devices (network server downlinks are a follow-up) with 93', async () => {
+    const target = await device('srd_gateway', randomUUID().replace(/-/g, '').slice(0, 16));
+    await expect(
+      sendDownlink({ db, device: target, command: 'reboot', params: {}, publish: publishNothing }),
+    ).rejects.toMatchObject({ code: 93 });
+  });
+
+  it('records a broker failure as failed with the error, code 95', async () => {
+    const target = await device('srd_gateway');
+    const failing: DownlinkPublish = async () => {
+      throw new Error('connection refused');
+    };
+    await expect(
+      sendDownlink({ db, device: target, command: 'reboot', params: {}, publish: failing }),
+    ).rejects.toMatchObject({ code: 95 });
+    expect(await rowsOf(target.id)).toEqual([
+      {
+        command: 'reboot',
+        state: 'failed',
+        encoded: '0107',
+        fport: 10,
+        error: 'connection refused',
+        attempts: 1,
+        sent_at: null,
+      },
+    ]);
+  });
+});
+
+describe('remote control action through the notifier', () => {
+  it('sends the rule’s command to the target device over the injected publish and logs it', async () => {
+    const broker = await Aedes.createBroker();
+    const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
+    const notifier = await startNotifier({
+      config: testConfig(),
+      db,
+      log: silentLog,
+      queue,
+      publishDownlink: aedesPublish(broker),
+    });
+    try {
+      const fixture = await createFixture(db, { driverId: 'srd_gateway' });
+      const received: Buffer[] = [];
+      await new Promise<void>((resolve) =>
+        broker.subscribe(
+          `devices/${fixture.deviceUuid}/down`,
+          (packet, done) => {
+            received.push(Buffer.from(packet.payload));
+            done();
+          },
+          resolve,
+        ),
+      );
+      const actionId = await createAction(db, fixture, {
+        type: 'remote_control',
+        targetDeviceId: fixture.deviceId,
+        command: 'switch_relay_output_timed',
+        commandParams: { output: 2, seconds: 90 },
+      });
+      await notifier.enqueue(payloadFor(fixture, actionId));
+      await waitFor(() => received.length === 1, 'the downlink');
+      // 01 05 | output 02 | seconds 0000005A
+      expect(received[0]!.toString('hex')).toBe('0105020000005a');
+      await waitFor(
+        async () =>
+          (
+            await db.query("SELECT 1 FROM notification_log WHERE rule_action_id = $1 AND status = 'sent'", [
+              actionId,
+            ])
+          ).rows.length === 1,
+        'the log row',
+      );
+      const { rows } = await db.query<{ rule_id: number; state: string }>(
+        'SELECT rule_id, state FROM downlinks WHERE device_id = $1',
+        [fixture.deviceId],
+      );
+      expect(rows).toEqual([{ rule_id: fixture.ruleId, state: 'sent' }]);
+    } finally {
+      await notifier.stop();
+      await queue.close();
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+    }
+  });
+});
