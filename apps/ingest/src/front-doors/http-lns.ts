@@ -40,10 +40,9 @@ async function deviceOfCompany(
 ): Promise<IngestDevice> {
   if (!devEui) throw ingestErrors.input('The event names no DevEUI (16 hex digits).');
   const device = await ctx.directory.deviceByDevEui(companyId, devEui);
-  const refusal = refusalFor(device);
-  if (refusal === 'unknown_device') throw ingestErrors.unknownDevice();
-  if (refusal === 'disposed') throw ingestErrors.disposed();
-  return device as IngestDevice;
+  if (!device) throw ingestErrors.unknownDevice();
+  if (refusalFor(device) === 'disposed') throw ingestErrors.disposed();
+  return device;
 }
 
 function bodyObject(body: unknown): Record<string, unknown> {
