@@ -14,6 +14,8 @@ export interface TestSmtp {
   received: ReceivedMail[];
   /** Mails whose data arrived, counted before the server answers (to see that a client is mid-send). */
   dataArrived: number;
+  /** How long the 250 answer to DATA is held back; may be changed while the server runs. */
+  answerDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,7 @@ export async function startTestSmtp(options: { answerDelayMs?: number } = {}): P
     port: 0,
     received: [],
     dataArrived: 0,
+    answerDelayMs: options.answerDelayMs ?? 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -53,7 +56,7 @@ export async function startTestSmtp(options: { answerDelayMs?: number } = {}): P
           });
           callback();
         };
-        if (options.answerDelayMs) setTimeout(accept, options.answerDelayMs);
+        if (state.answerDelayMs > 0) setTimeout(accept, state.answerDelayMs);
         else accept();
       });
     },
