@@ -1,4 +1,5 @@
 import type { DeviceCurrentRow, DeviceDataRow, DeviceLogRow, DeviceStatusRow, TimedValue } from '@iot/db';
+import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import type { UplinkEnvelope } from '../envelope.js';
 import { extractDeviceStatus } from './extract-device-status.js';
 
@@ -16,7 +17,7 @@ export function isUplinkEnvelope(value: unknown): value is UplinkEnvelope {
     typeof v === 'object' &&
     v !== null &&
     v.v === 1 &&
-    (v.kind === 'uplink' || v.kind === 'decode_failed' || v.kind === 'status') &&
+    (v.kind === 'uplink' || v.kind === 'decode_failed' || v.kind === 'status' || v.kind === 'log') &&
     Number.isSafeInteger(v.deviceId) &&
     Number.isSafeInteger(v.companyId) &&
     typeof v.measuredAt === 'string' &&
@@ -88,6 +89,20 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
       if (later(at, row.updated_at)) row.updated_at = at;
     }
 
+    if (e.kind === 'log') {
+      // Network server events say nothing about the device's readings or when it last sent.
+      rows.logs.push({
+        device_id: e.deviceId,
+        company_id: e.companyId,
+        level: Math.min(7, Math.max(0, Math.round(e.log?.level ?? 6))),
+        message: e.log?.message ?? 'network server event',
+        payload: { source: e.source, messageId: e.messageId, measuredAt: e.measuredAt, metadata: e.metadata },
+        raw: null,
+        created_at: e.receivedAt ?? at,
+      });
+      continue;
+    }
+
     let device = status.get(e.deviceId);
     if (!device) {
       device = { device_id: e.deviceId, company_id: e.companyId, last_online_at: at };
@@ -109,7 +124,7 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
       rows.logs.push({
         device_id: e.deviceId,
         company_id: e.companyId,
-        level: 3,
+        level: DEVICE_LOG_LEVEL.error,
         message: `uplink could not be decoded: ${(errors ?? []).join('; ')}`,
         payload: { ...envelope, errors },
         raw: raw ?? null,
@@ -132,7 +147,7 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
     rows.logs.push({
       device_id: e.deviceId,
       company_id: e.companyId,
-      level: 4,
+      level: DEVICE_LOG_LEVEL.warning,
       message: `decoder warnings: ${[...warnings].join('; ')}`,
       payload: { messageIds, warnings: [...warnings] },
       raw: null,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hasModule, isModuleName, isRole, isSuperAdminCompany, SUPER_ADMIN_COMPANY_ID } from './access';
 import { ACTION_COMMAND_IDS, parseActionCommand } from './action-commands';
 import { DEVICE_STATES, DEVICE_TYPES, isDeviceState, isDeviceType, SENSOR_TYPE_CODES } from './devices';
-import { LOG_LEVELS, logLevelName } from './log-levels';
+import { DEVICE_LOG_LEVEL, LOG_LEVELS, logLevelName } from './log-levels';
 import { CLICK_TYPES, CONDITION_OPERATORS, isConditionOperator, NOTIFICATION_CHANNELS } from './rules';
 import * as session from './session';
 import { PARKING_AREA_ICONS, parkingAreaTypeLabel } from './ui';
@@ -134,5 +134,11 @@ describe('action command catalogue', () => {
     expect(result.ok).toBe(ok);
     if (!result.ok) expect(result.parameter).toBe(parameter);
     else expect(result.value).toEqual(input);
+  });
+});
+
+describe('DEVICE_LOG_LEVEL (what writers store in device_logs.level)', () => {
+  it.each(Object.entries(DEVICE_LOG_LEVEL))('%s is stored as a number read back as %s', (name, level) => {
+    expect(logLevelName(level)).toBe(name);
   });
 });

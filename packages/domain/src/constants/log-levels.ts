@@ -13,3 +13,16 @@ export function logLevelName(level: number): LogLevel {
   const index = ((raised % LOG_LEVELS.length) + LOG_LEVELS.length) % LOG_LEVELS.length;
   return LOG_LEVELS[index] ?? 'critical';
 }
+
+/**
+ * The numbers writers store in `device_logs.level`, chosen so that `logLevelName` reads each back as its
+ * own name. Syslog's numbering (5 notice, 6 info, 7 debug) would read as info, debug and emergency under
+ * the spec's mapping, so the platform writes these instead.
+ */
+export const DEVICE_LOG_LEVEL = {
+  critical: 2,
+  error: 3,
+  warning: 4,
+  info: 5,
+  debug: 6,
+} as const satisfies Record<string, number>;
