@@ -12,9 +12,10 @@ export type UplinkSource = 'mqtt' | 'http' | 'chirpstack' | 'tts';
  * - `uplink`: decoded data, stored as a data point.
  * - `decode_failed`: the raw payload that could not be decoded; kept in device_logs (level 3), no data point.
  * - `status`: device status only (e.g. a ChirpStack status event's battery), no data point.
+ * - `log`: a network server's event about the device (join, ChirpStack log/ack), kept in device_logs only.
  * Consumers that only want measurements (rules) take `kind === 'uplink'`.
  */
-export type UplinkKind = 'uplink' | 'decode_failed' | 'status';
+export type UplinkKind = 'uplink' | 'decode_failed' | 'status' | 'log';
 
 export interface UplinkEnvelope {
   v: 1;
@@ -40,6 +41,8 @@ export interface UplinkEnvelope {
   errors?: string[];
   /** The undecodable payload, base64. */
   raw?: string;
+  /** Device log entry of a `log` envelope (syslog level 0..7). */
+  log?: { level: number; message: string };
   /** Transport details worth keeping (gateway, DevEUI, LNS ids, data rate). */
   metadata?: Record<string, unknown>;
 }

@@ -13,11 +13,12 @@ import {
 import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
 import {
   chirpStackDevEui,
+  chirpStackDeviceLog,
   isChirpStackEvent,
   parseChirpStackStatus,
   parseChirpStackUp,
 } from '../lns/chirpstack.js';
-import { isRecord, type LnsUplink } from '../lns/lns-uplink.js';
+import { dateOrUndefined, isRecord, type LnsUplink } from '../lns/lns-uplink.js';
 import { parseTtsUplink } from '../lns/tts.js';
 import { readToken } from './http-auth.js';
 import { ingestErrors } from './http-errors.js';
@@ -104,12 +105,37 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
       await ctx.publisher.publishOrRefuse([envelope]);
       return reply.code(202).send(accepted(envelope));
     }
-    // join, ack, txack, log, location, integration: not uplinks; acknowledged so ChirpStack does not retry.
+    // join, ack, txack, log: device log entries of a known device. Not uplinks; answered 200 either way
+    // so ChirpStack does not retry an event nobody needs.
+    const entry = chirpStackDeviceLog(event, body);
+    const devEui = chirpStackDevEui(body);
+    const device = entry && devEui ? await ctx.directory.deviceByDevEui(token.companyId, devEui) : null;
+    if (entry && device) {
+      const receivedAt = new Date();
+      const measuredAt = dateOrUndefined(body.time) ?? receivedAt;
+      const envelope: UplinkEnvelope = {
+        v: 1,
+        kind: 'log',
+        deviceId: device.id,
+        companyId: device.companyId,
+        source: 'chirpstack',
+        receivedAt: receivedAt.toISOString(),
+        measuredAt: measuredAt.toISOString(),
+        messageId:
+          typeof body.deduplicationId === 'string'
+            ? body.deduplicationId
+            : `${event}:${measuredAt.toISOString()}`,
+        data: {},
+        log: entry,
+        metadata: { lns: 'chirpstack', event, context: body.context, code: body.code },
+      };
+      await ctx.publisher.publishOrRefuse([envelope]);
+    }
     request.log.info(
       { event, known: isChirpStackEvent(event), devEui: chirpStackDevEui(body), companyId: token.companyId },
       'chirpstack event received',
     );
-    return reply.code(200).send({ payload: { event, handled: false } });
+    return reply.code(200).send({ payload: { event, handled: Boolean(entry && device) } });
   });
 
   const tts = async (request: FastifyRequest<{ Querystring: { dev_eui?: string } }>, reply: FastifyReply) => {

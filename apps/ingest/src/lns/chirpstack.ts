@@ -1,7 +1,8 @@
 /**
  * ChirpStack v4 HTTP integration: events arrive as `POST ...?event=<type>` with the protobuf JSON
  * mapping of the event (camelCase; zero values omitted). `up` is an uplink; `status` carries the
- * battery; join, ack, txack, log, location and integration events are acknowledged and logged.
+ * battery; join, ack, txack and log events become device log entries; location and integration events
+ * are acknowledged and logged by the process only.
  */
 import { normalizeDevEui } from '../devices/device-directory.js';
 import {
@@ -76,4 +77,35 @@ export function parseChirpStackStatus(body: Record<string, unknown>): {
     messageId: typeof body.deduplicationId === 'string' ? body.deduplicationId : undefined,
     margin: numberOrUndefined(body.margin),
   };
+}
+
+const LOG_LEVELS: Record<string, number> = { ERROR: 3, WARNING: 4, INFO: 6 };
+
+/**
+ * The device log entry (syslog level, message) for a join, ack, txack or log event; null for events
+ * that are not about the device's life (location, integration).
+ */
+export function chirpStackDeviceLog(
+  event: string,
+  body: Record<string, unknown>,
+): { level: number; message: string } | null {
+  switch (event) {
+    case 'join':
+      return { level: 6, message: `joined the network (DevAddr ${String(body.devAddr ?? 'unknown')})` };
+    case 'ack':
+      return body.acknowledged === true
+        ? { level: 6, message: 'downlink acknowledged by the device' }
+        : { level: 4, message: 'downlink not acknowledged by the device' };
+    case 'txack':
+      return { level: 7, message: `downlink sent by gateway ${String(body.gatewayId ?? 'unknown')}` };
+    case 'log': {
+      const level = LOG_LEVELS[String(body.level ?? 'INFO')] ?? 6;
+      return {
+        level,
+        message: `ChirpStack ${String(body.code ?? 'log')}: ${String(body.description ?? '')}`.trim(),
+      };
+    }
+    default:
+      return null;
+  }
 }
