@@ -8,7 +8,11 @@ describe('job_keys store', () => {
       const keys = createDbJobKeyStore(suite.db);
       const key = `k:${Math.random()}`;
       expect(await keys.claim(key, 'notify.action', 60_000)).toEqual({ state: 'claimed' });
-      expect(await keys.claim(key, 'notify.action', 60_000)).toEqual({ state: 'busy' });
+      const busy = await keys.claim(key, 'notify.action', 60_000);
+      expect(busy).toEqual({ state: 'busy', retryAfterMs: expect.any(Number) });
+      // The rest of the 60 s lease: a waiting job knows when to look again.
+      expect((busy as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(55_000);
+      expect((busy as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(60_000);
       await keys.complete(key, { messageId: 'm1' });
       expect(await keys.claim(key, 'notify.action', 60_000)).toEqual({
         state: 'done',

@@ -4,8 +4,8 @@ export type ClaimResult =
   | { state: 'claimed' }
   /** The side effect already ran: the attempt is a repeat and does nothing. */
   | { state: 'done'; result: unknown }
-  /** Another attempt holds the key and its lease has not run out. */
-  | { state: 'busy' };
+  /** Another attempt holds the key; its lease runs out in `retryAfterMs`. */
+  | { state: 'busy'; retryAfterMs: number };
 
 /**
  * Idempotency of side effects, independent of the queue: an attempt claims the job's key before its
@@ -38,13 +38,16 @@ export function createDbJobKeyStore(db: Queryable): JobKeyStore {
         [key, jobName, leaseMs],
       );
       if (claimed.rowCount > 0) return { state: 'claimed' };
-      const { rows } = await db.query<{ completed_at: Date | null; result: unknown }>(
-        'SELECT completed_at, result FROM job_keys WHERE key = $1',
-        [key],
+      const { rows } = await db.query<{ completed_at: Date | null; result: unknown; remaining_ms: number }>(
+        `SELECT completed_at, result,
+           greatest(0, extract(epoch FROM created_at - now()) * 1000 + $2::double precision)::float8 AS remaining_ms
+         FROM job_keys WHERE key = $1`,
+        [key, leaseMs],
       );
       const row = rows[0];
       if (row?.completed_at) return { state: 'done', result: row.result };
-      return { state: 'busy' };
+      // Gone between the two statements (released by a failed attempt): try again soon.
+      return { state: 'busy', retryAfterMs: Math.ceil(row?.remaining_ms ?? 0) };
     },
     async complete(key, result) {
       await db.query('UPDATE job_keys SET completed_at = now(), result = $2::jsonb WHERE key = $1', [
@@ -65,7 +68,9 @@ export function createMemoryJobKeyStore(): JobKeyStore {
     async claim(key, _jobName, leaseMs) {
       const entry = keys.get(key);
       if (entry?.done) return { state: 'done', result: entry.result };
-      if (entry && Date.now() - entry.claimedAt < leaseMs) return { state: 'busy' };
+      if (entry && Date.now() - entry.claimedAt < leaseMs) {
+        return { state: 'busy', retryAfterMs: entry.claimedAt + leaseMs - Date.now() };
+      }
       keys.set(key, { claimedAt: Date.now(), done: false, result: undefined });
       return { state: 'claimed' };
     },

@@ -57,7 +57,7 @@ export async function runAttempt<S extends TSchema>(
   if (keys) {
     const claim = await keys.claim(envelope.key, job.name, leaseMs(job));
     if (claim.state === 'done') return claim.result;
-    if (claim.state === 'busy') throw new JobInFlightError(envelope.key);
+    if (claim.state === 'busy') throw new JobInFlightError(envelope.key, claim.retryAfterMs);
   }
   const controller = new AbortController();
   const onClose = () => controller.abort(options.closing.reason);
@@ -90,6 +90,11 @@ export async function runAttempt<S extends TSchema>(
     clearTimeout(timer);
     options.closing.removeEventListener('abort', onClose);
   }
+}
+
+/** Wait before looking at a busy key again: until its lease ends, at least 100 ms, at most a minute. */
+export function inFlightDelay(error: JobInFlightError): number {
+  return Math.min(60_000, Math.max(100, error.retryAfterMs + 50));
 }
 
 export function errorText(error: unknown): string {

@@ -131,10 +131,17 @@ export class PermanentJobError extends Error {
   override readonly name = 'PermanentJobError';
 }
 
-/** The idempotency key is held by an attempt that has neither finished nor expired (another worker). */
+/**
+ * The idempotency key is held by an attempt that has neither finished nor expired (another worker, or a
+ * worker that died mid-job). The adapters put the job back until the claim's lease runs out without
+ * counting an attempt: a crash must not use up the retries of the job that takes over.
+ */
 export class JobInFlightError extends Error {
   override readonly name = 'JobInFlightError';
-  constructor(key: string) {
-    super(`job key ${key} is being run by another attempt`);
+  constructor(
+    key: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`job key ${key} is being run by another attempt (lease ends in ${retryAfterMs} ms)`);
   }
 }

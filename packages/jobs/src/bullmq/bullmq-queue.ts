@@ -1,19 +1,20 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
 import type { JobKeyStore } from '../job-keys';
-import { errorText, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
-import type {
-  DeadLetter,
-  EnqueueOptions,
-  EnqueueResult,
-  JobDefinition,
-  JobHandler,
-  JobQueue,
-  Processor,
-  QueuePolicy,
+import { errorText, inFlightDelay, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
+import {
+  type DeadLetter,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type JobDefinition,
+  type JobHandler,
+  JobInFlightError,
+  type JobQueue,
+  type Processor,
+  type QueuePolicy,
 } from '../types';
 import { validatePayload } from '../validate-payload';
 
@@ -89,7 +90,7 @@ export class BullmqJobQueue implements JobQueue {
   process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor {
     const worker = new Worker(
       job.name,
-      async (bullJob: Job) => {
+      async (bullJob: Job, token?: string) => {
         const envelope = bullJob.data as JobEnvelope;
         const attempt = bullJob.attemptsMade + 1;
         try {
@@ -100,6 +101,11 @@ export class BullmqJobQueue implements JobQueue {
             closing: this.closing.signal,
           });
         } catch (error) {
+          if (error instanceof JobInFlightError) {
+            // Back to delayed until the other claim's lease ends; BullMQ counts no attempt for this.
+            await bullJob.moveToDelayed(Date.now() + inFlightDelay(error), token);
+            throw new DelayedError();
+          }
           const permanent = isPermanent(error);
           if (permanent || attempt >= job.retry.attempts) {
             await this.recordDeadLetter({

@@ -2,16 +2,17 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
 import type { JobKeyStore } from '../job-keys';
-import { errorText, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
-import type {
-  DeadLetter,
-  EnqueueOptions,
-  EnqueueResult,
-  JobDefinition,
-  JobHandler,
-  JobQueue,
-  Processor,
-  QueuePolicy,
+import { errorText, inFlightDelay, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
+import {
+  type DeadLetter,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type JobDefinition,
+  type JobHandler,
+  JobInFlightError,
+  type JobQueue,
+  type Processor,
+  type QueuePolicy,
 } from '../types';
 import { validatePayload } from '../validate-payload';
 
@@ -198,6 +199,12 @@ export class InProcessJobQueue implements JobQueue {
       entry.state = 'completed';
       entry.forgetAt = Date.now() + lane.policy.keepCompletedMs;
     } catch (error) {
+      if (error instanceof JobInFlightError) {
+        entry.attemptsMade -= 1;
+        entry.state = 'waiting';
+        this.after(inFlightDelay(error), () => this.makeReady(job.name, entry));
+        return;
+      }
       if (!isPermanent(error) && entry.attemptsMade < job.retry.attempts) {
         entry.state = 'waiting';
         this.after(backoffDelay(job.retry, entry.attemptsMade), () => this.makeReady(job.name, entry));

@@ -272,6 +272,29 @@ export function jobQueueContract(options: ContractOptions): void {
       expect(peak).toBe(2);
     });
 
+    it('waits for a key held by another live attempt without using up an attempt', async () => {
+      const keys = createMemoryJobKeyStore();
+      const job = testJob({ timeoutMs: 150, retry: { attempts: 1, delayMs: 10 } });
+      // Another worker claimed the key (lease 2 x 150 ms) and died without finishing.
+      await keys.claim('test:held', job.name, 300);
+      const q = await queue(keys);
+      const runs: number[] = [];
+      const started = Date.now();
+      q.process(
+        job,
+        async (_p, ctx) => {
+          runs.push(ctx.attempt);
+        },
+        TEST_POLICY,
+      );
+      await q.enqueue(job, { id: 'held' });
+      await waitFor(() => runs.length === 1, 'the take-over after the lease');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      // One attempt allowed, and it was not used up by waiting: the run is attempt 1.
+      expect(runs).toEqual([1]);
+      expect(await q.deadLetters(job.name)).toEqual([]);
+    });
+
     it('starts a delayed job no earlier than its delay', async () => {
       const q = await queue();
       const job = testJob();
