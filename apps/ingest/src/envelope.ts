@@ -41,7 +41,7 @@ export interface UplinkEnvelope {
   errors?: string[];
   /** The undecodable payload, base64. */
   raw?: string;
-  /** Device log entry of a `log` envelope (syslog level 0..7). */
+  /** Device log entry of a `log` envelope (level on the DEVICE_LOG_LEVEL scale of @iot/domain). */
   log?: { level: number; message: string };
   /** Transport details worth keeping (gateway, DevEUI, LNS ids, data rate). */
   metadata?: Record<string, unknown>;

@@ -4,6 +4,7 @@
  * battery; join, ack, txack and log events become device log entries; location and integration events
  * are acknowledged and logged by the process only.
  */
+import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
 import {
   base64OrUndefined,
@@ -79,11 +80,16 @@ export function parseChirpStackStatus(body: Record<string, unknown>): {
   };
 }
 
-const LOG_LEVELS: Record<string, number> = { ERROR: 3, WARNING: 4, INFO: 6 };
+// Device log levels on the platform's scale (DEVICE_LOG_LEVEL), not syslog's numbers.
+const LOG_LEVELS: Record<string, number> = {
+  ERROR: DEVICE_LOG_LEVEL.error,
+  WARNING: DEVICE_LOG_LEVEL.warning,
+  INFO: DEVICE_LOG_LEVEL.info,
+};
 
 /**
- * The device log entry (syslog level, message) for a join, ack, txack or log event; null for events
- * that are not about the device's life (location, integration).
+ * The device log entry (level, message) for a join, ack, txack or log event; null for events that are
+ * not about the device's life (location, integration).
  */
 export function chirpStackDeviceLog(
   event: string,
@@ -91,15 +97,21 @@ export function chirpStackDeviceLog(
 ): { level: number; message: string } | null {
   switch (event) {
     case 'join':
-      return { level: 6, message: `joined the network (DevAddr ${String(body.devAddr ?? 'unknown')})` };
+      return {
+        level: DEVICE_LOG_LEVEL.info,
+        message: `joined the network (DevAddr ${String(body.devAddr ?? 'unknown')})`,
+      };
     case 'ack':
       return body.acknowledged === true
-        ? { level: 6, message: 'downlink acknowledged by the device' }
-        : { level: 4, message: 'downlink not acknowledged by the device' };
+        ? { level: DEVICE_LOG_LEVEL.info, message: 'downlink acknowledged by the device' }
+        : { level: DEVICE_LOG_LEVEL.warning, message: 'downlink not acknowledged by the device' };
     case 'txack':
-      return { level: 7, message: `downlink sent by gateway ${String(body.gatewayId ?? 'unknown')}` };
+      return {
+        level: DEVICE_LOG_LEVEL.debug,
+        message: `downlink sent by gateway ${String(body.gatewayId ?? 'unknown')}`,
+      };
     case 'log': {
-      const level = LOG_LEVELS[String(body.level ?? 'INFO')] ?? 6;
+      const level = LOG_LEVELS[String(body.level ?? 'INFO')] ?? DEVICE_LOG_LEVEL.info;
       return {
         level,
         message: `ChirpStack ${String(body.code ?? 'log')}: ${String(body.description ?? '')}`.trim(),

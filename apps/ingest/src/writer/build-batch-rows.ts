@@ -94,7 +94,7 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
       rows.logs.push({
         device_id: e.deviceId,
         company_id: e.companyId,
-        level: Math.min(7, Math.max(0, Math.round(e.log?.level ?? 6))),
+        level: Math.min(7, Math.max(0, Math.round(e.log?.level ?? DEVICE_LOG_LEVEL.info))),
         message: e.log?.message ?? 'network server event',
         payload: { source: e.source, messageId: e.messageId, measuredAt: e.measuredAt, metadata: e.metadata },
         raw: null,
