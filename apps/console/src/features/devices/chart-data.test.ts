@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { numericFields, toChartData, uplotFieldData } from './chart-data';
+import { numericFields, toChartData, uplotFieldData } from '../../lib/chart-data';
 import { buildCsv, csvFileName } from './csv';
 import { heatLevel, uplinkGrid } from './uplink-grid';
 
@@ -117,7 +117,7 @@ describe('uplink timetable', () => {
 });
 
 describe('field display', async () => {
-  const { describeField } = await import('./field-display');
+  const { describeField } = await import('../../lib/field-display');
   it.each([
     ['temperature', 21.46, 'de-DE', { kind: 'text', text: '21,5', unit: '°C' }, null],
     ['temperature', 21.46, 'en-GB', { kind: 'text', text: '21.5', unit: '°C' }, null],

@@ -1,4 +1,4 @@
-import type { DataPoint } from './types';
+import type { DataPoint } from '../../types/device';
 
 /**
  * CSV of the points shown (client-side export): locale-independent on purpose, so any tool reads it:

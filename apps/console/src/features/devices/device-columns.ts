@@ -1,4 +1,4 @@
-import type { Device, MetadataEntry } from './types';
+import type { Device, MetadataEntry } from '../../types/device';
 
 /** Fields that have their own column or are not values worth a glance in the list. */
 const HIDDEN_IN_LIST = new Set([

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Device } from '../../types/device';
 import {
   EMPTY_FILTER,
   filterDevices,
@@ -6,7 +7,6 @@ import {
   formatDeviceFilter,
   parseDeviceFilter,
 } from './device-filters';
-import type { Device } from './types';
 
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 const HOUR = 3_600_000;

@@ -7,7 +7,7 @@ import {
   isStale,
   readBatteryLevel,
 } from '@iot/domain';
-import type { Device } from './types';
+import type { Device } from '../../types/device';
 
 /**
  * Filters of the /devices/:filter? screen, kept in the URL: the `:filter` segment is a preset, the rest

@@ -1,5 +1,5 @@
 import { FORM_RULES, SORT_VALUE_MAX, type ValidationError, validateObject } from '@iot/domain';
-import type { MetadataEntry } from './types';
+import type { MetadataEntry } from '../../types/device';
 
 /** The metadata editor's rows (sort kept as typed text until saved) and its pure operations. */
 export interface MetadataRow {

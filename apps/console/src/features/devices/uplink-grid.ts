@@ -1,4 +1,4 @@
-import type { DataPoint } from './types';
+import type { DataPoint } from '../../types/device';
 
 /**
  * Timetable of a device: how many uplinks arrived in each hour of each of the last `days` days (local

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { DeviceSeries } from '../types';
+import type { DeviceSeries } from '../../../types/device';
 
 /** GET /core/devices/{id}/battery: battery_level and battery_voltage over a period, downsampled like data. */
 export function getBattery(id: number, from: number, to: number): Promise<DeviceSeries> {

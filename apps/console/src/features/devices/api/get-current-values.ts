@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { CurrentValues } from '../types';
+import type { CurrentValues } from '../../../types/device';
 
 /** GET /core/data/{id}/current: latest value per field with its time and stale flag. */
 export function getCurrentValues(id: number): Promise<CurrentValues> {

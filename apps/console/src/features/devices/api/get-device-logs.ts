@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { DeviceLog } from '../types';
+import type { DeviceLog } from '../../../types/device';
 
 /** GET /core/devices/{id}/logs: newest first, optionally one level. */
 export function getDeviceLogs(id: number, level: string | null): Promise<DeviceLog[]> {

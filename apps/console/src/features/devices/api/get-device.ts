@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { DeviceDetails } from '../types';
+import type { DeviceDetails } from '../../../types/device';
 
 /** GET /core/devices/{id}: details; credentials only for ROLE_ADMIN and ROLE_MAINUSER. */
 export function getDevice(id: number): Promise<DeviceDetails> {

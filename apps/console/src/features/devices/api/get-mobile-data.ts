@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { MobileData } from '../types';
+import type { MobileData } from '../../../types/device';
 
 /** GET /core/devices/{id}/mobile-data: the SIM's volume this billing period and its history. */
 export function getMobileData(id: number, from: number, to: number): Promise<MobileData> {

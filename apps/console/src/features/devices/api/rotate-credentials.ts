@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { RotatedCredentials } from '../types';
+import type { RotatedCredentials } from '../../../types/device';
 import { deviceQueryOptions } from './get-device';
 
 /** POST /core/devices/{id}/credentials: a new device token, answered once (only its hash is kept). */

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { DeviceDetails, UpdateDeviceInput } from '../types';
+import { devicesQueryOptions } from '../../../lib/devices/get-devices';
+import type { DeviceDetails, UpdateDeviceInput } from '../../../types/device';
 import { deviceQueryOptions } from './get-device';
-import { devicesQueryOptions } from './get-devices';
 
 /** PUT /core/devices/{id}: base data, group and manual state (ROLE_ADMIN, ROLE_MAINUSER). */
 export function updateDevice({ id, ...body }: UpdateDeviceInput): Promise<DeviceDetails> {

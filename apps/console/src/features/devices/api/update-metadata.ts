@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import type { MetadataEntry } from '../types';
-import { devicesQueryOptions } from './get-devices';
+import { devicesQueryOptions } from '../../../lib/devices/get-devices';
+import type { MetadataEntry } from '../../../types/device';
 
 /** PUT /core/devices/{id}/metadata: labels and order of the data fields (sort 1 to 99999). */
 export function updateMetadata({

@@ -30,10 +30,10 @@ import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/tooltip';
+import { describeField } from '../../../lib/field-display';
 import { formatDateTime, formatNumber, localeTag } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import type { TranslationKey } from '../../../types/translation-key';
-import { describeField } from '../field-display';
 
 const BATTERY_ICONS: Record<BatteryBucket, { icon: React.ElementType; className: string }> = {
   power: { icon: PlugZapIcon, className: 'text-sky-600' },

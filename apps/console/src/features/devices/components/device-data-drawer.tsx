@@ -1,19 +1,19 @@
 import { DownloadIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PeriodPicker, usePeriod } from '../../../components/chart/period-picker';
 import { type ChartSeries, UplotChart } from '../../../components/chart/uplot-chart';
 import { Button } from '../../../components/ui/button';
 import { SheetBody } from '../../../components/ui/sheet';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
+import { numericFields, toChartData, uplotFieldData } from '../../../lib/chart-data';
+import { useDeviceData } from '../../../lib/devices/get-device-data';
 import { formatDateTime } from '../../../lib/format';
+import type { DataPoint, Device } from '../../../types/device';
 import { useDevice } from '../api/get-device';
-import { useDeviceData } from '../api/get-device-data';
-import { numericFields, toChartData, uplotFieldData } from '../chart-data';
 import { buildCsv, csvFileName } from '../csv';
 import { metadataEntries, metadataLabels } from '../device-columns';
-import type { DataPoint, Device } from '../types';
 import { FieldValue, fieldLabel } from './device-cells';
-import { PeriodPicker, usePeriod } from './period-picker';
 
 /** Most rows the table view renders; the CSV always holds every point of the answer. */
 const TABLE_LIMIT = 2000;

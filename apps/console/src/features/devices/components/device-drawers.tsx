@@ -2,7 +2,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EntityHeaderInfo } from '../../../components/shell/entity-drawer-header';
 import { useOverlay } from '../../../components/shell/overlay-host';
-import type { Device } from '../types';
+import type { Device } from '../../../types/device';
 import { DeviceTypeIcon } from './device-cells';
 
 // Each drawer is its own lazy chunk, so the list stays light (uPlot only loads with a chart).

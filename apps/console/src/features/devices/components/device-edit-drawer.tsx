@@ -9,14 +9,14 @@ import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
+import { useDevices } from '../../../lib/devices/get-devices';
 import { notifySuccess } from '../../../lib/notify';
 import { useDomainForm } from '../../../lib/use-domain-form';
+import type { DeviceDetails } from '../../../types/device';
 import { useDevice } from '../api/get-device';
-import { useDevices } from '../api/get-devices';
 import { useRotateCredentials } from '../api/rotate-credentials';
 import { useUpdateDevice } from '../api/update-device';
 import { filterOptions } from '../device-filters';
-import type { DeviceDetails } from '../types';
 import { useCanEditDevices } from './can-edit';
 
 interface DeviceFormValues {

@@ -13,11 +13,11 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { SheetBody } from '../../../components/ui/sheet';
 import { formatDateTime, formatNumber } from '../../../lib/format';
+import type { Device } from '../../../types/device';
 import { useCurrentValues } from '../api/get-current-values';
 import { useDevice } from '../api/get-device';
 import { metadataLabels } from '../device-columns';
 import { deviceBattery } from '../device-filters';
-import type { Device } from '../types';
 import { useCanEditDevices } from './can-edit';
 import {
   BatteryCell,

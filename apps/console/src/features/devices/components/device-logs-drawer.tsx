@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { SheetBody } from '../../../components/ui/sheet';
 import { formatDateTime } from '../../../lib/format';
+import type { Device } from '../../../types/device';
 import { useDeviceLogs } from '../api/get-device-logs';
-import type { Device } from '../types';
 import { LogLevelBadge } from './device-cells';
 
 const ALL = '__all';

@@ -6,11 +6,11 @@ import { useErrorText } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
 import { notifySuccess } from '../../../lib/notify';
+import type { Device } from '../../../types/device';
 import { useDevice } from '../api/get-device';
 import { useUpdateMetadata } from '../api/update-metadata';
 import { metadataEntries } from '../device-columns';
 import { addRow, type MetadataRow, moveRow, toEntries, toRows, validateRows } from '../metadata-rows';
-import type { Device } from '../types';
 import { useCanEditDevices } from './can-edit';
 
 /** Labels and order of the device's data fields (sort 1 to 99999, spec section 5). */

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PeriodPicker, usePeriod } from '../../../components/chart/period-picker';
 import { UplotChart } from '../../../components/chart/uplot-chart';
 import { SheetBody } from '../../../components/ui/sheet';
+import { toChartData } from '../../../lib/chart-data';
 import { formatNumber } from '../../../lib/format';
+import type { Device } from '../../../types/device';
 import { useMobileData } from '../api/get-mobile-data';
-import { toChartData } from '../chart-data';
-import type { Device } from '../types';
-import { PeriodPicker, usePeriod } from './period-picker';
 
 const MB = 1024 * 1024;
 

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SheetBody } from '../../../components/ui/sheet';
+import { useDeviceData } from '../../../lib/devices/get-device-data';
 import { localeTag } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
-import { useDeviceData } from '../api/get-device-data';
-import type { Device } from '../types';
+import type { Device } from '../../../types/device';
 import { heatLevel, uplinkGrid } from '../uplink-grid';
 
 const DAYS = 7;

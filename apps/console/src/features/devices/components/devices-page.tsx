@@ -18,9 +18,10 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { renderTableContent } from '../../../components/ui/table';
+import { useDevices } from '../../../lib/devices/get-devices';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import { cn } from '../../../lib/utils';
-import { useDevices } from '../api/get-devices';
+import type { Device } from '../../../types/device';
 import { keyFields, metadataLabels } from '../device-columns';
 import {
   activeFilterCount,
@@ -35,7 +36,6 @@ import {
   newestValueTime,
   parseDeviceFilter,
 } from '../device-filters';
-import type { Device } from '../types';
 import {
   BatteryCell,
   FieldValue,

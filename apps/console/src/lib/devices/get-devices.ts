@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { Device } from '../types';
+import type { Device } from '../../types/device';
+import { api } from '../api-client';
 
 /** GET /core/devices: every device of the acting company with its latest values; filtered in the browser. */
 export function getDevices(): Promise<Device[]> {

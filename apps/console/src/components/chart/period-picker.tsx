@@ -1,11 +1,7 @@
 import { ChevronLeftIcon, ChevronRightIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Tabs, TabsList, TabsTrigger } from '../../../components/ui/tabs';
-import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import {
   type Bounds,
   CALENDAR_TABS,
@@ -18,7 +14,11 @@ import {
   periodBounds,
   shiftPeriod,
   toDateInput,
-} from '../period';
+} from '../../lib/period';
+import { Button } from '../ui/button';
+import { Input } from '../ui/input';
+import { Tabs, TabsList, TabsTrigger } from '../ui/tabs';
+import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
 
 /**
  * The chart period: a period plus the "now" it was chosen at, so the bounds (and the query key) stay

@@ -1,5 +1,5 @@
 import { parseDecimal } from '@iot/domain';
-import type { DataPoint, DeviceSeries } from './types';
+import type { DataPoint, DeviceSeries } from '../types/device';
 
 /**
  * Shapes the data answer for uPlot: one x array in seconds and, per field, the values (the average

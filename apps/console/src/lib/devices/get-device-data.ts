@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import type { DeviceSeries } from '../types';
+import type { DeviceSeries } from '../../types/device';
+import { api } from '../api-client';
 
 export interface DeviceDataParams {
   id: number;
