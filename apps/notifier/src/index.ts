@@ -1,6 +1,12 @@
 import type { Config } from '@iot/config';
 import type { Db } from '@iot/db';
-import { type JobDefinition, type JobQueue, openJobQueue, type QueuePolicy } from '@iot/jobs';
+import {
+  type JobDefinition,
+  type JobQueue,
+  openJobQueue,
+  purgeExpiredJobKeys,
+  type QueuePolicy,
+} from '@iot/jobs';
 import type { Logger, Service } from '@iot/runtime';
 import type { Channels } from './channels/channels';
 import { createEmailChannel } from './channels/email-channel';
@@ -142,6 +148,17 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
     (payload, ctx) => handleNotifyAction({ db, channels, log }, payload, ctx),
     options.policy ?? NOTIFY_ACTION_POLICY,
   );
+  // Keys live 7 days (job_keys.expires_at); an hourly purge keeps the table small. Several notifiers
+  // purging at once only delete the same rows.
+  const purge = setInterval(
+    () => {
+      purgeExpiredJobKeys(db).catch((error: unknown) =>
+        log.warn({ error: String(error) }, 'job key purge failed'),
+      );
+    },
+    60 * 60 * 1000,
+  );
+  purge.unref();
   log.info(
     {
       profile: config.PROFILE,
@@ -158,6 +175,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
     channels,
     enqueue: (payload) => queue.enqueue(job, payload),
     stop: async () => {
+      clearInterval(purge);
       await processor.close();
       if (ownQueue) await queue.close();
       if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();

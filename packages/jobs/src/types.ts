@@ -62,6 +62,11 @@ export interface QueuePolicy {
   keepCompletedMs: number;
   /** Failed jobs kept in the queue's own failed set for this long (dead letters are kept apart). */
   keepFailedMs: number;
+  /**
+   * At most this many completed (and, separately, failed) jobs are kept, whatever their age, so memory
+   * (in-process) and Redis stay bounded under a burst; the idempotency key store still stops repeats.
+   */
+  keepMaxJobs: number;
 }
 
 export interface EnqueueOptions {

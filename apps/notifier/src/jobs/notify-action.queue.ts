@@ -13,4 +13,7 @@ export const NOTIFY_ACTION_POLICY: QueuePolicy = {
   keepCompletedMs: 24 * 60 * 60 * 1000,
   // Failed jobs stay in the queue's failed set for 7 days, as long as job_keys keeps keys, for inspection.
   keepFailedMs: 7 * 24 * 60 * 60 * 1000,
+  // Whatever the age, at most 100 000 of each (about 100 MB of Redis or heap at ~1 kB a job): an alarm
+  // storm must not exhaust memory; job_keys still stops repeats of jobs forgotten here.
+  keepMaxJobs: 100_000,
 };

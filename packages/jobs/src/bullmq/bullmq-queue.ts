@@ -129,8 +129,8 @@ export class BullmqJobQueue implements JobQueue {
         ...(policy.limiter
           ? { limiter: { max: policy.limiter.max, duration: policy.limiter.durationMs } }
           : {}),
-        removeOnComplete: { age: Math.ceil(policy.keepCompletedMs / 1000) },
-        removeOnFail: { age: Math.ceil(policy.keepFailedMs / 1000) },
+        removeOnComplete: { age: Math.ceil(policy.keepCompletedMs / 1000), count: policy.keepMaxJobs },
+        removeOnFail: { age: Math.ceil(policy.keepFailedMs / 1000), count: policy.keepMaxJobs },
         ...(this.options.lockDurationMs ? { lockDuration: this.options.lockDurationMs } : {}),
         ...(this.options.stalledIntervalMs ? { stalledInterval: this.options.stalledIntervalMs } : {}),
         settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(job.retry, attemptsMade) },

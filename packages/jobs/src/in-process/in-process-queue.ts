@@ -226,20 +226,27 @@ export class InProcessJobQueue implements JobQueue {
       if (list.length > max) list.splice(0, list.length - max);
       this.dead.set(job.name, list);
     }
-    this.prune();
+    this.prune(lane.policy);
   }
 
   /**
-   * Forgets completed and failed entries past their retention, so memory stays bounded by policy; at most
-   * once a second, since it walks every entry.
+   * Forgets completed and failed entries past their retention, and the oldest finished ones beyond
+   * keepMaxJobs, so memory stays bounded by policy; at most once a second, since it walks every entry.
    */
-  private prune(): void {
+  private prune(policy: QueuePolicy): void {
     const now = Date.now();
     if (now - this.lastPrune < 1000) return;
     this.lastPrune = now;
+    let finished = 0;
+    for (const entry of this.entries.values()) {
+      if (entry.state === 'completed' || entry.state === 'failed') finished += 1;
+    }
+    // Map order is insertion order: the first finished entries are the oldest.
     for (const [id, entry] of this.entries) {
-      if ((entry.state === 'completed' || entry.state === 'failed') && entry.forgetAt <= now) {
+      if (entry.state !== 'completed' && entry.state !== 'failed') continue;
+      if (entry.forgetAt <= now || finished > policy.keepMaxJobs) {
         this.entries.delete(id);
+        finished -= 1;
       }
     }
   }

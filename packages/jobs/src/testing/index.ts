@@ -33,6 +33,7 @@ export const TEST_POLICY: QueuePolicy = {
   concurrency: 4,
   keepCompletedMs: 60_000,
   keepFailedMs: 60_000,
+  keepMaxJobs: 1_000,
 };
 
 const Payload = Type.Object({ id: Type.String(), n: Type.Optional(Type.Integer()) });
@@ -293,6 +294,38 @@ export function jobQueueContract(options: ContractOptions): void {
       // One attempt allowed, and it was not used up by waiting: the run is attempt 1.
       expect(runs).toEqual([1]);
       expect(await q.deadLetters(job.name)).toEqual([]);
+    });
+
+    it('forgets the oldest finished jobs beyond keepMaxJobs (their keys can be enqueued again)', async () => {
+      // No key store: only the queue's own retention decides here.
+      const claimAll: JobKeyStore = {
+        claim: async () => ({ state: 'claimed' }),
+        complete: async () => {},
+        release: async () => {},
+      };
+      const q = await queue(claimAll);
+      const job = testJob();
+      const runs: string[] = [];
+      q.process(
+        job,
+        async (payload) => {
+          runs.push(payload.id);
+        },
+        { ...TEST_POLICY, concurrency: 1, keepMaxJobs: 2 },
+      );
+      for (const id of ['a', 'b', 'c', 'd']) await q.enqueue(job, { id });
+      await waitFor(() => runs.length === 4, 'four jobs');
+      // The in-process adapter prunes at most once a second, on a job's completion.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      await q.enqueue(job, { id: 'e' });
+      await waitFor(() => runs.length === 5, 'the fifth job');
+      // The handler has started; give the queue time to finish its bookkeeping (and prune).
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await q.enqueue(job, { id: 'a' }); // forgotten: runs again
+      await q.enqueue(job, { id: 'e' }); // kept: deduplicated
+      await waitFor(() => runs.length === 6, 'a again');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(runs).toEqual(['a', 'b', 'c', 'd', 'e', 'a']);
     });
 
     it('starts a delayed job no earlier than its delay', async () => {
