@@ -1,0 +1,574 @@
+/**
+ * Uplink ingestion end to end over MQTT: sustained uplinks per second, latency from publish to stored,
+ * peak memory, and a 3x overload with its backlog, drain time and loss check; each profile beside a
+ * baseline of batched inserts of the same rows straight into the same database.
+ *
+ *   npx tsx tests/bench/ingest.bench.ts [embedded|distributed|both] [devices=2000] [phase seconds=8]
+ *     [ingest MQTT connections=4 (distributed)]
+ *
+ * (a) embedded: the whole platform in this process (startPlatform: PGlite, embedded aedes broker,
+ *     in-process log, storage writer, rules worker, notifier); publishers authenticate as devices, so
+ *     they open one connection per device for CONNECTIONS devices and send round robin.
+ * (b) distributed: ingest in this process against the machine's PostgreSQL (a fresh database), Mosquitto
+ *     (shared subscription, unique group) and NATS JetStream (unique stream, deleted afterwards);
+ *     publishers connect anonymously to Mosquitto and publish to all devices' topics round robin.
+ *
+ * "Stored" is the storage writer's committed row counter (read every 5 ms in this process), so latency is
+ * publish -> committed, matched in order (the n-th uplink published is taken as the n-th stored; within a
+ * sampling step of 5 ms that is exact enough for p50/p99). Loss is checked by counting rows in SQL.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@iot/config';
+import { type Db, migrate, openPostgres } from '@iot/db';
+import { createNatsEventLog, type EventLog, type NatsEventLog } from '@iot/event-log';
+import { type IngestService, startIngest } from '@iot/ingest';
+import { startPlatform } from '@iot/platform';
+import { createLogger } from '@iot/runtime';
+import { buildUplink, profileOf, type SimDevice } from '@iot/simulator';
+import mqtt, { type MqttClient } from 'mqtt';
+import pg from 'pg';
+
+const which = process.argv[2] ?? 'both';
+const DEVICES = Number(process.argv[3] ?? 2000);
+const PHASE_S = Number(process.argv[4] ?? 8);
+const CONNECTIONS_EMBEDDED = 100;
+const CONNECTIONS_MOSQUITTO = 8;
+const WINDOW = 64; // QoS 1 publishes in flight per connection in the closed-loop phase
+/**
+ * The closed loop also keeps at most this many uplinks published but not yet stored. Mosquitto acknowledges
+ * a publish itself (no back-pressure reaches the publisher from ingest) and keeps at most
+ * max_queued_messages (default 1000) per subscriber connection, dropping the rest: above 4 x 1000 queued
+ * for ingest's 4 connections, uplinks are lost at the broker.
+ */
+const MAX_UNSTORED = 3000;
+const INGEST_MQTT_CONNECTIONS = Number(process.argv[5] ?? 4);
+const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
+const log = createLogger({ level: 'warn', name: 'bench' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------- memory
+function rssOfPid(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+function pidsOf(name: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-x', name]).toString().trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+/** Peak RSS of this process and of the named server processes while `fn` runs. */
+class RssSampler {
+  private timer: NodeJS.Timeout | undefined;
+  peakSelf = 0;
+  peakServers = 0;
+  constructor(private readonly servers: string[]) {}
+  start(): void {
+    const pids = this.servers.flatMap(pidsOf);
+    const sample = () => {
+      this.peakSelf = Math.max(this.peakSelf, process.memoryUsage.rss());
+      this.peakServers = Math.max(
+        this.peakServers,
+        pids.reduce((sum, pid) => sum + rssOfPid(pid), 0),
+      );
+    };
+    sample();
+    this.timer = setInterval(sample, 100);
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+const mb = (bytes: number) => `${Math.round(bytes / 1048576)} MB`;
+
+// --------------------------------------------------------------------------------------------- devices
+type BenchDevice = SimDevice;
+
+/** Devices without a driver (JSON uplinks with their own message id), tokens set, created in one statement. */
+async function createDevices(db: Db, n: number): Promise<{ companyId: number; devices: BenchDevice[] }> {
+  const { rows: c } = await db.query<{ id: number }>(
+    "INSERT INTO companies (name) VALUES ('Bench ' || md5(random()::text)) RETURNING id::int AS id",
+  );
+  const companyId = c[0]?.id;
+  if (companyId === undefined) throw new Error('no company');
+  const uuids = Array.from({ length: n }, () => randomUUID());
+  const tokens = new Map<string, string>(uuids.map((u) => [u, randomBytes(16).toString('hex')]));
+  const hashes = uuids.map((u) =>
+    createHash('sha256')
+      .update(tokens.get(u) ?? '')
+      .digest('hex'),
+  );
+  const { rows } = await db.query<{ id: number; uuid: string; name: string }>(
+    `INSERT INTO devices (company_id, name, uuid, credentials_hash)
+     SELECT $1, 'bench ' || t.i, t.u::uuid, t.h FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(u, h, i)
+     RETURNING id::int AS id, uuid::text AS uuid, name`,
+    [companyId, uuids, hashes],
+  );
+  return {
+    companyId,
+    devices: rows.map((r) => ({ ...r, token: tokens.get(r.uuid) ?? '', device_type: null, driver_id: null })),
+  };
+}
+
+// -------------------------------------------------------------------------------------------- baseline
+/** Batched inserts of the same kind of rows straight into device_data: 1000 per statement, for `seconds`. */
+async function baseline(db: Db, companyId: number, devices: BenchDevice[], seconds: number) {
+  const start = performance.now();
+  const past = Date.now() - 30 * 86_400_000;
+  let rows = 0;
+  const state = { clicks: 0, startedAt: Date.now(), rnd: Math.random };
+  while (performance.now() - start < seconds * 1000) {
+    const batch = [];
+    for (let i = 0; i < 1000; i++) {
+      const device = devices[(rows + i) % devices.length] as BenchDevice;
+      const uplink = buildUplink(device, profileOf(device, (rows + i) % devices.length), state, Date.now());
+      batch.push({
+        device_id: device.id,
+        company_id: companyId,
+        created_at: new Date(past + rows + i).toISOString(),
+        data: uplink.reading,
+        message_id: uplink.messageId,
+      });
+    }
+    await db.query(
+      `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+       SELECT r.device_id, r.company_id, r.created_at, r.data, r.message_id
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz,
+                                              data jsonb, message_id text)`,
+      [JSON.stringify(batch)],
+    );
+    rows += batch.length;
+  }
+  const ms = performance.now() - start;
+  return { rows, perSecond: (rows / ms) * 1000 };
+}
+
+// ------------------------------------------------------------------------------------------ publishers
+interface Publisher {
+  client: MqttClient;
+  /** Devices this connection publishes for (one on the embedded broker, many on Mosquitto). */
+  devices: BenchDevice[];
+  next: number;
+}
+
+async function openPublishers(url: string, devices: BenchDevice[], embedded: boolean): Promise<Publisher[]> {
+  if (embedded) {
+    const chosen = devices.slice(0, CONNECTIONS_EMBEDDED);
+    return Promise.all(
+      chosen.map(async (d) => ({
+        client: await mqtt.connectAsync(url, { username: d.uuid, password: d.token, reconnectPeriod: 0 }),
+        devices: [d],
+        next: 0,
+      })),
+    );
+  }
+  return Promise.all(
+    Array.from({ length: CONNECTIONS_MOSQUITTO }, async (_, c) => ({
+      client: await mqtt.connectAsync(url, {
+        clientId: `bench-pub-${randomBytes(4).toString('hex')}`,
+        reconnectPeriod: 0,
+      }),
+      devices: devices.filter((_d, i) => i % CONNECTIONS_MOSQUITTO === c),
+      next: 0,
+    })),
+  );
+}
+
+const uplinkState = { clicks: 0, startedAt: Date.now(), rnd: Math.random };
+function nextPayload(p: Publisher): { topic: string; body: Buffer } {
+  const device = p.devices[p.next % p.devices.length] as BenchDevice;
+  p.next += 1;
+  const uplink = buildUplink(device, profileOf(device, device.id), uplinkState, Date.now());
+  return { topic: `devices/${device.uuid}/up`, body: Buffer.from(uplink.body) };
+}
+
+// -------------------------------------------------------------------------------------- stored tracking
+/** Follows the writer's committed-row counter and turns it into publish -> stored latencies. */
+class StoredTracker {
+  readonly publishedAt: number[] = [];
+  readonly latencies: number[] = [];
+  private matched = 0;
+  private timer: NodeJS.Timeout | undefined;
+  lastStoredAt = 0;
+  constructor(
+    private readonly stored: () => number,
+    private readonly base: number,
+  ) {}
+  get count(): number {
+    return this.stored() - this.base;
+  }
+  start(): void {
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      const n = Math.min(this.count, this.publishedAt.length);
+      if (n > this.matched) this.lastStoredAt = now;
+      for (; this.matched < n; this.matched++)
+        this.latencies.push(now - (this.publishedAt[this.matched] ?? now));
+    }, 5);
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+interface Target {
+  name: string;
+  db: Db;
+  companyId: number;
+  devices: BenchDevice[];
+  ingest: IngestService;
+  eventLog: EventLog;
+  mqttUrl: string;
+  embedded: boolean;
+  servers: string[];
+}
+
+async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  while (performance.now() < until) {
+    if (await cond()) return true;
+    await sleep(20);
+  }
+  return false;
+}
+
+async function countSince(db: Db, companyId: number, since: Date): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM device_data WHERE company_id = $1 AND created_at >= $2',
+    [companyId, since],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Closed loop: every connection keeps WINDOW QoS 1 publishes in flight for `seconds`. */
+async function sustained(t: Target, publishers: Publisher[], seconds: number) {
+  const writer = t.ingest.writerStats;
+  if (!writer) throw new Error('the storage writer does not run in this process');
+  const since = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const tracker = new StoredTracker(() => writer.stored, writer.stored);
+  const rss = new RssSampler(t.servers);
+  rss.start();
+  tracker.start();
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let accepted = 0;
+  await Promise.all(
+    publishers.map(async (p) => {
+      const inflight = new Set<Promise<unknown>>();
+      while (performance.now() < end) {
+        const { topic, body } = nextPayload(p);
+        tracker.publishedAt.push(performance.now());
+        const sent = p.client.publishAsync(topic, body, { qos: 1 }).then(() => {
+          accepted += 1;
+        });
+        inflight.add(sent);
+        void sent.finally(() => inflight.delete(sent));
+        if (inflight.size >= WINDOW) await Promise.race(inflight);
+        while (tracker.publishedAt.length - tracker.count >= MAX_UNSTORED && performance.now() < end)
+          await sleep(2);
+      }
+      await Promise.all(inflight);
+    }),
+  );
+  const published = tracker.publishedAt.length;
+  await waitUntil(() => tracker.count >= accepted, 20_000);
+  await sleep(20);
+  tracker.stop();
+  rss.stop();
+  const storedSql = await countSince(t.db, t.companyId, since);
+  const duration = (tracker.lastStoredAt - start) / 1000;
+  const sorted = [...tracker.latencies].sort((a, b) => a - b);
+  return {
+    published,
+    accepted,
+    stored: tracker.count,
+    storedSql,
+    perSecond: tracker.count / duration,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    peakSelf: rss.peakSelf,
+    peakServers: rss.peakServers,
+  };
+}
+
+/**
+ * Open loop at `rate` uplinks/s for `seconds`, in-flight unbounded: the platform's back-pressure is all that
+ * holds it. Also gives the publish -> stored latency at that rate.
+ */
+async function openLoop(t: Target, publishers: Publisher[], rate: number, seconds: number) {
+  const writer = t.ingest.writerStats;
+  if (!writer) throw new Error('the storage writer does not run in this process');
+  const since = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const base = writer.stored;
+  const tracker = new StoredTracker(() => writer.stored, base);
+  tracker.start();
+  let maxPending = 0;
+  const rss = new RssSampler(t.servers);
+  rss.start();
+  let maxDepth = 0;
+  let maxLag = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      maxDepth = Math.max(maxDepth, await t.eventLog.depth(t.ingest.topic));
+      maxLag = Math.max(maxLag, await t.eventLog.lag(t.ingest.topic, 'storage-writer'));
+      await sleep(200);
+    }
+  })();
+  let published = 0;
+  let accepted = 0;
+  let failed = 0;
+  const pending = new Set<Promise<void>>();
+  const start = performance.now();
+  let cursor = 0;
+  while (performance.now() - start < seconds * 1000) {
+    const due = Math.floor(((performance.now() - start) * rate) / 1000) - published;
+    for (let i = 0; i < due; i++) {
+      const p = publishers[cursor++ % publishers.length] as Publisher;
+      const { topic, body } = nextPayload(p);
+      published += 1;
+      tracker.publishedAt.push(performance.now());
+      const sent = p.client.publishAsync(topic, body, { qos: 1 }).then(
+        () => {
+          accepted += 1;
+        },
+        () => {
+          failed += 1;
+        },
+      );
+      pending.add(sent);
+      void sent.finally(() => pending.delete(sent));
+    }
+    maxPending = Math.max(maxPending, pending.size);
+    await sleep(5);
+  }
+  const sendSeconds = (performance.now() - start) / 1000;
+  const publishEnd = performance.now();
+  await waitUntil(() => pending.size === 0, 20_000);
+  const ackedAt = performance.now();
+  const drained = await waitUntil(async () => writer.stored - base >= accepted, 20_000);
+  const drainMs = performance.now() - publishEnd;
+  sampling = false;
+  await sampler;
+  rss.stop();
+  await sleep(50);
+  tracker.stop();
+  const sorted = [...tracker.latencies].sort((a, b) => a - b);
+  const storedSql = await countSince(t.db, t.companyId, since);
+  return {
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    maxPending,
+    rate,
+    offeredPerSecond: published / sendSeconds,
+    published,
+    accepted,
+    failed,
+    stored: writer.stored - base,
+    storedSql,
+    maxDepth,
+    maxLag,
+    ackWaitMs: ackedAt - publishEnd,
+    drainMs,
+    drained,
+    peakSelf: rss.peakSelf,
+    peakServers: rss.peakServers,
+  };
+}
+
+// -------------------------------------------------------------------------------------------- profiles
+async function embeddedTarget(): Promise<{ target: Target; close: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-'));
+  const config = loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_DATA: 'false',
+    SIMULATE_DEVICES: '0',
+    LOG_LEVEL: 'warn',
+  });
+  const platform = await startPlatform({ config, log });
+  const ingest = platform.services.find((s) => s.name === 'ingest') as IngestService;
+  const { companyId, devices } = await createDevices(platform.db, DEVICES);
+  return {
+    target: {
+      name: 'embedded (PGlite, aedes, in-process log)',
+      db: platform.db,
+      companyId,
+      devices,
+      ingest,
+      eventLog: ingest.eventLog,
+      mqttUrl: `mqtt://127.0.0.1:${ingest.mqttPort}`,
+      embedded: true,
+      servers: [],
+    },
+    close: async () => {
+      for (const s of [...platform.services].reverse()) await s.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function distributedTarget(): Promise<{ target: Target; close: () => Promise<void> }> {
+  const suffix = randomBytes(4).toString('hex');
+  const dbName = `bench_ingest_${suffix}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = `postgres://postgres@127.0.0.1:5432/${dbName}`;
+  const config = loadConfig({
+    PROFILE: 'distributed',
+    DATABASE_URL: url,
+    NATS_URL: 'nats://127.0.0.1:4222',
+    MQTT_URL: 'mqtt://127.0.0.1:1883',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  });
+  const db = openPostgres({ url, max: 10 });
+  await migrate(db);
+  const eventLog = await createNatsEventLog({ servers: '127.0.0.1:4222', streamPrefix: `bench_${suffix}_` });
+  const ingest = await startIngest({
+    config,
+    db,
+    log,
+    eventLog,
+    http: false,
+    mqtt: 'external',
+    mqttExternal: {
+      shareGroup: `bench_${suffix}`,
+      clientIdPrefix: `bench-${suffix}`,
+      cleanSession: true,
+      connections: INGEST_MQTT_CONNECTIONS,
+    },
+  });
+  const { companyId, devices } = await createDevices(db, DEVICES);
+  return {
+    target: {
+      name: 'distributed (PostgreSQL, Mosquitto, NATS JetStream)',
+      db,
+      companyId,
+      devices,
+      ingest,
+      eventLog,
+      mqttUrl: 'mqtt://127.0.0.1:1883',
+      embedded: false,
+      servers: ['mosquitto', 'nats-server'],
+    },
+    close: async () => {
+      await ingest.stop();
+      await eventLog.deleteTopic(ingest.topic).catch(() => {});
+      await eventLog.close();
+      await db.close();
+      await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** The event log alone: records/s through publish (16 publishes of 100 records in flight), no consumer. */
+async function logAlone(eventLog: EventLog, topic: string, seconds: number) {
+  const start = performance.now();
+  let records = 0;
+  const record = { key: '1', value: { v: 1, kind: 'uplink', data: { temperature: 21.5, humidity: 40 } } };
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, w) => {
+      while (performance.now() - start < seconds * 1000) {
+        await eventLog.publish(
+          topic,
+          Array.from({ length: 100 }, (_r, i) => ({ ...record, key: String(w * 100 + i) })),
+        );
+        records += 100;
+      }
+    }),
+  );
+  return (records / (performance.now() - start)) * 1000;
+}
+
+// ------------------------------------------------------------------------------------------------- run
+const results: Array<Record<string, string>> = [];
+const fmt = (n: number) => Math.round(n).toLocaleString('en');
+
+async function runProfile(open: () => Promise<{ target: Target; close: () => Promise<void> }>) {
+  const { target, close } = await open();
+  try {
+    console.log(`\n== ${target.name}: ${target.devices.length} devices`);
+    const base = await baseline(target.db, target.companyId, target.devices, Math.min(PHASE_S, 8));
+    console.log(
+      `baseline batched INSERT (1000 rows per statement): ${fmt(base.perSecond)} rows/s (${fmt(base.rows)} rows)`,
+    );
+    let logRate = Number.NaN;
+    if (!target.embedded) {
+      const probe = `bench_probe_${randomBytes(3).toString('hex')}`;
+      logRate = await logAlone(target.eventLog, probe, 5);
+      await (target.eventLog as NatsEventLog).deleteTopic(probe).catch(() => {});
+      console.log(
+        `NATS JetStream log alone (publish, 16 x 100 records in flight): ${fmt(logRate)} records/s`,
+      );
+    }
+    const publishers = await openPublishers(target.mqttUrl, target.devices, target.embedded);
+    // A short warm-up so device lookups are cached and the JIT has run.
+    await sustained(target, publishers, 2);
+    const s = await sustained(target, publishers, PHASE_S);
+    console.log(
+      `sustained: ${fmt(s.perSecond)} uplinks/s stored; published ${fmt(s.published)}, accepted ${fmt(s.accepted)}, ` +
+        `stored ${fmt(s.stored)} (SQL ${fmt(s.storedSql)}); p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms; ` +
+        `peak RSS bench process ${mb(s.peakSelf)}${target.servers.length ? `, brokers ${mb(s.peakServers)}` : ''}`,
+    );
+    const l = await openLoop(target, publishers, Math.round(0.5 * s.perSecond), Math.min(PHASE_S, 6));
+    console.log(
+      `latency at half the sustained rate (${fmt(l.offeredPerSecond)}/s): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms; ` +
+        `stored ${fmt(l.stored)} of ${fmt(l.accepted)} accepted`,
+    );
+    const o = await openLoop(target, publishers, Math.round(3 * s.perSecond), PHASE_S);
+    console.log(
+      `overload 3x (${fmt(o.rate)}/s asked, ${fmt(o.offeredPerSecond)}/s offered): published ${fmt(o.published)}, ` +
+        `accepted ${fmt(o.accepted)}, failed ${fmt(o.failed)}, stored ${fmt(o.stored)} (SQL ${fmt(o.storedSql)}); ` +
+        `max unacknowledged publishes ${fmt(o.maxPending)}, max log depth ${fmt(o.maxDepth)}, max writer lag ${fmt(o.maxLag)}; PUBACKs done ${fmt(o.ackWaitMs)} ms ` +
+        `and drained ${fmt(o.drainMs)} ms after publishing stopped${o.drained ? '' : ' (NOT drained in 20 s)'}; ` +
+        `peak RSS ${mb(o.peakSelf)}${target.servers.length ? `, brokers ${mb(o.peakServers)}` : ''}`,
+    );
+    results.push({
+      profile: target.name,
+      baseline: `${fmt(base.perSecond)}/s`,
+      'log alone': Number.isNaN(logRate) ? '-' : `${fmt(logRate)}/s`,
+      sustained: `${fmt(s.perSecond)}/s`,
+      'p50 / p99 at max': `${fmt(s.p50)} / ${fmt(s.p99)} ms`,
+      'p50 / p99 at half': `${fmt(l.p50)} / ${fmt(l.p99)} ms`,
+      'peak RSS': mb(s.peakSelf),
+      'overload offered': `${fmt(o.offeredPerSecond)}/s`,
+      'overload peak RSS': mb(o.peakSelf),
+      'max backlog (log / unacked)': `${fmt(Math.max(o.maxDepth, o.maxLag))} / ${fmt(o.maxPending)}`,
+      drain: `${fmt(o.drainMs)} ms`,
+      'lost (accepted - stored)': fmt(o.accepted - o.storedSql),
+    });
+    await Promise.all(publishers.map((p) => p.client.endAsync()));
+  } finally {
+    await close();
+  }
+}
+
+console.log(
+  `ingest benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
+    `phases of ${PHASE_S} s`,
+);
+if (which === 'embedded' || which === 'both') await runProfile(embeddedTarget);
+if (which === 'distributed' || which === 'both') await runProfile(distributedTarget);
+console.log('');
+console.table(results);
+process.exit(0);
