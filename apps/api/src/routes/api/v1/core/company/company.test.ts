@@ -161,7 +161,7 @@ describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kin
       'nbiot_weatherstation',
     ]);
     const version = await new TestClient(app).get('/api/v1/core/version');
-    expect(version.body).toEqual({ payload: { version: '1.2.3-test', api: 'v1' } });
+    expect(version.body).toEqual({ payload: { version: '1.2.3-test', api: 'v1', map_style_url: null } });
   });
 
   it('stores a support request for the company and mails it to support', async () => {

@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { responses } from '../../../../../lib/schemas';
 
-/** GET /api/v1/core/version: public, the login page shows its first 8 characters. */
+/**
+ * GET /api/v1/core/version: public, the login page shows its first 8 characters. It also tells the console
+ * the map style (MAP_STYLE_URL; null = the console draws devices on a plain background).
+ */
 const versionRoute: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/version',
@@ -11,10 +14,18 @@ const versionRoute: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['platform'],
         summary: 'Backend version (no session needed)',
-        response: responses(Type.Object({ version: Type.String(), api: Type.String() })),
+        response: responses(
+          Type.Object({
+            version: Type.String(),
+            api: Type.String(),
+            map_style_url: Type.Union([Type.String(), Type.Null()]),
+          }),
+        ),
       },
     },
-    async () => ({ payload: { version: app.deps.version, api: 'v1' } }),
+    async () => ({
+      payload: { version: app.deps.version, api: 'v1', map_style_url: app.deps.config.MAP_STYLE_URL ?? null },
+    }),
   );
 };
 
