@@ -6,17 +6,26 @@ import type { FastifyPluginAsync } from 'fastify';
 import { requireSession } from '../../../plugins/guards';
 import csrfRoutes from '../../csrf';
 import clientsRoutes from './admin/clients/index';
+import alarmsRoutes from './core/alarms/index';
 import authRoutes from './auth/index';
 import meRoute from './auth/me';
 import companyRoutes from './core/company/index';
+import dashboardsRoutes from './core/dashboards/index';
 import dataRoutes from './core/device-data/index';
+import deviceLiveRoutes from './core/device-live/index';
 import devicesRoutes from './core/devices/index';
+import downlinksRoutes from './core/downlinks/index';
+import groupsRoutes from './core/groups/index';
 import integrationsRoutes from './core/integrations/index';
+import messagesRoutes from './core/messages/index';
 import platformRoutes from './core/platform/index';
 import versionRoute from './core/platform/version';
 import referenceRoutes from './core/reference/index';
+import rulesRoutes from './core/rules/index';
+import sensorChecksRoutes from './core/sensor-checks/index';
 import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
+import virtualFieldsRoutes from './core/virtual-fields/index';
 
 const apiV1: FastifyPluginAsync = async (app) => {
   await app.register(csrfRoutes);
@@ -32,9 +41,20 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(referenceRoutes, { prefix: '/core' });
     await secured.register(platformRoutes, { prefix: '/core' });
     await secured.register(clientsRoutes, { prefix: '/admin/clients' });
+    // /core/devices/current and /positions: static paths, matched before /core/devices/:id.
+    await secured.register(deviceLiveRoutes, { prefix: '/core/devices' });
     await secured.register(devicesRoutes, { prefix: '/core/devices' });
+    // Static segments (alarms, virtual_data_fields, sensor_checks) win over /core/devices/:id in the router.
+    await secured.register(alarmsRoutes, { prefix: '/core/devices' });
+    await secured.register(rulesRoutes, { prefix: '/core/devices' });
+    await secured.register(virtualFieldsRoutes, { prefix: '/core/devices' });
+    await secured.register(sensorChecksRoutes, { prefix: '/core/devices' });
+    await secured.register(downlinksRoutes, { prefix: '/core/devices' });
+    await secured.register(messagesRoutes, { prefix: '/core/messages' });
     await secured.register(dataRoutes, { prefix: '/core/data' });
     await secured.register(integrationsRoutes, { prefix: '/core/integrations' });
+    await secured.register(groupsRoutes, { prefix: '/core/groups' });
+    await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
   });
 };
 

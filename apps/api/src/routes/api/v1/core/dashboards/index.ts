@@ -1,0 +1,107 @@
+/**
+ * /api/v1/core/company/dashboards (registered at that prefix): the acting company's dashboards with their
+ * widgets (spec sections 2, 3, 6, 7). Everyone in the company reads; ROLE_ADMIN and ROLE_MAINUSER edit
+ * (64). PUT with widgets replaces the layout atomically. Another company's dashboard is 96.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import {
+  createDashboard,
+  deleteCompanyDashboard,
+  getCompanyDashboard,
+  listCompanyDashboards,
+  updateCompanyDashboard,
+} from '../../../../../services/manage-dashboards';
+import {
+  CreateDashboardBody,
+  DashboardPayload,
+  DeletedPayload,
+  presentDashboard,
+  UpdateDashboardBody,
+} from './schemas';
+
+const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['dashboards'],
+        summary: "The company's dashboards with their widgets, by position",
+        response: responses(Type.Array(DashboardPayload)),
+      },
+    },
+    async (request) => ({
+      payload: (await listCompanyDashboards(db, authOf(request))).map(presentDashboard),
+    }),
+  );
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['dashboards'],
+        summary: 'Create a dashboard, optionally with widgets (64, 422, 97)',
+        body: CreateDashboardBody,
+        response: responses(DashboardPayload),
+      },
+    },
+    async (request) => ({
+      payload: presentDashboard(await createDashboard(db, authOf(request), request.body)),
+    }),
+  );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags: ['dashboards'],
+        summary: 'One dashboard with its widgets (96)',
+        params: IdParams,
+        response: responses(DashboardPayload),
+      },
+    },
+    async (request) => ({
+      payload: presentDashboard(await getCompanyDashboard(db, authOf(request), request.params.id)),
+    }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      schema: {
+        tags: ['dashboards'],
+        summary: 'Rename, move, or replace the whole widget layout in one transaction (64, 96, 422, 98)',
+        params: IdParams,
+        body: UpdateDashboardBody,
+        response: responses(DashboardPayload),
+      },
+    },
+    async (request) => ({
+      payload: presentDashboard(
+        await updateCompanyDashboard(db, authOf(request), request.params.id, request.body),
+      ),
+    }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['dashboards'],
+        summary: 'Delete a dashboard and its widgets (64, 96, 99)',
+        params: IdParams,
+        response: responses(DeletedPayload),
+      },
+    },
+    async (request) => {
+      await deleteCompanyDashboard(db, authOf(request), request.params.id);
+      return { payload: { id: request.params.id } };
+    },
+  );
+};
+
+export default dashboardsRoutes;

@@ -1,0 +1,84 @@
+/**
+ * Registered at /api/v1/core/devices next to the devices folder: GET /current (latest values of many
+ * devices, the dashboard's table widget) and GET /positions (the map). Both are static paths, which
+ * Fastify's router matches before the parametric /core/devices/:id, so `current` is never read as an id.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { apiError } from '../../../../../lib/errors';
+import { responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import {
+  listCompanyDevicePositions,
+  readCurrentValuesOfMany,
+} from '../../../../../services/read-dashboard-values';
+import { parseDataFields } from '../device-data/fields-param';
+import {
+  MAX_IDS,
+  ManyCurrentPayload,
+  ManyCurrentQuery,
+  PositionItem,
+  PositionsQuery,
+  parseIds,
+} from './schemas';
+
+function idsOf(value: string): number[] {
+  const ids = parseIds(value);
+  if (ids.length > MAX_IDS || ids.some((id) => id < 1 || !Number.isSafeInteger(id))) {
+    throw apiError('INPUT_ERROR', { fields: { ids: { key: 'error.max', params: { max: MAX_IDS } } } });
+  }
+  return ids;
+}
+
+const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/current',
+    {
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Latest values of many devices in one call; ids of other companies are listed as missing (422)',
+        querystring: ManyCurrentQuery,
+        response: responses(ManyCurrentPayload),
+      },
+    },
+    async (request) => {
+      const { ids, data_fields } = request.query;
+      const payload = await readCurrentValuesOfMany(
+        db,
+        authOf(request),
+        idsOf(ids),
+        parseDataFields(data_fields),
+      );
+      return { payload };
+    },
+  );
+
+  app.get(
+    '/positions',
+    {
+      schema: {
+        tags: ['devices'],
+        summary: 'Compact positions of the company’s devices for the map (only devices with a position)',
+        querystring: PositionsQuery,
+        response: responses(Type.Array(PositionItem)),
+      },
+      // 10,000 flat objects: JSON.stringify is faster than the compiled serialiser on open fields (see
+      // the device list); the service builds every object key by key, so nothing else can leave.
+      serializerCompiler: () => (data) => JSON.stringify(data),
+    },
+    async (request) => {
+      const { ids, group_id, data_field } = request.query;
+      const payload = await listCompanyDevicePositions(db, authOf(request), {
+        ...(ids === undefined ? {} : { deviceIds: idsOf(ids) }),
+        ...(group_id === undefined ? {} : { groupId: group_id }),
+        ...(data_field === undefined ? {} : { dataField: data_field }),
+      });
+      return { payload };
+    },
+  );
+};
+
+export default deviceLiveRoutes;
