@@ -119,13 +119,20 @@ describe('sendDownlink on an embedded aedes broker', () => {
           resolve,
         ),
       );
+      // The row exists as queued, with its bytes, while the broker is being handed the message.
+      const statesDuringPublish: unknown[] = [];
+      const publish: DownlinkPublish = async (topic, payload) => {
+        statesDuringPublish.push(...(await rowsOf(target.id)).map((r) => [r.state, r.encoded, r.sent_at]));
+        await aedesPublish(broker)(topic, payload);
+      };
       await sendDownlink({
         db,
         device: target,
         command: 'set_reporting_interval',
         params: { minutes: 60 },
-        publish: aedesPublish(broker),
+        publish,
       });
+      expect(statesDuringPublish).toEqual([['queued', '0109003c', null]]);
       await waitFor(() => received.length === 1, 'the downlink');
       // README of @iot/codecs: set_reporting_interval { minutes: 60 } -> 01 09 00 3C
       expect(received[0]!.toString('hex')).toBe('0109003c');
@@ -188,6 +195,40 @@ describe('downlink errors (spec section 8, codes 92 to 95)', () => {
 });
 
 describe('remote control action through the notifier', () => {
+  it('connects an mqtt.js client to MQTT_URL in the distributed profile and publishes there', async () => {
+    const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
+    const notifier = await startNotifier({
+      // DATABASE_URL only satisfies the distributed profile's validation; the test hands in its database.
+      config: testConfig({
+        PROFILE: 'distributed',
+        DATABASE_URL: 'postgres://unused@127.0.0.1:5432/unused',
+        MQTT_URL: MOSQUITTO,
+      }),
+      db,
+      log: silentLog,
+      queue,
+    });
+    const subscriber = await mqtt.connectAsync(MOSQUITTO, { clientId: `test-sub-${randomUUID()}` });
+    try {
+      const fixture = await createFixture(db, { driverId: 'nbiot_weatherstation' });
+      const received: Buffer[] = [];
+      subscriber.on('message', (_topic, payload) => received.push(payload));
+      await subscriber.subscribeAsync(`devices/${fixture.deviceUuid}/down`, { qos: 1 });
+      const actionId = await createAction(db, fixture, {
+        type: 'remote_control',
+        targetDeviceId: fixture.deviceId,
+        command: 'request_uplink',
+      });
+      await notifier.enqueue(payloadFor(fixture, actionId));
+      await waitFor(() => received.length === 1, 'the downlink on Mosquitto');
+      expect(received[0]!.toString('hex')).toBe('0108');
+    } finally {
+      await subscriber.endAsync();
+      await notifier.stop();
+      await queue.close();
+    }
+  });
+
   it('sends the rule’s command to the target device over the injected publish and logs it', async () => {
     const broker = await Aedes.createBroker();
     const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
