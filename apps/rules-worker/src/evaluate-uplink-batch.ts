@@ -1,0 +1,191 @@
+import {
+  type Db,
+  type DerivedDataRow,
+  type DeviceRef,
+  findRecordedJobs,
+  loadRulesWorkerDevices,
+  lockDeviceRules,
+  lockDeviceSensorChecks,
+  lockDeviceVirtualFields,
+  type RulesWorkerRule,
+  type RulesWorkerSensorCheck,
+  type RulesWorkerVirtualField,
+  saveRuleStates,
+  saveSensorCheckStates,
+  saveVirtualFieldStates,
+  upsertDerivedData,
+} from '@iot/db';
+import { evaluateUplinks } from '@iot/rules-engine';
+import type { Logger } from '@iot/runtime';
+import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';
+import { advanceCursor, engineState, isCommitted, latestCursor, withCursor } from './log-cursor.js';
+import { type DeviceOutcome, persistOutcomes } from './persist-outcomes.js';
+import type { PositionedUplink } from './uplink-record.js';
+
+export interface UplinkBatchResult {
+  /** Notify jobs of this batch's firings, to enqueue after the commit. */
+  jobs: unknown[];
+  /** Uplinks evaluated / skipped as already committed (a redelivered batch). */
+  evaluated: number;
+  replayed: number;
+}
+
+function groupByDevice(uplinks: readonly PositionedUplink[]): Map<string, PositionedUplink[]> {
+  const groups = new Map<string, PositionedUplink[]>();
+  for (const u of uplinks) {
+    // Device and company together: an envelope naming a device with another company finds nothing.
+    const key = `${u.uplink.deviceId}:${u.uplink.companyId}`;
+    const list = groups.get(key);
+    if (list) list.push(u);
+    else groups.set(key, [u]);
+  }
+  return groups;
+}
+
+function byDevice<T extends { deviceId: number }>(rows: readonly T[]): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) map.set(row.deviceId, [...(map.get(row.deviceId) ?? []), row]);
+  return map;
+}
+
+/**
+ * One log batch, one transaction: loads the batch's devices with their active rules (and action ids),
+ * virtual fields and sensor checks, locking the state rows (four queries for the whole batch), skips
+ * uplinks this worker already committed (log-cursor.ts), calls `evaluateUplinks` once per device, and
+ * writes states, stored virtual values, alarms and device log entries. Returns the notify jobs; for
+ * skipped uplinks these are the jobs recorded with their firings, so a batch redelivered after a crash
+ * between commit and enqueue still hands every job over (the queue's idempotency key drops repeats).
+ */
+export async function evaluateUplinkBatch(options: {
+  db: Db;
+  uplinks: readonly PositionedUplink[];
+  now: number;
+  log: Logger;
+}): Promise<UplinkBatchResult> {
+  const { db, uplinks, now, log } = options;
+  const groups = groupByDevice(uplinks);
+  const refs: DeviceRef[] = [...groups.values()].map((list) => ({
+    deviceId: list[0]!.uplink.deviceId,
+    companyId: list[0]!.uplink.companyId,
+  }));
+
+  return db.transaction(async (tx) => {
+    const devices = await loadRulesWorkerDevices(tx, refs);
+    const rules = byDevice(await lockDeviceRules(tx, refs));
+    const fields = byDevice(await lockDeviceVirtualFields(tx, refs));
+    const checks = byDevice(await lockDeviceSensorChecks(tx, refs));
+
+    const outcomes: DeviceOutcome[] = [];
+    const ruleStates: Parameters<typeof saveRuleStates>[1][number][] = [];
+    const fieldStates: Parameters<typeof saveVirtualFieldStates>[1][number][] = [];
+    const checkStates: Parameters<typeof saveSensorCheckStates>[1][number][] = [];
+    const derivedRows: DerivedDataRow[] = [];
+    const replayedUplinks: { deviceId: number; companyId: number; messageId: string }[] = [];
+    let evaluated = 0;
+
+    for (const device of devices) {
+      const deviceRules: RulesWorkerRule[] = rules.get(device.id) ?? [];
+      const deviceFields: RulesWorkerVirtualField[] = fields.get(device.id) ?? [];
+      const deviceChecks: RulesWorkerSensorCheck[] = checks.get(device.id) ?? [];
+      if (deviceRules.length + deviceFields.length + deviceChecks.length === 0) continue;
+      const list = groups.get(`${device.id}:${device.companyId}`) ?? [];
+      const cursor = latestCursor([...deviceRules, ...deviceFields, ...deviceChecks].map((r) => r.state));
+      // Skip what was committed before, and an uplink repeated within the batch (same time and id).
+      const fresh: PositionedUplink[] = [];
+      const seen = new Set<string>();
+      for (const u of list) {
+        const identity = `${Date.parse(u.uplink.measuredAt)}|${u.uplink.messageId}`;
+        if (isCommitted(cursor, u))
+          replayedUplinks.push({
+            deviceId: device.id,
+            companyId: device.companyId,
+            messageId: u.uplink.messageId,
+          });
+        else if (!seen.has(identity)) fresh.push(u);
+        seen.add(identity);
+      }
+      if (fresh.length === 0) continue;
+      evaluated += fresh.length;
+
+      const result = evaluateUplinks({
+        device: { id: String(device.id), dataFields: device.dataFields },
+        rules: deviceRules.map(toEngineRule),
+        virtualFields: deviceFields.map(toEngineVirtualField),
+        sensorChecks: deviceChecks.map(toEngineSensorCheck),
+        states: {
+          rules: Object.fromEntries(deviceRules.map((r) => [String(r.id), engineState(r.state)])),
+          virtualFields: Object.fromEntries(deviceFields.map((f) => [String(f.id), engineState(f.state)])),
+          sensorChecks: Object.fromEntries(deviceChecks.map((c) => [String(c.id), engineState(c.state)])),
+        },
+        uplinks: fresh.map((u) => ({
+          receivedAt: u.uplink.receivedAt,
+          measuredAt: u.uplink.measuredAt,
+          data: u.uplink.data,
+        })),
+        timeZone: device.timeZone,
+        now,
+      });
+      for (const problem of result.problems)
+        log.warn({ deviceId: device.id, problem }, 'virtual data field refused by validation, left out');
+
+      const next = advanceCursor(cursor, fresh);
+      const firedAt = new Map<string, number>();
+      for (const f of result.firings) firedAt.set(f.ruleId, Math.max(f.at, firedAt.get(f.ruleId) ?? 0));
+      for (const r of deviceRules) {
+        const fired = firedAt.get(String(r.id));
+        ruleStates.push({
+          id: r.id,
+          company_id: r.companyId,
+          state: withCursor(result.newStates.rules[String(r.id)] ?? engineState(r.state), next),
+          last_fired_at: fired === undefined ? null : new Date(fired).toISOString(),
+        });
+      }
+      for (const f of deviceFields)
+        fieldStates.push({
+          id: f.id,
+          company_id: f.companyId,
+          state: withCursor(result.newStates.virtualFields[String(f.id)] ?? engineState(f.state), next),
+        });
+      for (const c of deviceChecks)
+        checkStates.push({
+          id: c.id,
+          company_id: c.companyId,
+          state: withCursor(result.newStates.sensorChecks[String(c.id)] ?? engineState(c.state), next),
+        });
+
+      // Stored virtual values: only points that gained a key the uplink did not carry.
+      result.derived.forEach((derived, i) => {
+        const u = fresh[i]!.uplink;
+        if (!Object.keys(derived.data).some((key) => !(key in u.data))) return;
+        derivedRows.push({
+          device_id: device.id,
+          company_id: device.companyId,
+          created_at: new Date(u.measuredAt).toISOString(),
+          message_id: u.messageId,
+          data: derived.data,
+          latitude: u.geo?.latitude ?? null,
+          longitude: u.geo?.longitude ?? null,
+          fcnt: u.fcnt ?? null,
+        });
+      });
+
+      outcomes.push({
+        device,
+        rules: new Map(deviceRules.map((r) => [String(r.id), r])),
+        checks: new Map(deviceChecks.map((c) => [String(c.id), c])),
+        firings: result.firings,
+        suppressed: result.suppressed,
+        alarms: result.alarms,
+        messageIdOf: (index) => (index === null ? 'timer' : fresh[index]!.uplink.messageId),
+      });
+    }
+
+    await saveRuleStates(tx, ruleStates);
+    await saveVirtualFieldStates(tx, fieldStates);
+    await saveSensorCheckStates(tx, checkStates);
+    await upsertDerivedData(tx, derivedRows);
+    const jobs: unknown[] = await persistOutcomes(tx, outcomes, now);
+    jobs.push(...(await findRecordedJobs(tx, replayedUplinks)));
+    return { jobs, evaluated, replayed: replayedUplinks.length };
+  });
+}

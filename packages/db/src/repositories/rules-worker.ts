@@ -1,0 +1,401 @@
+/**
+ * What the rules worker (apps/rules-worker) reads and writes. Like the ingestion writer it runs as the
+ * owner role and crosses tenants by design, so every statement takes (device id, company id) pairs from
+ * the uplink envelopes and joins on both: an uplink of company A can only ever reach A's rules, fields,
+ * checks and alarms. Reads of definitions and states lock the rows (`FOR UPDATE`) inside the batch's
+ * transaction, so the timer (another worker, another process) and the uplink path never overwrite each
+ * other's states. Writes are one multi-row statement per table per batch (`jsonb_to_recordset`).
+ */
+import type { Queryable } from '../db';
+
+function jsonParam(rows: unknown): string {
+  return JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
+}
+
+export interface DeviceRef {
+  deviceId: number;
+  companyId: number;
+}
+
+export interface RulesWorkerDevice {
+  id: number;
+  companyId: number;
+  name: string;
+  timeZone: string;
+  /** device_details.data_fields: the names formulas may read. */
+  dataFields: string[];
+  lastOnlineAt: Date | null;
+}
+
+export interface RulesWorkerAction {
+  id: number;
+  type: string;
+}
+
+export interface RulesWorkerRule {
+  id: number;
+  companyId: number;
+  deviceId: number;
+  name: string;
+  trigger: 'data' | 'click' | 'no_data';
+  dataField: string | null;
+  operator: string | null;
+  value: number | null;
+  rangeMin: number | null;
+  rangeMax: number | null;
+  timeWindowSeconds: number;
+  scheduleStart: string | null;
+  scheduleEnd: string | null;
+  scheduleWeekdays: number[];
+  maxActions: number | null;
+  maxActionsPeriodSeconds: number | null;
+  clickType: number | null;
+  maxClicks: number | null;
+  state: Record<string, unknown>;
+  actions: RulesWorkerAction[];
+}
+
+export interface RulesWorkerVirtualField {
+  id: number;
+  companyId: number;
+  deviceId: number;
+  uuid: string;
+  name: string;
+  unit: string | null;
+  formula: string | null;
+  function: string | null;
+  mapping: Record<string, string | number>;
+  store: boolean;
+  state: Record<string, unknown>;
+}
+
+export interface RulesWorkerSensorCheck {
+  id: number;
+  companyId: number;
+  deviceId: number;
+  kind: 'no_data' | 'implausible_value' | 'battery_low';
+  dataField: string | null;
+  maxSilenceSeconds: number | null;
+  minValue: number | null;
+  maxValue: number | null;
+  state: Record<string, unknown>;
+}
+
+const pairsParam = (refs: readonly DeviceRef[]) =>
+  jsonParam(refs.map((r) => ({ device_id: r.deviceId, company_id: r.companyId })));
+
+const PAIRS = `jsonb_to_recordset($1::jsonb) AS p(device_id bigint, company_id bigint)`;
+
+/** The devices of a batch that exist in the company their uplinks name, with the company's zone. */
+export async function loadRulesWorkerDevices(
+  q: Queryable,
+  refs: readonly DeviceRef[],
+): Promise<RulesWorkerDevice[]> {
+  if (refs.length === 0) return [];
+  const { rows } = await q.query<RulesWorkerDevice>(
+    `SELECT d.id, d.company_id AS "companyId", d.name, c.timezone AS "timeZone",
+            COALESCE(ARRAY(SELECT jsonb_array_elements_text(
+              CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
+                   THEN d.device_details->'data_fields' ELSE '[]'::jsonb END)), '{}') AS "dataFields",
+            d.last_online_at AS "lastOnlineAt"
+       FROM ${PAIRS}
+       JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
+       JOIN companies c ON c.id = d.company_id`,
+    [pairsParam(refs)],
+  );
+  return rows;
+}
+
+const RULE_COLUMNS = `r.id, r.company_id AS "companyId", r.device_id AS "deviceId", r.name, r.trigger,
+  r.data_field AS "dataField", r.operator, r.value, r.range_min AS "rangeMin", r.range_max AS "rangeMax",
+  r.time_window_seconds AS "timeWindowSeconds", to_char(r.schedule_start, 'HH24:MI:SS') AS "scheduleStart",
+  to_char(r.schedule_end, 'HH24:MI:SS') AS "scheduleEnd", r.schedule_weekdays::int[] AS "scheduleWeekdays",
+  r.max_actions AS "maxActions", r.max_actions_period_seconds AS "maxActionsPeriodSeconds",
+  r.click_type::int AS "clickType", r.max_clicks AS "maxClicks", r.state,
+  (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', a.id, 'type', a.type) ORDER BY a.position, a.id), '[]')
+     FROM rule_actions a WHERE a.rule_id = r.id AND a.company_id = r.company_id) AS actions`;
+
+/** Active rules of the devices with their action ids and states, locked for this transaction. */
+export async function lockDeviceRules(q: Queryable, refs: readonly DeviceRef[]): Promise<RulesWorkerRule[]> {
+  if (refs.length === 0) return [];
+  const { rows } = await q.query<RulesWorkerRule>(
+    `SELECT ${RULE_COLUMNS}
+       FROM ${PAIRS}
+       JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
+      WHERE r.is_active
+      ORDER BY r.id
+        FOR UPDATE OF r`,
+    [pairsParam(refs)],
+  );
+  return rows;
+}
+
+/** Virtual data fields of the devices with their states, locked for this transaction. */
+export async function lockDeviceVirtualFields(
+  q: Queryable,
+  refs: readonly DeviceRef[],
+): Promise<RulesWorkerVirtualField[]> {
+  if (refs.length === 0) return [];
+  const { rows } = await q.query<RulesWorkerVirtualField>(
+    `SELECT v.id, v.company_id AS "companyId", v.device_id AS "deviceId", v.uuid::text AS uuid, v.name, v.unit,
+            v.formula, v.function, v.mapping, v.store, v.state
+       FROM ${PAIRS}
+       JOIN virtual_data_fields v ON v.device_id = p.device_id AND v.company_id = p.company_id
+      ORDER BY v.id
+        FOR UPDATE OF v`,
+    [pairsParam(refs)],
+  );
+  return rows;
+}
+
+const CHECK_COLUMNS = `s.id, s.company_id AS "companyId", s.device_id AS "deviceId", s.kind,
+  s.data_field AS "dataField", s.max_silence_seconds AS "maxSilenceSeconds", s.min_value AS "minValue",
+  s.max_value AS "maxValue", s.state`;
+
+/** Active sensor checks of the devices with their states, locked for this transaction. */
+export async function lockDeviceSensorChecks(
+  q: Queryable,
+  refs: readonly DeviceRef[],
+): Promise<RulesWorkerSensorCheck[]> {
+  if (refs.length === 0) return [];
+  const { rows } = await q.query<RulesWorkerSensorCheck>(
+    `SELECT ${CHECK_COLUMNS}
+       FROM ${PAIRS}
+       JOIN sensor_checks s ON s.device_id = p.device_id AND s.company_id = p.company_id
+      WHERE s.is_active
+      ORDER BY s.id
+        FOR UPDATE OF s`,
+    [pairsParam(refs)],
+  );
+  return rows;
+}
+
+export interface TimerWork {
+  rules: RulesWorkerRule[];
+  sensorChecks: RulesWorkerSensorCheck[];
+  devices: RulesWorkerDevice[];
+}
+
+/**
+ * What the timer judges: active no_data rules and no_data checks of every company, locked with
+ * SKIP LOCKED, so a row an uplink batch (or another worker's tick) holds is simply left for the next
+ * tick instead of being waited on or evaluated twice. At most `limit` rows of each kind per tick.
+ */
+export async function lockTimerWork(q: Queryable, limit: number): Promise<TimerWork> {
+  const rules = await q.query<RulesWorkerRule>(
+    `SELECT ${RULE_COLUMNS}
+       FROM rules r
+      WHERE r.is_active AND r.trigger = 'no_data' AND r.time_window_seconds > 0
+      ORDER BY r.id
+      LIMIT $1
+        FOR UPDATE OF r SKIP LOCKED`,
+    [limit],
+  );
+  const checks = await q.query<RulesWorkerSensorCheck>(
+    `SELECT ${CHECK_COLUMNS}
+       FROM sensor_checks s
+      WHERE s.is_active AND s.kind = 'no_data'
+      ORDER BY s.id
+      LIMIT $1
+        FOR UPDATE OF s SKIP LOCKED`,
+    [limit],
+  );
+  const refs = new Map<number, DeviceRef>();
+  for (const row of [...rules.rows, ...checks.rows])
+    refs.set(row.deviceId, { deviceId: row.deviceId, companyId: row.companyId });
+  const devices = await loadRulesWorkerDevices(q, [...refs.values()]);
+  return { rules: rules.rows, sensorChecks: checks.rows, devices };
+}
+
+export interface StateRow {
+  id: number;
+  company_id: number;
+  state: unknown;
+}
+
+/** New rule states; `last_fired_at` moves forward for rules that fired. */
+export async function saveRuleStates(
+  q: Queryable,
+  rows: readonly (StateRow & { last_fired_at: string | null })[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `UPDATE rules t SET state = r.state, updated_at = now(),
+            last_fired_at = GREATEST(t.last_fired_at, r.last_fired_at)
+       FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, company_id bigint, state jsonb, last_fired_at timestamptz)
+      WHERE t.id = r.id AND t.company_id = r.company_id`,
+    [jsonParam(rows)],
+  );
+}
+
+export async function saveVirtualFieldStates(q: Queryable, rows: readonly StateRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `UPDATE virtual_data_fields t SET state = r.state
+       FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, company_id bigint, state jsonb)
+      WHERE t.id = r.id AND t.company_id = r.company_id`,
+    [jsonParam(rows)],
+  );
+}
+
+export async function saveSensorCheckStates(q: Queryable, rows: readonly StateRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `UPDATE sensor_checks t SET state = r.state, last_checked_at = now()
+       FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, company_id bigint, state jsonb)
+      WHERE t.id = r.id AND t.company_id = r.company_id`,
+    [jsonParam(rows)],
+  );
+}
+
+export interface DerivedDataRow {
+  device_id: number;
+  company_id: number;
+  /** ISO time: the envelope's measuredAt, exactly as the storage writer stores it. */
+  created_at: string;
+  message_id: string;
+  /** The uplink's data plus the stored virtual fields. */
+  data: Record<string, unknown>;
+  latitude: number | null;
+  longitude: number | null;
+  fcnt: number | null;
+}
+
+/**
+ * Stored virtual field values land in the uplink's own data point. The storage writer and the rules
+ * worker are separate consumer groups, so either may come first: the worker writes the whole point
+ * (uplink data plus virtual values) and merges into an existing row. If the writer comes later, its
+ * `ON CONFLICT DO NOTHING` finds the complete row; if it came first, the merge adds the virtual keys.
+ */
+export async function upsertDerivedData(q: Queryable, rows: readonly DerivedDataRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, fcnt, message_id)
+     SELECT r.device_id, r.company_id, r.created_at, r.data, r.latitude, r.longitude, r.fcnt, r.message_id
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz,
+            data jsonb, latitude double precision, longitude double precision, fcnt bigint, message_id text)
+       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+     ON CONFLICT (device_id, created_at, message_id) DO UPDATE SET data = device_data.data || EXCLUDED.data`,
+    [jsonParam(rows)],
+  );
+}
+
+export interface AlarmRow {
+  /** Caller's key, returned with the id. */
+  ref: number;
+  company_id: number;
+  device_id: number;
+  rule_id: number | null;
+  sensor_check_id: number | null;
+  data_field: string | null;
+  value: number | null;
+  details: unknown;
+  message: string;
+  raised_at: string;
+  /** Set for an alarm raised and cleared within one batch: inserted as history, already cleared. */
+  cleared_at: string | null;
+}
+
+/**
+ * Inserts alarms. An open one (cleared_at null) collides with the open-alarm unique index when its rule
+ * or check already has one (a replay, or another worker): that insert is skipped. Returns the ids of
+ * the rows written, by `ref`.
+ */
+export async function insertAlarms(q: Queryable, rows: readonly AlarmRow[]): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (rows.length === 0) return ids;
+  const { rows: written } = await q.query<{ id: number; ref: number }>(
+    `INSERT INTO alarms (company_id, device_id, rule_id, sensor_check_id, state, data_field, value, details,
+                         message, raised_at, cleared_at)
+     SELECT r.company_id, r.device_id, r.rule_id, r.sensor_check_id,
+            CASE WHEN r.cleared_at IS NULL THEN 'raised' ELSE 'cleared' END,
+            r.data_field, r.value, r.details || jsonb_build_object('ref', r.ref), r.message, r.raised_at, r.cleared_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(ref int, company_id bigint, device_id bigint, rule_id bigint,
+            sensor_check_id bigint, data_field text, value double precision, details jsonb, message text,
+            raised_at timestamptz, cleared_at timestamptz)
+       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+     ON CONFLICT DO NOTHING
+     RETURNING id, (details->>'ref')::int AS ref`,
+    [jsonParam(rows)],
+  );
+  for (const row of written) ids.set(row.ref, row.id);
+  return ids;
+}
+
+export interface AlarmClearRow {
+  company_id: number;
+  device_id: number;
+  rule_id: number | null;
+  sensor_check_id: number | null;
+  cleared_at: string;
+  value: number | null;
+  reason: string;
+}
+
+/** Clears the open alarm of each rule or check and device (state cleared, the clearing value in details). */
+export async function clearAlarms(q: Queryable, rows: readonly AlarmClearRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await q.query(
+    `UPDATE alarms a SET state = 'cleared', cleared_at = r.cleared_at,
+            details = a.details || jsonb_build_object('cleared', jsonb_build_object('value', r.value, 'reason', r.reason))
+       FROM jsonb_to_recordset($1::jsonb) AS r(company_id bigint, device_id bigint, rule_id bigint,
+            sensor_check_id bigint, cleared_at timestamptz, value double precision, reason text)
+      WHERE a.state <> 'cleared' AND a.company_id = r.company_id AND a.device_id = r.device_id
+        AND (a.rule_id = r.rule_id OR a.sensor_check_id = r.sensor_check_id)`,
+    [jsonParam(rows)],
+  );
+  return result.rowCount;
+}
+
+/** The open alarm of each rule (for the alarm id a notification names). */
+export async function findOpenRuleAlarms(
+  q: Queryable,
+  refs: readonly { ruleId: number; deviceId: number; companyId: number }[],
+): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (refs.length === 0) return ids;
+  const { rows } = await q.query<{ id: number; rule_id: number }>(
+    `SELECT a.id, a.rule_id
+       FROM jsonb_to_recordset($1::jsonb) AS p(rule_id bigint, device_id bigint, company_id bigint)
+       JOIN alarms a ON a.rule_id = p.rule_id AND a.device_id = p.device_id AND a.company_id = p.company_id
+      WHERE a.state <> 'cleared'`,
+    [jsonParam(refs.map((r) => ({ rule_id: r.ruleId, device_id: r.deviceId, company_id: r.companyId })))],
+  );
+  for (const row of rows) ids.set(row.rule_id, row.id);
+  return ids;
+}
+
+/**
+ * The notify jobs recorded with the firings of the given uplinks (device log entries of kind
+ * `rule_fired`, written in the same transaction as the firing): the worker's outbox, read back when a
+ * batch it already committed is delivered again, so jobs lost between commit and enqueue go out.
+ */
+export async function findRecordedJobs(
+  q: Queryable,
+  uplinks: readonly { deviceId: number; companyId: number; messageId: string }[],
+): Promise<unknown[]> {
+  if (uplinks.length === 0) return [];
+  const { rows } = await q.query<{ job: unknown }>(
+    `SELECT jsonb_array_elements(l.payload->'jobs') AS job
+       FROM jsonb_to_recordset($1::jsonb) AS p(device_id bigint, company_id bigint, message_id text)
+       JOIN device_logs l ON l.device_id = p.device_id AND l.company_id = p.company_id
+      WHERE l.payload->>'kind' = 'rule_fired' AND l.payload->>'messageId' = p.message_id`,
+    [
+      jsonParam(
+        uplinks.map((u) => ({ device_id: u.deviceId, company_id: u.companyId, message_id: u.messageId })),
+      ),
+    ],
+  );
+  return rows.map((row) => row.job);
+}
+
+/** Notify jobs of firings logged since `since` (start-up sweep after a crash between commit and enqueue). */
+export async function findRecordedJobsSince(q: Queryable, since: Date): Promise<unknown[]> {
+  const { rows } = await q.query<{ job: unknown }>(
+    `SELECT jsonb_array_elements(l.payload->'jobs') AS job
+       FROM device_logs l
+      WHERE l.created_at >= $1 AND l.level = 5 AND l.payload->>'kind' = 'rule_fired'`,
+    [since.toISOString()],
+  );
+  return rows.map((row) => row.job);
+}
