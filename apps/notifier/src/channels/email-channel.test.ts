@@ -21,7 +21,7 @@ describe('email action', () => {
 
   beforeAll(async () => {
     db = await createTestDb('pglite');
-    smtp = await startTestSmtp();
+    smtp = await startTestSmtp({ rejectRecipient: (address) => address.startsWith('nobody@') });
     notifier = await startNotifier({
       config: testConfig({ SMTP_URL: smtp.url, MAIL_FROM: 'IoT <alarm@iot.test>' }),
       db,
@@ -108,6 +108,25 @@ describe('email action', () => {
       await other.close();
     }
     expect(smtp.received.filter((m) => m.to.includes('once@example.test'))).toHaveLength(1);
+  });
+
+  it('takes an SMTP 550 for the recipient as final: one attempt, logged failed, dead letter', async () => {
+    const actionId = await createAction(db, fixture, { type: 'email', recipients: ['nobody@example.test'] });
+    await notifier.enqueue(payloadFor(fixture, actionId));
+    await waitFor(
+      async () =>
+        (await notifier.queue.deadLetters('notify.action')).some((d) =>
+          d.idempotencyKey.endsWith(`:${actionId}`),
+        ),
+      'the dead letter',
+    );
+    const { rows } = await db.query<{ status: string; error: string }>(
+      'SELECT status, error FROM notification_log WHERE rule_action_id = $1',
+      [actionId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.status).toBe('failed');
+    expect(rows[0]!.error).toMatch(/^SMTP 550: .*mailbox unavailable/);
   });
 
   it('refuses an invalid address without retrying and logs it failed', async () => {

@@ -28,14 +28,23 @@ export function createEmailChannel(mailer: Mailer): NotificationChannel<EmailCon
       if (config.to.length === 0 || bad.length > 0) {
         throw new PermanentDeliveryError(`invalid email recipient(s): ${bad.join(', ') || '(none)'}`);
       }
-      const result = await mailer.send({
-        to: config.to,
-        cc: config.cc,
-        subject: fillPlaceholders(config.subject, ctx),
-        text: fillPlaceholders(config.body, ctx),
-        companyId: ctx.company.id,
-        messageId: messageIdFor(ctx.idempotencyKey),
-      });
+      const result = await mailer
+        .send({
+          to: config.to,
+          cc: config.cc,
+          subject: fillPlaceholders(config.subject, ctx),
+          text: fillPlaceholders(config.body, ctx),
+          companyId: ctx.company.id,
+          messageId: messageIdFor(ctx.idempotencyKey),
+        })
+        .catch((error: unknown) => {
+          // SMTP 5xx (mailbox unavailable, relaying denied) is final; 4xx and connection errors are not.
+          const code = (error as { responseCode?: unknown }).responseCode;
+          if (typeof code === 'number' && code >= 500) {
+            throw new PermanentDeliveryError(`SMTP ${code}: ${(error as Error).message}`);
+          }
+          throw error;
+        });
       return {
         recipient: config.to.join(', '),
         status: result.via === 'smtp' ? 'sent' : 'queued',

@@ -34,6 +34,12 @@ async function startFakeTwilio(): Promise<{ url: string; requests: TwilioRequest
     req.on('end', () => {
       const form = Object.fromEntries(new URLSearchParams(body));
       requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
+      if (form.To === '+4915199999999') {
+        // Twilio's answer for a number it cannot reach (error 21211).
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 21211, message: "Invalid 'To' Phone Number", status: 400 }));
+        return;
+      }
       const kind = req.url?.endsWith('/Calls.json') ? 'CA' : 'SM';
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(
@@ -129,6 +135,28 @@ describe('SMS and voice actions through the real twilio library', () => {
     expect(call.form.Twiml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Say language="de-DE">Achtung: Well 2 meldet 31.5 Grad</Say></Response>',
     );
+  });
+
+  it('takes a Twilio 400 as final: one request, logged failed with Twilio’s message', async () => {
+    const actionId = await createAction(db, fixture, {
+      type: 'sms',
+      recipients: ['+4915199999999'],
+      body: 'x',
+    });
+    const before = twilio.requests.length;
+    await notifier.enqueue(payloadFor(fixture, actionId));
+    await waitFor(
+      async () =>
+        (await notifier.queue.deadLetters('notify.action')).some((d) =>
+          d.idempotencyKey.endsWith(`:${actionId}`),
+        ),
+      'the dead letter',
+    );
+    expect(twilio.requests.length).toBe(before + 1);
+    const { rows } = await db.query('SELECT status, error FROM notification_log WHERE rule_action_id = $1', [
+      actionId,
+    ]);
+    expect(rows).toEqual([{ status: 'failed', error: "Twilio answered 400: Invalid 'To' Phone Number" }]);
   });
 
   it.each([

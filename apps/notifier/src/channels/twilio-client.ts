@@ -1,5 +1,6 @@
 import type { Config } from '@iot/config';
 import twilio from 'twilio';
+import { PermanentDeliveryError } from '../context';
 
 export type TwilioClient = ReturnType<typeof twilio>;
 
@@ -22,4 +23,17 @@ export function createTwilioClient(
   });
   if (config.TWILIO_BASE_URL) client.api.baseUrl = config.TWILIO_BASE_URL.replace(/\/+$/, '');
   return client;
+}
+
+/**
+ * Twilio's 4xx answers (invalid number 21211, unverified caller, ...) will not change on retry; 429 and
+ * 5xx may. Returns the error to throw.
+ */
+export function classifyTwilioError(error: unknown): Error {
+  const status = (error as { status?: unknown }).status;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof status === 'number' && status >= 400 && status < 500 && status !== 429) {
+    return new PermanentDeliveryError(`Twilio answered ${status}: ${message}`);
+  }
+  return error instanceof Error ? error : new Error(message);
 }

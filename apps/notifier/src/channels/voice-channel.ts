@@ -7,7 +7,7 @@ import {
 } from '../context';
 import { fillPlaceholders } from '../placeholders';
 import { toE164 } from './phone-number';
-import type { TwilioClient } from './twilio-client';
+import { classifyTwilioError, type TwilioClient } from './twilio-client';
 
 /** Voice action (spec section 3): a spoken message in the chosen voice language. */
 export interface VoiceConfig {
@@ -43,7 +43,9 @@ export function createVoiceChannel(
         throw new ChannelNotConfiguredError('voice calls need TWILIO_ACCOUNT_SID, _AUTH_TOKEN, _FROM');
       }
       const twiml = buildVoiceTwiml(fillPlaceholders(config.message, ctx), config.language);
-      const call = await client.calls.create({ to, from, twiml });
+      const call = await client.calls.create({ to, from, twiml }).catch((error: unknown) => {
+        throw classifyTwilioError(error);
+      });
       return { recipient: to, status: 'sent', reference: call.sid, details: { language: config.language } };
     },
   };

@@ -24,7 +24,9 @@ export interface TestSmtp {
  * went out on a still-open connection: before it, the client owns the message (RFC 5321 4.1.1.4), and a
  * client that dies then has not delivered it.
  */
-export async function startTestSmtp(options: { answerDelayMs?: number } = {}): Promise<TestSmtp> {
+export async function startTestSmtp(
+  options: { answerDelayMs?: number; rejectRecipient?: (address: string) => boolean } = {},
+): Promise<TestSmtp> {
   const closed = new Set<string>();
   const state: TestSmtp = {
     url: '',
@@ -37,6 +39,13 @@ export async function startTestSmtp(options: { answerDelayMs?: number } = {}): P
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, callback) {
+      if (options.rejectRecipient?.(address.address)) {
+        callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
+        return;
+      }
+      callback();
+    },
     onClose(session) {
       closed.add(session.id);
     },
