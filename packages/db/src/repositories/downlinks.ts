@@ -1,0 +1,66 @@
+/** Downlink history of a device (migration 0002) for the console; the notifier's sendDownlink writes it. */
+import type { Queryable } from '../db';
+
+export interface DownlinkRecord {
+  id: number;
+  deviceId: number;
+  command: string;
+  params: Record<string, unknown>;
+  /** Hex of the bytes as sent, null before encoding. */
+  encoded: string | null;
+  fport: number | null;
+  state: 'queued' | 'sent' | 'acknowledged' | 'failed';
+  attempts: number;
+  error: string | null;
+  createdBy: number | null;
+  ruleId: number | null;
+  createdAt: Date;
+  sentAt: Date | null;
+  acknowledgedAt: Date | null;
+}
+
+export async function listDownlinks(
+  q: Queryable,
+  companyId: number,
+  deviceId: number,
+  limit: number,
+): Promise<DownlinkRecord[]> {
+  const { rows } = await q.query<{
+    id: number;
+    device_id: number;
+    command: string;
+    payload: Record<string, unknown>;
+    encoded: string | null;
+    fport: number | null;
+    state: DownlinkRecord['state'];
+    attempts: number;
+    error: string | null;
+    created_by: number | null;
+    rule_id: number | null;
+    created_at: Date;
+    sent_at: Date | null;
+    acknowledged_at: Date | null;
+  }>(
+    `SELECT id::int AS id, device_id::int AS device_id, command, payload, encode(encoded, 'hex') AS encoded,
+            fport::int AS fport, state, attempts, error, created_by::int AS created_by, rule_id::int AS rule_id,
+            created_at, sent_at, acknowledged_at
+       FROM downlinks WHERE company_id = $1 AND device_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
+    [companyId, deviceId, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    deviceId: r.device_id,
+    command: r.command,
+    params: r.payload,
+    encoded: r.encoded,
+    fport: r.fport,
+    state: r.state,
+    attempts: r.attempts,
+    error: r.error,
+    createdBy: r.created_by,
+    ruleId: r.rule_id,
+    createdAt: r.created_at,
+    sentAt: r.sent_at,
+    acknowledgedAt: r.acknowledged_at,
+  }));
+}
