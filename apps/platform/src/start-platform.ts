@@ -7,6 +7,7 @@ import type { Config } from '@iot/config';
 import { type Db, migrate, openDb } from '@iot/db';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { startIngest } from '@iot/ingest';
+import { openJobQueue } from '@iot/jobs';
 import { startNotifier } from '@iot/notifier';
 import { startRulesWorker } from '@iot/rules-worker';
 import type { Logger, Service } from '@iot/runtime';
@@ -82,9 +83,13 @@ export async function startPlatform({
   services.push({ name: 'api', stop: () => app.close() });
   const ingest = await startIngest({ config, db, log });
   services.push(ingest);
-  for (const start of [startRulesWorker, startNotifier]) {
-    services.push(await start({ config, db, log }));
-  }
+  // One event log (ingest's) and one job queue for the whole process: in the embedded profile both are
+  // in-process, so the rules worker must consume ingest's log and hand its jobs to the notifier's queue.
+  // Services stop in reverse order: the worker and the notifier before the queue, all before ingest's log.
+  const queue = openJobQueue(config, { db });
+  services.push({ name: 'job-queue', stop: () => queue.close() });
+  services.push(await startRulesWorker({ config, db, log, eventLog: ingest.eventLog, queue }));
+  services.push(await startNotifier({ config, db, log, queue }));
   // Demo devices sending through the embedded broker, so the console is alive on first start.
   const simulated = config.SIMULATE_DEVICES ?? (config.PROFILE === 'embedded' && demo ? 10 : 0);
   if (simulated > 0 && ingest.mqttPort !== undefined) {

@@ -2,6 +2,7 @@
  * The demo fleet: every device kind of the spec (section 1), each with a generator of plausible readings
  * over time, so the console has history to draw on first start.
  */
+import { COLD_ROOM_KIND } from './demo-cold-room.js';
 import { round } from './random.js';
 
 export type Reading = Record<string, number | boolean | string>;
@@ -252,4 +253,5 @@ export const DEMO_FLEET: DemoDeviceKind[] = [
       sound_level_max: round(60 + 20 * Math.max(0, dayCurve(h)) + rnd() * 5, 1),
     }),
   },
+  COLD_ROOM_KIND,
 ];

@@ -76,6 +76,7 @@ describe('seedDemoData', () => {
         'valve',
         'door',
         'sound',
+        'cold_room', // the alarm walkthrough (demo-cold-room.ts)
       ];
       expect(new Set(DEMO_FLEET.map((k) => k.kind))).toEqual(new Set(kinds));
       const { rows } = await suite.db.query<{ device_type: string }>(
