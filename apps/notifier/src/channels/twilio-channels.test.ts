@@ -26,6 +26,7 @@ interface TwilioRequest {
 /** A local endpoint that answers like Twilio's REST API (architecture: stand-in for a paid cloud). */
 async function startFakeTwilio(): Promise<{ url: string; requests: TwilioRequest[]; server: Server }> {
   const requests: TwilioRequest[] = [];
+  const failedOnce = new Set<string>();
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => {
@@ -34,6 +35,13 @@ async function startFakeTwilio(): Promise<{ url: string; requests: TwilioRequest
     req.on('end', () => {
       const form = Object.fromEntries(new URLSearchParams(body));
       requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
+      if (form.To === '+4915100000503' && !failedOnce.has(form.Body ?? '')) {
+        // A provider hiccup on the first try of this message.
+        failedOnce.add(form.Body ?? '');
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ code: 20503, message: 'Service unavailable', status: 503 }));
+        return;
+      }
       if (form.To === '+4915199999999') {
         // Twilio's answer for a number it cannot reach (error 21211).
         res.writeHead(400, { 'content-type': 'application/json' });
@@ -135,6 +143,38 @@ describe('SMS and voice actions through the real twilio library', () => {
     expect(call.form.Twiml).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response><Say language="de-DE">Achtung: Well 2 meldet 31.5 Grad</Say></Response>',
     );
+  });
+
+  it('retries only the number that failed: the other is not texted twice', async () => {
+    const actionId = await createAction(db, fixture, {
+      type: 'sms',
+      recipients: ['+4915123456789', '+4915100000503'],
+      body: 'partial {value}',
+    });
+    const payload = payloadFor(fixture, actionId);
+    const before = twilio.requests.length;
+    await notifier.enqueue(payload);
+    await waitFor(async () => {
+      const { rows } = await db.query(
+        "SELECT 1 FROM notification_log WHERE rule_action_id = $1 AND status = 'sent'",
+        [actionId],
+      );
+      return rows.length === 2;
+    }, 'both numbers reached');
+    expect(twilio.requests.slice(before).map((r) => r.form.To)).toEqual([
+      '+4915123456789',
+      '+4915100000503',
+      '+4915100000503',
+    ]);
+    const { rows } = await db.query<{ recipient: string; status: string; details: { attempt: number } }>(
+      'SELECT recipient, status, details FROM notification_log WHERE rule_action_id = $1 ORDER BY id',
+      [actionId],
+    );
+    expect(rows.map((r) => [r.recipient, r.status, r.details.attempt])).toEqual([
+      ['+4915123456789', 'sent', 1],
+      ['+4915100000503', 'failed', 1],
+      ['+4915100000503', 'sent', 2],
+    ]);
   });
 
   it('takes a Twilio 400 as final: one request, logged failed with Twilio’s message', async () => {
