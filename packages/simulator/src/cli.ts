@@ -19,6 +19,7 @@ function line(s: SimulationStats): string {
   return (
     `${s.elapsedSeconds.toFixed(0).padStart(5)} s  sent ${s.sent}  accepted ${s.accepted}  refused ${s.refused}` +
     `${refusedBy ? ` (${refusedBy})` : ''}  retry-after waits ${s.retryAfterWaits}` +
+    `${s.newTokenWaits ? `  new-token waits ${s.newTokenWaits}` : ''}${s.unsent ? `  unsent ${s.unsent}` : ''}` +
     `  back-pressure skips ${s.backPressureSkips}  rate ${s.rate.toFixed(1)}/s`
   );
 }

@@ -58,6 +58,13 @@ export interface SimulationStats {
   refused: number;
   /** 503 answers whose Retry-After the device waited out before sending the same uplink again. */
   retryAfterWaits: number;
+  /**
+   * 401 answers to a just-issued token (ingest caches device lookups for 30 s): the device waited 5 s and
+   * sent the same uplink again.
+   */
+  newTokenWaits: number;
+  /** Uplinks still waiting for a resend when the run ended (neither accepted nor refused). */
+  unsent: number;
   /** Slots skipped because every device's window was full (back-pressure). */
   backPressureSkips: number;
   elapsedSeconds: number;
@@ -77,6 +84,13 @@ interface SimulatedDevice {
   retry: Parameters<DeviceSender['send']>[0] | null;
   dead: boolean;
 }
+
+/** Stands in for an MQTT connection that is not up yet. */
+const NOT_CONNECTED: DeviceSender = {
+  busy: () => true,
+  send: async () => ({ kind: 'refused', reason: 'mqtt not connected' }),
+  close: async () => {},
+};
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -159,6 +173,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     accepted: 0,
     refused: 0,
     retryAfterWaits: 0,
+    newTokenWaits: 0,
+    unsent: 0,
     backPressureSkips: 0,
     elapsedSeconds: 0,
     rate: 0,
@@ -171,34 +187,41 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
 
   const startedAt = Date.now();
   const graceUntil = startedAt + NEW_TOKEN_GRACE_MS;
-  const simulated: SimulatedDevice[] = await mapLimited(fleet, 20, async (device, i) => {
+  // Every device gets an entry at once; MQTT devices stay busy until their connection is up, so one slow
+  // or refused connection (a just-issued token, see NEW_TOKEN_GRACE_MS) does not hold the others back.
+  const simulated: SimulatedDevice[] = fleet.map((device, i) => {
     const useMqtt = transport === 'mqtt' || (transport === 'mixed' && i % 2 === 0);
-    const base = {
+    return {
       device,
       profile: profileOf(device, i),
       state: { clicks: 0, startedAt, rnd: seededRandom(device.id) },
       pausedUntil: 0,
       retry: null,
       dead: false,
+      sender: useMqtt ? NOT_CONNECTED : new HttpSender(ingestUrl, device, window, signal),
     };
-    if (!useMqtt) return { ...base, sender: new HttpSender(ingestUrl, device, window, signal) };
-    try {
-      const sender = await MqttSender.connect(mqttUrl, device, window, (reason) => {
-        warn(`device ${device.id}: ${reason}; it stops sending`);
-        entry.dead = true;
-      });
-      const entry: SimulatedDevice = { ...base, sender };
-      return entry;
-    } catch (error) {
-      warn(`device ${device.id}: MQTT connect failed (${(error as Error).message}); it stops sending`);
-      const sender: DeviceSender = {
-        busy: () => true,
-        send: async () => ({ kind: 'refused', reason: 'mqtt not connected' }),
-        close: async () => {},
-      };
-      return { ...base, sender, dead: true };
-    }
   });
+  const connecting = mapLimited(
+    simulated.filter((entry) => entry.sender === NOT_CONNECTED),
+    20,
+    async (entry) => {
+      try {
+        const sender = await MqttSender.connect(mqttUrl, entry.device, window, signal, (reason) => {
+          warn(`device ${entry.device.id}: ${reason}; it stops sending`);
+          entry.dead = true;
+        });
+        if (signal.aborted) await sender.close();
+        else entry.sender = sender;
+      } catch (error) {
+        if (!signal.aborted) {
+          warn(
+            `device ${entry.device.id}: MQTT connect failed (${(error as Error).message}); it stops sending`,
+          );
+        }
+        entry.dead = true;
+      }
+    },
+  );
 
   const pending = new Set<Promise<void>>();
   const track = (p: Promise<void>) => {
@@ -209,6 +232,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     if (outcome.kind === 'accepted') stats.accepted += 1;
     else if (outcome.kind === 'refused' && outcome.reason === 'http 401' && Date.now() < graceUntil) {
       // A just-issued token that ingest's device cache does not know yet: wait and send again.
+      stats.newTokenWaits += 1;
       entry.pausedUntil = Date.now() + 5000;
       entry.retry = uplink;
     } else if (outcome.kind === 'refused') refuse(outcome.reason);
@@ -259,8 +283,8 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         scheduled += 1;
         const chosen = entry;
         const uplink = chosen.retry ?? buildUplink(chosen.device, chosen.profile, chosen.state, now);
+        if (!chosen.retry) stats.sent += 1; // a resend is the same uplink
         chosen.retry = null;
-        stats.sent += 1;
         track(chosen.sender.send(uplink).then((outcome) => onOutcome(chosen, uplink, outcome)));
       }
       if (simulated.every((d) => d.dead)) {
@@ -276,9 +300,11 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
   } finally {
     clearInterval(report);
     options.signal?.removeEventListener('abort', stopAll);
-    controller.abort(); // ends HTTP requests still open
+    controller.abort(); // ends HTTP requests still open and connection attempts
+    await connecting;
     await Promise.all(simulated.map((d) => d.sender.close().catch(() => {})));
   }
+  stats.unsent = simulated.filter((d) => d.retry !== null).length;
   stats.elapsedSeconds = (Date.now() - startedAt) / 1000;
   stats.rate = stats.accepted / Math.max(0.001, (Date.now() - sendStart) / 1000);
   return stats;

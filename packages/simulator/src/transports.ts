@@ -30,7 +30,11 @@ const isAuthRefusal = (error: unknown) => {
   return code === 4 || code === 5 || code === 134 || code === 135;
 };
 
-async function connectWithGrace(url: string, options: mqtt.IClientOptions): Promise<MqttClient> {
+async function connectWithGrace(
+  url: string,
+  options: mqtt.IClientOptions,
+  signal: AbortSignal,
+): Promise<MqttClient> {
   const until = Date.now() + NEW_TOKEN_GRACE_MS;
   for (;;) {
     try {
@@ -40,8 +44,18 @@ async function connectWithGrace(url: string, options: mqtt.IClientOptions): Prom
         return client;
       });
     } catch (error) {
-      if (!isAuthRefusal(error) || Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5000));
+      if (!isAuthRefusal(error) || Date.now() > until || signal.aborted) throw error;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5000);
+        signal.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+          { once: true },
+        );
+      });
     }
   }
 }
@@ -60,16 +74,21 @@ export class MqttSender implements DeviceSender {
     url: string,
     device: SimDevice,
     window: number,
+    signal: AbortSignal,
     onDead: (reason: string) => void,
   ): Promise<MqttSender> {
-    const client = await connectWithGrace(url, {
-      username: device.uuid,
-      password: device.token,
-      clientId: `sim-${device.uuid}-${process.pid}`,
-      clean: true,
-      reconnectPeriod: 2000,
-      connectTimeout: 10_000,
-    });
+    const client = await connectWithGrace(
+      url,
+      {
+        username: device.uuid,
+        password: device.token,
+        clientId: `sim-${device.uuid}-${process.pid}`,
+        clean: true,
+        reconnectPeriod: 2000,
+        connectTimeout: 10_000,
+      },
+      signal,
+    );
     const sender = new MqttSender(client, `devices/${device.uuid}/up`, window);
     client.on('error', (error) => {
       // Bad credentials after a restart or a rotation by someone else: reconnecting cannot help.
