@@ -27,6 +27,8 @@ const TOKEN_INVALID = [422, 31] as const;
 const NO_ROUTE = [404, 404] as const;
 const DEVICE_NOT_FOUND = [404, 10] as const;
 const NOT_FOUND = [404, 404] as const;
+const GROUP_NOT_FOUND = [404, 46] as const;
+const DASHBOARD_NOT_FOUND = [404, 96] as const;
 
 interface World {
   homeId: number;
@@ -37,6 +39,8 @@ interface World {
   plainEmail: string;
   homeDeviceId: number;
   homeTokenId: number;
+  homeGroupId: number;
+  homeDashboardId: number;
 }
 
 interface Row {
@@ -229,6 +233,67 @@ const ROWS: Row[] = [
     path: (w) => `/api/v1/core/integrations/tokens/${w.homeTokenId}`,
     expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, NOT_FOUND, NOT_FOUND],
   },
+  { method: 'GET', path: () => '/api/v1/core/groups', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/groups',
+    body: () => ({ name: 'Matrix group' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/groups/${w.homeGroupId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, GROUP_NOT_FOUND, GROUP_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/groups/${w.homeGroupId}`,
+    body: () => ({ name: 'Renamed group', device_ids: [] }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, GROUP_NOT_FOUND, GROUP_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/groups/${w.homeGroupId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, GROUP_NOT_FOUND, GROUP_NOT_FOUND],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/company/dashboards',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/company/dashboards',
+    body: () => ({ name: 'Matrix dashboard', widgets: [] }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/company/dashboards/${w.homeDashboardId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DASHBOARD_NOT_FOUND, DASHBOARD_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/company/dashboards/${w.homeDashboardId}`,
+    body: () => ({ name: 'Renamed dashboard', widgets: [] }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DASHBOARD_NOT_FOUND, DASHBOARD_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/company/dashboards/${w.homeDashboardId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DASHBOARD_NOT_FOUND, DASHBOARD_NOT_FOUND],
+  },
+  // Many ids in one read: another company's ids come back under `missing`, never their values.
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/devices/current?ids=${w.homeDeviceId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/devices/positions',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
   {
     method: 'GET',
     path: () => '/api/v1/no/such/route',
@@ -246,6 +311,8 @@ const PLACEHOLDERS = {
   plainEmail: '',
   homeDeviceId: ':home-device',
   homeTokenId: ':home-token',
+  homeGroupId: ':home-group',
+  homeDashboardId: ':home-dashboard',
 } as unknown as World;
 
 const CASES = ROWS.flatMap((row) =>
@@ -304,6 +371,18 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
         await db.query<{ id: number }>(
           `INSERT INTO integration_tokens (company_id, kind, name, token_hash)
            VALUES ($1, 'http', 'Matrix', md5(random()::text)) RETURNING id::int AS id`,
+          [home.company.id],
+        )
+      ).rows[0]!.id,
+      homeGroupId: (
+        await db.query<{ id: number }>(
+          `INSERT INTO groups (company_id, name) VALUES ($1, 'Matrix group home') RETURNING id::int AS id`,
+          [home.company.id],
+        )
+      ).rows[0]!.id,
+      homeDashboardId: (
+        await db.query<{ id: number }>(
+          `INSERT INTO dashboards (company_id, name) VALUES ($1, 'Matrix dashboard home') RETURNING id::int AS id`,
           [home.company.id],
         )
       ).rows[0]!.id,
