@@ -12,6 +12,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@iot/config';
 import type { Db } from '@iot/db/db';
 import { SESSION_DURATION } from '@iot/domain';
+import { connectMqttDownlinks, type DownlinkPublish, type MqttDownlinkClient } from '@iot/notifier';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { LoginThrottle } from './lib/login-throttle';
 import { createMailer } from './mail/create-mailer';
@@ -40,6 +41,12 @@ export interface BuildAppOptions {
   resetTokenLifetimeSeconds?: number;
   /** Where support requests go (default: the MAIL_FROM address). */
   supportEmail?: string;
+  /**
+   * How console downlinks reach devices: the embedded platform passes its aedes broker's publish
+   * (`aedesPublish(broker)` of @iot/notifier). Unset: the distributed profile connects to MQTT_URL on the
+   * first downlink; the embedded profile has none (downlinks answer 95).
+   */
+  publishDownlink?: DownlinkPublish;
 }
 
 const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -70,6 +77,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const rateLimits: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  let mqttClient: Promise<MqttDownlinkClient> | undefined;
   const deps: AppDeps = {
     config,
     db,
@@ -87,8 +95,20 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     loginThrottle: new LoginThrottle(rateLimits.loginPerAccount),
     resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
     supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
+    publishDownlink: async () => {
+      if (options.publishDownlink) return options.publishDownlink;
+      if (config.PROFILE !== 'distributed') return undefined;
+      mqttClient ??= connectMqttDownlinks(config.MQTT_URL).catch((error: unknown) => {
+        mqttClient = undefined;
+        throw error;
+      });
+      return (await mqttClient).publish;
+    },
   };
   app.decorate('deps', deps);
+  app.addHook('onClose', async () => {
+    if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();
+  });
 
   // External plugins.
   app.register(cookie, { secret: deps.sessionSecret });

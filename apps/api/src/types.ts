@@ -2,6 +2,7 @@ import type { Config } from '@iot/config';
 import type { Db } from '@iot/db/db';
 import type { CompanyRecord } from '@iot/db/repositories/companies';
 import type { UserRecord } from '@iot/db/repositories/users';
+import type { DownlinkPublish } from '@iot/notifier';
 import type { LoginThrottle } from './lib/login-throttle';
 import type { Mailer } from './mail/mailer';
 
@@ -51,6 +52,8 @@ export interface AppDeps {
   resetTokenLifetimeSeconds: number;
   /** Where support requests are mailed. */
   supportEmail: string;
+  /** How POST /core/devices/{id}/downlink reaches the broker; undefined: downlinks fail with 95. */
+  publishDownlink: () => Promise<DownlinkPublish | undefined>;
 }
 
 declare module 'fastify' {

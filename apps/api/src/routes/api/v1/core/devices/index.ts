@@ -4,9 +4,16 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { apiError } from '../../../../../lib/errors';
 import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
+import {
+  listRulesOfDevice,
+  prepareDeviceRules,
+  presentRule,
+  saveDeviceRules,
+} from '../../../../../services/device-rules';
 import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
 import { listCompanyDevices } from '../../../../../services/list-devices';
@@ -69,8 +76,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { device, restricted } = await getDevice(db, authOf(request), request.params.id);
-      return { payload: presentDevice(device, restricted) };
+      const auth = authOf(request);
+      const { device, restricted } = await getDevice(db, auth, request.params.id);
+      const rules = await listRulesOfDevice(db, auth, request.params.id);
+      return { payload: { ...presentDevice(device, restricted), rules: rules.map(presentRule) } };
     },
   );
 
@@ -80,7 +89,7 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['devices'],
         summary:
-          'Edit a device, change its state, or (super admin, confirm: true) reassign it (64, 10, 26, 42, 46, 422)',
+          'Edit a device and its rules, change its state, or (super admin, confirm: true) reassign it (64, 10, 26, 42, 46, 50, 78, 81, 82, 422)',
         params: IdParams,
         body: UpdateDeviceBody,
         response: responses(DevicePayload),
@@ -88,12 +97,20 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const auth = authOf(request);
-      const { body } = request;
+      const { rules: ruleInputs, ...body } = request.body;
+      // A reassignment removes the device's rules (reassign-device.ts); rules come with a later edit.
+      if (ruleInputs && body.company_id !== undefined && body.company_id !== auth.companyId)
+        throw apiError('INPUT_ERROR', { fields: { rules: { key: 'error.unknown' } } });
+      // Rules are checked before the device changes, so bad rules leave the device as it was.
+      const rules = ruleInputs ? await prepareDeviceRules(db, auth, request.params.id, ruleInputs) : [];
       await updateDeviceAsActor(db, auth, request.params.id, body);
+      await saveDeviceRules(db, auth, request.params.id, rules);
       // After a reassignment the device is shown as its new company sees it (only the super admin gets here).
       const owner = body.company_id ?? auth.companyId;
-      const { device, restricted } = await getDevice(db, { ...auth, companyId: owner }, request.params.id);
-      return { payload: presentDevice(device, restricted) };
+      const viewer = { ...auth, companyId: owner };
+      const { device, restricted } = await getDevice(db, viewer, request.params.id);
+      const saved = await listRulesOfDevice(db, viewer, request.params.id);
+      return { payload: { ...presentDevice(device, restricted), rules: saved.map(presentRule) } };
     },
   );
 

@@ -4,6 +4,7 @@ import { BATTERY_BUCKETS, DEVICE_STATES, DEVICE_TARGET_SERVERS } from '@iot/doma
 import { Type } from 'typebox';
 import { Nullable } from '../../../../../lib/schemas';
 import { SeriesPayload } from '../device-data/schemas';
+import { RuleInput, RulePayload } from '../rules/schemas';
 
 /**
  * Nullable fields as JSON type lists, not anyOf. In requests: Fastify's Ajv coerces types, and inside anyOf
@@ -91,6 +92,7 @@ export const DevicePayload = Type.Object({
   device_info: Json,
   codec_id: Nullable(Type.Integer()),
   rules_count: Type.Integer(),
+  rules: Type.Optional(Type.Array(RulePayload, { description: 'the rules with their actions' })),
   credentials: Type.Optional(
     Type.Object(
       { is_set: Type.Boolean(), rotate: Type.String({ description: 'call that issues a new token' }) },
@@ -199,6 +201,12 @@ export const UpdateDeviceBody = Type.Object(
     state: Type.Optional(Type.String({ maxLength: 100 })),
     company_id: Type.Optional(Type.Integer({ minimum: 1, description: 'reassignment: super admin only' })),
     confirm: Type.Optional(Type.Boolean({ description: 'must be true to reassign' })),
+    rules: Type.Optional(
+      Type.Array(RuleInput, {
+        maxItems: 100,
+        description: 'rules to create (no id) or update (id); rules not listed stay; 78, 50, 422',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,99 @@
+/** Downlinks, registered under /core/devices: POST /{id}/downlink, GET /{id}/downlinks (codes 92-95). */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, Nullable, responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import {
+  listDeviceDownlinks,
+  presentDownlink,
+  sendDeviceDownlink,
+} from '../../../../../services/device-downlinks';
+
+const DownlinkBody = Type.Object(
+  {
+    // Any text: an unknown command is the catalogue's 92, not a schema failure.
+    command: Type.String({
+      maxLength: 100,
+      description: 'a command of the domain catalogue (ACTION_COMMANDS)',
+    }),
+    params: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: 'e.g. { output: 1, on: true }' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const SentPayload = Type.Object({
+  id: Type.Integer(),
+  state: Type.String(),
+  command: Type.String(),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  fport: Type.Integer(),
+  encoded: Type.String({ description: 'hex of the bytes sent' }),
+  topic: Type.String(),
+});
+
+const DownlinkPayload = Type.Object({
+  id: Type.Integer(),
+  device_id: Type.Integer(),
+  command: Type.String(),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  encoded: Nullable(Type.String()),
+  fport: Nullable(Type.Integer()),
+  state: Type.String({ description: 'queued | sent | acknowledged | failed' }),
+  attempts: Type.Integer(),
+  error: Nullable(Type.String()),
+  created_by: Nullable(Type.Integer()),
+  rule_id: Nullable(Type.Integer()),
+  created_at: Type.String({ format: 'date-time' }),
+  sent_at: Nullable(Type.String({ format: 'date-time' })),
+  acknowledged_at: Nullable(Type.String({ format: 'date-time' })),
+});
+
+const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db, publishDownlink } = app.deps;
+
+  app.post(
+    '/:id/downlink',
+    {
+      schema: {
+        tags: ['downlinks'],
+        summary: 'Send a command to the device (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 92, 93, 94, 95)',
+        params: IdParams,
+        body: DownlinkBody,
+        response: responses(SentPayload),
+      },
+    },
+    async (request) => {
+      // A broker that cannot be reached is the send failure (95, row failed), not an internal error.
+      const publish = await publishDownlink().catch(() => undefined);
+      return {
+        payload: await sendDeviceDownlink(db, authOf(request), request.params.id, request.body, publish),
+      };
+    },
+  );
+
+  app.get(
+    '/:id/downlinks',
+    {
+      schema: {
+        tags: ['downlinks'],
+        summary: 'Downlink history with states, newest first (10)',
+        params: IdParams,
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
+        response: responses(Type.Array(DownlinkPayload)),
+      },
+    },
+    async (request) => {
+      const list = await listDeviceDownlinks(
+        db,
+        authOf(request),
+        request.params.id,
+        request.query.limit ?? 100,
+      );
+      return { payload: list.map(presentDownlink) };
+    },
+  );
+};
+
+export default downlinksRoutes;

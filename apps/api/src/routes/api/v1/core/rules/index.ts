@@ -1,0 +1,33 @@
+/**
+ * DELETE /core/devices/{device_id}/rules/{rule_id} (registered under /core/devices). Rules are created and
+ * changed through PUT /core/devices/{id} with a `rules` array (devices/index.ts, services/device-rules.ts).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import { deleteDeviceRule } from '../../../../../services/device-rules';
+import { RuleParams } from './schemas';
+
+const rulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.delete(
+    '/:device_id/rules/:rule_id',
+    {
+      schema: {
+        tags: ['rules'],
+        summary: 'Delete a rule with its actions (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 50, 83)',
+        params: RuleParams,
+        response: responses(Type.Object({ id: Type.Integer() })),
+      },
+    },
+    async (request) => {
+      const { device_id, rule_id } = request.params;
+      await deleteDeviceRule(db, authOf(request), device_id, rule_id);
+      return { payload: { id: rule_id } };
+    },
+  );
+};
+
+export default rulesRoutes;

@@ -1,0 +1,104 @@
+/**
+ * Sensor checks, registered under /core/devices: POST /sensor_checks (the form's kinds and plausible bounds
+ * for the given data fields), GET/POST /{id}/sensor_checks, PUT/DELETE /{id}/sensor_checks/{checkId}.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import {
+  changeSensorCheck,
+  createSensorCheck,
+  listChecksOfDevice,
+  presentSensorCheck,
+  removeSensorCheck,
+  sensorCheckForm,
+} from '../../../../../services/sensor-checks';
+import { CheckParams, FormBody, FormPayload, SensorCheckBody, SensorCheckPayload } from './schemas';
+
+const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.post(
+    '/sensor_checks',
+    {
+      schema: {
+        tags: ['sensor checks'],
+        summary: 'Check kinds and the plausible bounds (spec section 5) of the given data fields',
+        body: FormBody,
+        response: responses(FormPayload),
+      },
+    },
+    async (request) => ({ payload: sensorCheckForm(request.body.data_fields) }),
+  );
+
+  app.get(
+    '/:id/sensor_checks',
+    {
+      schema: {
+        tags: ['sensor checks'],
+        summary: "The device's sensor checks (10)",
+        params: IdParams,
+        response: responses(Type.Array(SensorCheckPayload)),
+      },
+    },
+    async (request) => {
+      const checks = await listChecksOfDevice(db, authOf(request), request.params.id);
+      return { payload: checks.map(presentSensorCheck) };
+    },
+  );
+
+  app.post(
+    '/:id/sensor_checks',
+    {
+      schema: {
+        tags: ['sensor checks'],
+        summary: 'Add a sensor check (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 70, 422)',
+        params: IdParams,
+        body: SensorCheckBody,
+        response: responses(SensorCheckPayload),
+      },
+    },
+    async (request) => {
+      const check = await createSensorCheck(db, authOf(request), request.params.id, request.body);
+      return { payload: presentSensorCheck(check) };
+    },
+  );
+
+  app.put(
+    '/:id/sensor_checks/:checkId',
+    {
+      schema: {
+        tags: ['sensor checks'],
+        summary: 'Replace a sensor check (64, 10, 404, 70, 422)',
+        params: CheckParams,
+        body: SensorCheckBody,
+        response: responses(SensorCheckPayload),
+      },
+    },
+    async (request) => {
+      const { id, checkId } = request.params;
+      const check = await changeSensorCheck(db, authOf(request), id, checkId, request.body);
+      return { payload: presentSensorCheck(check) };
+    },
+  );
+
+  app.delete(
+    '/:id/sensor_checks/:checkId',
+    {
+      schema: {
+        tags: ['sensor checks'],
+        summary: 'Delete a sensor check (64, 10, 404, 70)',
+        params: CheckParams,
+        response: responses(Type.Object({ id: Type.Integer() })),
+      },
+    },
+    async (request) => {
+      const { id, checkId } = request.params;
+      await removeSensorCheck(db, authOf(request), id, checkId);
+      return { payload: { id: checkId } };
+    },
+  );
+};
+
+export default sensorChecksRoutes;

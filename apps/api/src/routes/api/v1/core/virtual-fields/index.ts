@@ -1,0 +1,105 @@
+/**
+ * Virtual data fields (spec sections 3, 7, 8: 84-91), registered under /core/devices:
+ * POST /virtual_data_fields (formula preview), GET/POST /{id}/virtual_data_fields,
+ * PUT/DELETE /{id}/virtual_data_fields/{fieldId}.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { IdParams, responses } from '../../../../../lib/schemas';
+import { authOf } from '../../../../../plugins/guards';
+import {
+  changeVirtualField,
+  createVirtualField,
+  listFieldsOfDevice,
+  presentVirtualField,
+  previewVirtualField,
+  removeVirtualField,
+} from '../../../../../services/virtual-fields';
+import { FieldParams, PreviewBody, PreviewPayload, VirtualFieldBody, VirtualFieldPayload } from './schemas';
+
+const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { db } = app.deps;
+
+  app.post(
+    '/virtual_data_fields',
+    {
+      schema: {
+        tags: ['virtual data fields'],
+        summary: 'Check a formula against sample data fields and compute it once (88, 89, 90, 91, 10, 84)',
+        body: PreviewBody,
+        response: responses(PreviewPayload),
+      },
+    },
+    async (request) => ({ payload: await previewVirtualField(db, authOf(request), request.body) }),
+  );
+
+  app.get(
+    '/:id/virtual_data_fields',
+    {
+      schema: {
+        tags: ['virtual data fields'],
+        summary: "The device's virtual data fields (10)",
+        params: IdParams,
+        response: responses(Type.Array(VirtualFieldPayload)),
+      },
+    },
+    async (request) => {
+      const fields = await listFieldsOfDevice(db, authOf(request), request.params.id);
+      return { payload: fields.map(presentVirtualField) };
+    },
+  );
+
+  app.post(
+    '/:id/virtual_data_fields',
+    {
+      schema: {
+        tags: ['virtual data fields'],
+        summary: 'Add a virtual data field (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 85, 88-91)',
+        params: IdParams,
+        body: VirtualFieldBody,
+        response: responses(VirtualFieldPayload),
+      },
+    },
+    async (request) => {
+      const field = await createVirtualField(db, authOf(request), request.params.id, request.body);
+      return { payload: presentVirtualField(field) };
+    },
+  );
+
+  app.put(
+    '/:id/virtual_data_fields/:fieldId',
+    {
+      schema: {
+        tags: ['virtual data fields'],
+        summary: 'Change a virtual data field; omitted keys stay (64, 10, 84, 86, 88-91)',
+        params: FieldParams,
+        body: VirtualFieldBody,
+        response: responses(VirtualFieldPayload),
+      },
+    },
+    async (request) => {
+      const { id, fieldId } = request.params;
+      const field = await changeVirtualField(db, authOf(request), id, fieldId, request.body);
+      return { payload: presentVirtualField(field) };
+    },
+  );
+
+  app.delete(
+    '/:id/virtual_data_fields/:fieldId',
+    {
+      schema: {
+        tags: ['virtual data fields'],
+        summary: 'Delete a virtual data field (64, 10, 84, 87)',
+        params: FieldParams,
+        response: responses(Type.Object({ id: Type.Integer() })),
+      },
+    },
+    async (request) => {
+      const { id, fieldId } = request.params;
+      await removeVirtualField(db, authOf(request), id, fieldId);
+      return { payload: { id: fieldId } };
+    },
+  );
+};
+
+export default virtualFieldsRoutes;

@@ -1,0 +1,112 @@
+/**
+ * The alarm page (GET /core/devices/alarms, PUT /core/devices/alarms/{id}/acknowledge) and system messages
+ * (GET /core/messages, PUT and DELETE /core/messages/{id}). Any user of the acting company may read and
+ * acknowledge alarms; messages are the company's ones addressed to everyone or to the user. Ids outside
+ * that scope answer 404 (code 404) and change nothing. Message answers carry the read and unread counts
+ * after the change (spec section 4: reading raises read and lowers unread, deleting lowers read).
+ */
+import type { Db } from '@iot/db/db';
+import {
+  type AlarmRecord,
+  type AlarmState,
+  acknowledgeAlarm,
+  findAlarm,
+  listAlarms,
+} from '@iot/db/repositories/alarms';
+import {
+  countMessages,
+  deleteMessage,
+  listMessages,
+  type MessageRecord,
+  markMessageRead,
+} from '@iot/db/repositories/messages';
+import { withTenant } from '@iot/db/tenant';
+import { apiError } from '../lib/errors';
+import type { AuthContext } from '../types';
+
+/** Cleared alarms stay on the page for a day, so the console's poll shows what just ended. */
+export const RECENTLY_CLEARED_SECONDS = 24 * 60 * 60;
+
+export function listCompanyAlarms(
+  db: Db,
+  auth: AuthContext,
+  query: { state?: AlarmState | 'open'; device_id?: number; limit?: number },
+): Promise<AlarmRecord[]> {
+  return withTenant(db, auth.companyId, (tx) =>
+    listAlarms(tx, auth.companyId, {
+      ...(query.state === undefined ? {} : { state: query.state }),
+      ...(query.device_id === undefined ? {} : { deviceId: query.device_id }),
+      clearedWithinSeconds: RECENTLY_CLEARED_SECONDS,
+      limit: query.limit ?? 500,
+    }),
+  );
+}
+
+export function acknowledgeCompanyAlarm(db: Db, auth: AuthContext, id: number): Promise<AlarmRecord> {
+  return withTenant(db, auth.companyId, async (tx) => {
+    if (!(await acknowledgeAlarm(tx, auth.companyId, id, auth.user.id))) throw apiError('DATA_NOT_FOUND');
+    const alarm = await findAlarm(tx, auth.companyId, id);
+    if (!alarm) throw apiError('DATA_NOT_FOUND');
+    return alarm;
+  });
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentAlarm(a: AlarmRecord) {
+  return {
+    id: a.id,
+    device_id: a.deviceId,
+    device_name: a.deviceName,
+    rule_id: a.ruleId,
+    rule_name: a.ruleName,
+    sensor_check_id: a.sensorCheckId,
+    sensor_check_kind: a.sensorCheckKind,
+    state: a.state,
+    level: a.level,
+    data_field: a.dataField,
+    value: a.value,
+    message: a.message,
+    details: a.details,
+    raised_at: a.raisedAt.toISOString(),
+    acknowledged_at: iso(a.acknowledgedAt),
+    acknowledged_by: a.acknowledgedBy,
+    cleared_at: iso(a.clearedAt),
+  };
+}
+
+export async function listUserMessages(db: Db, auth: AuthContext, showRead: boolean) {
+  return withTenant(db, auth.companyId, async (tx) => ({
+    messages: await listMessages(tx, auth.companyId, auth.user.id, { includeRead: showRead, limit: 500 }),
+    counts: await countMessages(tx, auth.companyId, auth.user.id),
+  }));
+}
+
+export async function readUserMessage(db: Db, auth: AuthContext, id: number) {
+  return withTenant(db, auth.companyId, async (tx) => {
+    if (!(await markMessageRead(tx, auth.companyId, auth.user.id, id))) throw apiError('DATA_NOT_FOUND');
+    return countMessages(tx, auth.companyId, auth.user.id);
+  });
+}
+
+export async function deleteUserMessage(db: Db, auth: AuthContext, id: number) {
+  return withTenant(db, auth.companyId, async (tx) => {
+    if (!(await deleteMessage(tx, auth.companyId, auth.user.id, id))) throw apiError('DATA_NOT_FOUND');
+    return countMessages(tx, auth.companyId, auth.user.id);
+  });
+}
+
+export function presentMessage(m: MessageRecord) {
+  return {
+    id: m.id,
+    user_id: m.userId,
+    subject: m.subject,
+    body: m.body,
+    level: m.level,
+    is_read: m.isRead,
+    read_at: iso(m.readAt),
+    device_id: m.deviceId,
+    rule_id: m.ruleId,
+    created_at: m.createdAt.toISOString(),
+  };
+}

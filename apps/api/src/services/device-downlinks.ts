@@ -1,0 +1,70 @@
+/**
+ * POST /core/devices/{id}/downlink and GET /core/devices/{id}/downlinks. A command is checked with the
+ * domain's parseActionCommand first (92 unknown command, 94 bad parameter, nothing recorded), then sent
+ * through the notifier's sendDownlink (the device's driver encodes it; 93 when it cannot; a `downlinks` row
+ * queued -> sent, or failed with 95 when the broker does not take it). ROLE_ADMIN/ROLE_MAINUSER (64); a
+ * device outside the acting company is 10.
+ */
+import type { Db } from '@iot/db/db';
+import { findDevice } from '@iot/db/repositories/devices';
+import { type DownlinkRecord, listDownlinks } from '@iot/db/repositories/downlinks';
+import { withTenant } from '@iot/db/tenant';
+import { apiError, parseActionCommand } from '@iot/domain';
+import { type DownlinkPublish, loadDownlinkDevice, sendDownlink } from '@iot/notifier';
+import { isManager } from '../plugins/guards';
+import type { AuthContext } from '../types';
+
+export async function sendDeviceDownlink(
+  db: Db,
+  auth: AuthContext,
+  deviceId: number,
+  input: { command: string; params?: Record<string, unknown> },
+  publish: DownlinkPublish | undefined,
+) {
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  const device = await loadDownlinkDevice(db, auth.companyId, deviceId);
+  if (!device) throw apiError('DEVICE_NOT_FOUND');
+  const parsed = parseActionCommand({ ...(input.params ?? {}), command: input.command });
+  if (!parsed.ok) {
+    throw parsed.parameter === 'command'
+      ? apiError('DOWNLINK_COMMAND_UNKNOWN', { command: input.command })
+      : apiError('DOWNLINK_PARAMETER_INVALID', { parameter: parsed.parameter });
+  }
+  const { command, ...params } = parsed.value;
+  const sent = await sendDownlink({ db, device, command, params, publish, userId: auth.user.id });
+  return {
+    id: sent.id,
+    state: sent.state,
+    command,
+    params,
+    fport: sent.fPort,
+    encoded: Buffer.from(sent.bytes).toString('hex'),
+    topic: sent.topic,
+  };
+}
+
+export async function listDeviceDownlinks(db: Db, auth: AuthContext, deviceId: number, limit: number) {
+  return withTenant(db, auth.companyId, async (tx) => {
+    if (!(await findDevice(tx, auth.companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
+    return listDownlinks(tx, auth.companyId, deviceId, limit);
+  });
+}
+
+export function presentDownlink(d: DownlinkRecord) {
+  return {
+    id: d.id,
+    device_id: d.deviceId,
+    command: d.command,
+    params: d.params,
+    encoded: d.encoded,
+    fport: d.fport,
+    state: d.state,
+    attempts: d.attempts,
+    error: d.error,
+    created_by: d.createdBy,
+    rule_id: d.ruleId,
+    created_at: d.createdAt.toISOString(),
+    sent_at: d.sentAt ? d.sentAt.toISOString() : null,
+    acknowledged_at: d.acknowledgedAt ? d.acknowledgedAt.toISOString() : null,
+  };
+}
