@@ -7,7 +7,7 @@
 import type { Db, Queryable } from '@iot/db';
 import { hash } from '@node-rs/argon2';
 import { DEMO_COMPANIES, DEMO_LOGINS, DEMO_PASSWORD } from './demo-accounts.js';
-import { COLD_ROOM_KIND, seedColdRoomRule } from './demo-cold-room.js';
+import { COLD_ROOM_KIND, seedColdRoom } from './demo-cold-room.js';
 import { DEMO_FLEET, type DemoDeviceKind, type Reading } from './demo-fleet.js';
 import { round, seededRandom } from './random.js';
 
@@ -393,7 +393,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
       deviceCount += devices.length;
       if (companyId === DEMO_COMPANIES.demo.id) demoDevices = devices;
       const coldRoom = devices.find((d) => d.kind.kind === COLD_ROOM_KIND.kind);
-      if (coldRoom) await seedColdRoomRule(tx, companyId, coldRoom.id);
+      if (coldRoom) await seedColdRoom(tx, companyId, coldRoom.id);
     }
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices);
