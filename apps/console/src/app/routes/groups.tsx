@@ -1,0 +1,5 @@
+import { GroupsPage } from '../../features/groups/components/groups-page';
+
+export function Component() {
+  return <GroupsPage />;
+}
