@@ -58,10 +58,11 @@ export const routes: RouteObject[] = [
       {
         lazy: () => import('./routes/shell-layout'),
         children: [
-          placeholder('page.dashboard', 'dashboard'),
+          { path: 'dashboard', lazy: () => import('./routes/dashboard') },
           { path: 'devices/:filter?', lazy: () => import('./routes/devices') },
           placeholder('page.alarms', 'alarms'),
-          placeholder('page.groups', 'groups'),
+          { path: 'groups', lazy: () => import('./routes/groups') },
+          { path: 'map', lazy: () => import('./routes/map') },
           { path: 'users', lazy: () => import('./routes/users') },
           placeholder('page.farming-fields', 'farming/fields'),
           placeholder('page.farming-live', 'farming/live'),

@@ -52,6 +52,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   signal?: AbortSignal;
+  /** statuses that reject without a toast (optional lists that may not exist on this server yet) */
+  quietStatuses?: readonly number[];
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -127,7 +129,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       typeof failure.message === 'string' ? failure.message : undefined,
       url,
     );
-    react(error);
+    if (!options.quietStatuses?.includes(response.status)) react(error);
     throw error;
   }
   if (body && typeof body === 'object' && 'payload' in body) return (body as { payload: T }).payload;

@@ -192,6 +192,8 @@ describe('guardRouteAccess (route conditions)', () => {
     ['farming with the module', '/farming/task', farmer, null],
     ['super admin has all modules', '/parking', superAdmin, null],
     ['parking without the module', '/parking', farmer, '/dashboard'],
+    ['map view without the module', '/map', farmer, '/dashboard'],
+    ['map view with the module', '/map', user({}, { modules: ['map_view'] }), null],
     ['water without access', '/water', ok, '/dashboard'],
     ['water with the module', '/water/devices', waterModule, null],
     ['water as an NWA', '/water/members', nwa, null],

@@ -144,6 +144,7 @@ export function guardRouteAccess(path: string, user: GuardUser | null): string |
   if (under('/admin') || under('/styleguide')) return isSuperAdmin(user) ? null : DASHBOARD_PATH;
   if (under('/farming')) return hasModule(user, 'farming') ? null : DASHBOARD_PATH;
   if (under('/parking')) return hasModule(user, 'parking') ? null : DASHBOARD_PATH;
+  if (under('/map')) return hasModule(user, 'map_view') ? null : DASHBOARD_PATH;
   if (under('/water')) return hasWaterAccess(user) ? null : DASHBOARD_PATH;
   // User management is the main user's screen (spec section 6); others land on the dashboard.
   if (under('/users')) return user.roles.includes(ROLE_MAINUSER) ? null : DASHBOARD_PATH;

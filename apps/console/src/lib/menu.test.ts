@@ -32,6 +32,7 @@ describe('buildMenu (spec section 2 "Menu entries")', () => {
       'dashboard',
       'devices',
       'clients',
+      'map',
       'parking',
       'farming-fields',
       'farming-task',
@@ -56,6 +57,10 @@ describe('buildMenu (spec section 2 "Menu entries")', () => {
       'farming-fields',
       'farming-task',
     ]);
+  });
+  it('map view module: a map entry after the groups', () => {
+    expect(ids(user({}, { modules: ['map_view'] }))).toEqual(['dashboard', 'devices', 'groups', 'map']);
+    expect(buildMenu(user({}, { modules: ['map_view'] })).find((e) => e.id === 'map')?.to).toBe('/map');
   });
   it('an NWA company gets water members (badge = open requests) and water devices', () => {
     const menu = buildMenu(user({}, { is_nwa: true, open_membership_requests: 3 }));

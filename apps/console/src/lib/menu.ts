@@ -9,6 +9,7 @@ export type MenuIcon =
   | 'devices'
   | 'clients'
   | 'groups'
+  | 'map'
   | 'users'
   | 'parking'
   | 'fields'
@@ -55,6 +56,9 @@ export function buildMenu(user: CurrentUser, options: MenuOptions = {}): MenuEnt
     entries.push({ id: 'clients', labelKey: 'menu.clients', to: '/admin/clients', icon: 'clients' });
   } else {
     entries.push({ id: 'groups', labelKey: 'menu.groups', to: '/groups', icon: 'groups' });
+  }
+  if (hasModule(user, 'map_view')) {
+    entries.push({ id: 'map', labelKey: 'menu.map', to: '/map', icon: 'map' });
   }
   if (user.roles.includes(ROLE_MAINUSER)) {
     entries.push({ id: 'users', labelKey: 'menu.users', to: '/users', icon: 'users' });

@@ -10,6 +10,8 @@ export interface TestHooks {
   idleSeconds?: number;
   reminderSeconds?: number;
   backgroundIndex?: number;
+  /** maps register on window.__IOT_MAPS__ (by test id) so a test can project a device to a pixel */
+  maps?: boolean;
 }
 
 declare global {

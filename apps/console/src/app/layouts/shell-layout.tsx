@@ -19,6 +19,7 @@ import { buildFooterMenu, buildMenu } from '../../lib/menu';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
 import type { CurrentUser } from '../../types/api';
+import { useStartupLoads } from '../use-startup-loads';
 
 const LAYOUT_MODE_KEY = 'layoutMode';
 
@@ -39,6 +40,7 @@ function ShellFrame({ user }: { user: CurrentUser }) {
   const location = useLocation();
   const overlay = useOverlay();
   const logout = useLogout();
+  useStartupLoads();
   const mobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`);
   const [layoutMode, setLayoutMode] = useState<LayoutMode>(readLayoutMode);
   // Static: the menu sits beside the content and the toggle hides it. Overlay (and mobile): the

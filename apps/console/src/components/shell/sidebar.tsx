@@ -8,6 +8,7 @@ import {
   GaugeIcon,
   LayersIcon,
   type LucideIcon,
+  MapIcon,
   PaletteIcon,
   ParkingSquareIcon,
   Share2Icon,
@@ -23,6 +24,7 @@ import { cn } from '../../lib/utils';
 
 const ICONS: Record<MenuIcon, LucideIcon> = {
   dashboard: GaugeIcon,
+  map: MapIcon,
   devices: Cpu,
   clients: Building2Icon,
   groups: LayersIcon,

@@ -1,0 +1,67 @@
+import { useQueries } from '@tanstack/react-query';
+import { clientsQueryOptions } from '../features/clients/api/get-clients';
+import { dashboardsQueryOptions } from '../features/dashboards/api/get-dashboards';
+import { api } from '../lib/api-client';
+import { useCurrentUser } from '../lib/auth';
+import { devicesQueryOptions } from '../lib/devices/get-devices';
+import { hasModule, isSuperAdmin } from '../lib/guards';
+
+/** How often the alarm list is fetched again (the spec does not give the polling interval). */
+export const ALARM_POLL_MS = 60_000;
+
+/**
+ * Lists whose screens are not built yet may answer 404 (no route) or 422 on this server; they load
+ * quietly, without a toast, and count as missing (spec section 8: load failures set lists to null).
+ */
+function quietList(path: string): () => Promise<unknown[] | null> {
+  return async () => {
+    try {
+      return await api<unknown[]>(path, { quietStatuses: [404, 422] });
+    } catch {
+      return null;
+    }
+  };
+}
+
+/**
+ * Keys of the lists no feature owns yet (alarms, parking areas, farming fields); the features that take
+ * them over keep these keys, so the start-up answers are theirs.
+ */
+export const STARTUP_KEYS = {
+  alarms: ['core', 'devices', 'alarms'],
+  parkingAreas: ['parking', 'areas'],
+  farmingFields: ['farming', 'fields'],
+} as const;
+
+/**
+ * Start-up loads of spec section 7, once the shell is up: devices, dashboards and device alarms (alarms
+ * again on a timer), plus clients for the super admin, parking areas and farming fields where licensed.
+ * The answers sit in the query cache, so the screens open on data already there.
+ */
+export function useStartupLoads(): void {
+  const user = useCurrentUser();
+  const signedIn = !!user;
+  useQueries({
+    queries: [
+      { ...devicesQueryOptions(), enabled: signedIn },
+      { ...dashboardsQueryOptions(), enabled: signedIn },
+      {
+        queryKey: STARTUP_KEYS.alarms,
+        queryFn: quietList('/core/devices/alarms'),
+        refetchInterval: ALARM_POLL_MS,
+        enabled: signedIn,
+      },
+      { ...clientsQueryOptions(), enabled: signedIn && isSuperAdmin(user) },
+      {
+        queryKey: STARTUP_KEYS.parkingAreas,
+        queryFn: quietList('/parking/areas'),
+        enabled: signedIn && hasModule(user, 'parking'),
+      },
+      {
+        queryKey: STARTUP_KEYS.farmingFields,
+        queryFn: quietList('/farming/fields'),
+        enabled: signedIn && hasModule(user, 'farming'),
+      },
+    ],
+  });
+}

@@ -1,0 +1,194 @@
+import { ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import { MapboxOverlay } from '@deck.gl/mapbox';
+import * as maplibregl from 'maplibre-gl';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { useEffect, useMemo, useRef } from 'react';
+import { testHooks } from '../../lib/test-hooks';
+import {
+  buildClusterIndex,
+  CLUSTER_MAX_ZOOM,
+  clusterItems,
+  DEFAULT_CENTER,
+  DEFAULT_ZOOM,
+  type MapItem,
+  type MapPoint,
+} from './map-points';
+
+/**
+ * MapLibre with a deck.gl layer of devices (this module is a lazy chunk: the first screen never loads
+ * MapLibre or deck.gl). Zoomed out, supercluster folds the devices into clusters so 10k devices pan as
+ * smoothly as an empty map; a click on a cluster zooms in, a click on a device calls onPointClick.
+ * Without a style URL (or offline) the devices are drawn on a plain background.
+ */
+maplibregl.setWorkerUrl(workerUrl);
+
+/** A style with nothing but a background: no tiles, no glyphs, nothing fetched. */
+const PLAIN_STYLE: maplibregl.StyleSpecification = {
+  version: 8,
+  sources: {},
+  layers: [{ id: 'background', type: 'background', paint: { 'background-color': '#e8eef2' } }],
+};
+
+export interface DeviceMapProps {
+  points: readonly MapPoint[];
+  styleUrl?: string | null;
+  onPointClick?: (id: number) => void;
+  testId?: string;
+}
+
+declare global {
+  interface Window {
+    /** test builds only: the maps on the page, to project a coordinate to a pixel */
+    __IOT_MAPS__?: Record<string, maplibregl.Map>;
+  }
+}
+
+const CLUSTER_COLOR: [number, number, number] = [13, 148, 136];
+
+function layersFor(items: MapItem[], onClick: (item: MapItem) => void) {
+  const points = items.filter((i) => i.kind === 'point');
+  const clusters = items.filter((i) => i.kind === 'cluster');
+  return [
+    new ScatterplotLayer<MapItem>({
+      id: 'clusters',
+      data: clusters,
+      getPosition: (d) => d.position,
+      getRadius: (d) => (d.kind === 'cluster' ? 14 + Math.min(26, Math.log2(d.count) * 3) : 6),
+      radiusUnits: 'pixels',
+      getFillColor: [...CLUSTER_COLOR, 200],
+      getLineColor: [255, 255, 255],
+      lineWidthUnits: 'pixels',
+      getLineWidth: 2,
+      stroked: true,
+      pickable: true,
+      onClick: ({ object }) => object && onClick(object),
+    }),
+    new TextLayer<MapItem>({
+      id: 'cluster-counts',
+      data: clusters,
+      getPosition: (d) => d.position,
+      getText: (d) => (d.kind === 'cluster' ? String(d.count) : ''),
+      getSize: 12,
+      getColor: [255, 255, 255],
+      fontWeight: 600,
+      characterSet: '0123456789',
+    }),
+    new ScatterplotLayer<MapItem>({
+      id: 'devices',
+      data: points,
+      getPosition: (d) => d.position,
+      getRadius: 7,
+      radiusUnits: 'pixels',
+      getFillColor: (d) => (d.kind === 'point' ? [...d.point.color, 230] : [0, 0, 0, 0]),
+      getLineColor: [255, 255, 255],
+      lineWidthUnits: 'pixels',
+      getLineWidth: 1.5,
+      stroked: true,
+      pickable: true,
+      onClick: ({ object }) => object && onClick(object),
+    }),
+  ];
+}
+
+export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map' }: DeviceMapProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<maplibregl.Map | null>(null);
+  const overlayRef = useRef<MapboxOverlay | null>(null);
+  const clickRef = useRef(onPointClick);
+  clickRef.current = onPointClick;
+  const index = useMemo(() => buildClusterIndex(points), [points]);
+  const redrawRef = useRef<() => void>(() => undefined);
+
+  // The viewport box (padded by half a screen) and the zoom decide what is drawn; recomputed when a
+  // pan or zoom ends, so frames during the gesture only move what is already on the GPU.
+  redrawRef.current = () => {
+    const map = mapRef.current;
+    const overlay = overlayRef.current;
+    if (!map || !overlay) return;
+    const b = map.getBounds();
+    const padLng = (b.getEast() - b.getWest()) / 2;
+    const padLat = (b.getNorth() - b.getSouth()) / 2;
+    const zoom = map.getZoom();
+    const bbox: [number, number, number, number] =
+      zoom < 6
+        ? [-180, -85, 180, 85]
+        : [
+            Math.max(-180, b.getWest() - padLng),
+            Math.max(-85, b.getSouth() - padLat),
+            Math.min(180, b.getEast() + padLng),
+            Math.min(85, b.getNorth() + padLat),
+          ];
+    const items = clusterItems(index, points, bbox, zoom);
+    overlay.setProps({
+      layers: layersFor(items, (item) => {
+        if (item.kind === 'point') clickRef.current?.(item.point.id);
+        else {
+          const target = Math.min(index.getClusterExpansionZoom(item.clusterId), CLUSTER_MAX_ZOOM);
+          map.easeTo({ center: item.position, zoom: target });
+        }
+      }),
+    });
+  };
+
+  useEffect(() => {
+    const el = containerRef.current;
+    if (!el) return;
+    const map = new maplibregl.Map({
+      container: el,
+      style: styleUrl || PLAIN_STYLE,
+      center: [DEFAULT_CENTER.longitude, DEFAULT_CENTER.latitude],
+      zoom: DEFAULT_ZOOM,
+      attributionControl: false,
+    });
+    map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+    // A style that cannot be loaded (offline, bad URL) falls back to the plain background.
+    let fellBack = !styleUrl;
+    map.on('error', () => {
+      if (!fellBack && !map.isStyleLoaded()) {
+        fellBack = true;
+        map.setStyle(PLAIN_STYLE);
+      }
+    });
+    const overlay = new MapboxOverlay({
+      interleaved: false,
+      layers: [],
+      getCursor: ({ isHovering }) => (isHovering ? 'pointer' : 'grab'),
+    });
+    map.addControl(overlay);
+    mapRef.current = map;
+    overlayRef.current = overlay;
+    const redraw = () => redrawRef.current();
+    map.on('load', redraw);
+    map.on('moveend', redraw);
+    if (testHooks().maps) {
+      window.__IOT_MAPS__ = { ...window.__IOT_MAPS__, [testId]: map };
+      el.dataset.ready = 'false';
+      map.once('idle', () => {
+        el.dataset.ready = 'true';
+      });
+    }
+    return () => {
+      if (window.__IOT_MAPS__) delete window.__IOT_MAPS__[testId];
+      map.removeControl(overlay);
+      overlay.finalize();
+      map.remove();
+      mapRef.current = null;
+      overlayRef.current = null;
+    };
+  }, [styleUrl, testId]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new devices (a new index) are drawn at once, not at the next pan
+  useEffect(() => {
+    redrawRef.current();
+  }, [index]);
+
+  return (
+    <div
+      ref={containerRef}
+      className="relative h-full min-h-48 w-full overflow-hidden rounded-md"
+      data-testid={testId}
+      data-points={points.length}
+    />
+  );
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { availableFields } from './widget-fields';
+
+describe('availableFields', () => {
+  it('latest value keys and metadata fields of the devices, virtual ones included, without coordinates', () => {
+    expect(
+      availableFields([
+        {
+          id: 1,
+          name: 'a',
+          state: 'ok',
+          is_active: true,
+          data: { temperature: 1, latitude: 48, 'virtual.x.dew': 2 },
+        },
+        {
+          id: 2,
+          name: 'b',
+          state: 'ok',
+          is_active: true,
+          data: { humidity: 40 },
+          metadata: { data_fields: [{ data_field: 'co2', label: 'CO2', sort: 1 }] },
+        },
+      ]),
+    ).toEqual(['co2', 'humidity', 'temperature', 'virtual.x.dew']);
+  });
+});

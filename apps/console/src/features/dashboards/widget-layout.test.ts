@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { periodBounds } from '../../lib/period';
+import type { Widget } from './types';
+import { alignSeries, applyLayout, newWidget, periodToSettings, settingsToPeriod } from './widget-layout';
+
+const table = (id: number, y: number, h: number): Widget => ({
+  id,
+  type: 'table',
+  title: 't',
+  x: 0,
+  y,
+  w: 6,
+  h,
+  settings: { device_ids: [], data_fields: [] },
+});
+
+describe('dashboard grid (12 columns)', () => {
+  it.each([
+    ['table', { device_ids: [], data_fields: [] }],
+    ['line_chart', { series: [], range: '24h' }],
+    ['map', { color_by: 'state' }],
+  ] as const)('a new %s widget goes below the others with empty settings', (type, settings) => {
+    const widget = newWidget(type, [table(1, 0, 4), table(2, 3, 5)], -1, 'New');
+    expect(widget).toMatchObject({ id: -1, type, x: 0, y: 8, settings });
+    expect(widget.x + widget.w).toBeLessThanOrEqual(12);
+  });
+
+  it('applies moved and resized positions and keeps them inside the 12 columns', () => {
+    const moved = applyLayout(
+      [table(1, 0, 4), table(2, 4, 4)],
+      [
+        { i: '1', x: 8, y: 2, w: 6, h: 3 },
+        { i: '2', x: 0, y: 0, w: 20, h: 0 },
+      ],
+    );
+    expect(moved.map(({ x, y, w, h }) => ({ x, y, w, h }))).toEqual([
+      { x: 6, y: 2, w: 6, h: 3 },
+      { x: 0, y: 0, w: 12, h: 1 },
+    ]);
+  });
+});
+
+describe('line chart periods (24 hours, 1 week, 1 month, 6 months, 1 year; day/week/month/year/range tabs)', () => {
+  const now = new Date(2026, 10, 21, 12).getTime();
+  it.each(['24h', '1w', '1m', '6m', '1y'] as const)('range %s round-trips', (span) => {
+    const period = settingsToPeriod({ range: span }, now);
+    expect(period).toEqual({ kind: 'last', span });
+    expect(periodToSettings(period)).toEqual({ range: span });
+  });
+  it.each(['day', 'week', 'month', 'year'] as const)('the %s tab opens on the current period', (tab) => {
+    const period = settingsToPeriod({ range: '24h', tab }, now);
+    expect(period).toEqual({ kind: tab, anchor: now });
+    const { from, to } = periodBounds(period, now);
+    expect(from).toBeLessThanOrEqual(now);
+    expect(to).toBeGreaterThan(now);
+  });
+  it('a free range keeps its dates', () => {
+    const settings = periodToSettings({
+      kind: 'range',
+      from: Date.UTC(2026, 0, 1),
+      to: Date.UTC(2026, 0, 31),
+    });
+    expect(settings.tab).toBe('range');
+    expect(settingsToPeriod(settings, now)).toEqual({
+      kind: 'range',
+      from: Date.UTC(2026, 0, 1),
+      to: Date.UTC(2026, 0, 31),
+    });
+  });
+  it('an unknown range falls back to 24 hours', () => {
+    expect(settingsToPeriod({ range: 'forever' as never }, now)).toEqual({ kind: 'last', span: '24h' });
+    expect(settingsToPeriod({ range: '1w', tab: 'range' }, now)).toEqual({ kind: 'last', span: '24h' });
+  });
+});
+
+describe('alignSeries', () => {
+  it('joins the series on the union of their times, null where a series has no reading', () => {
+    expect(
+      alignSeries([
+        [
+          [10, 20],
+          [1, 2],
+        ],
+        [
+          [15, 20],
+          [5, null],
+        ],
+      ]),
+    ).toEqual([
+      [10, 15, 20],
+      [1, null, 2],
+      [null, 5, null],
+    ]);
+  });
+});

@@ -1,0 +1,101 @@
+import { TIME_RANGES, type TimeRange, type WidgetType } from '@iot/domain';
+import type { Period } from '../../lib/period';
+import type { LineChartSettings, Widget } from './types';
+
+/** The dashboard grid has 12 columns (react-grid-layout); rows are GRID_ROW_HEIGHT pixels high. */
+export const GRID_COLUMNS = 12;
+export const GRID_ROW_HEIGHT = 40;
+
+const DEFAULT_SIZE: Record<WidgetType, { w: number; h: number }> = {
+  table: { w: 6, h: 7 },
+  line_chart: { w: 6, h: 9 },
+  map: { w: 12, h: 10 },
+};
+
+/** A new widget of a type: placed below everything else, full settings with empty selections. */
+export function newWidget(type: WidgetType, existing: readonly Widget[], id: number, title: string): Widget {
+  const y = existing.reduce((max, w) => Math.max(max, w.y + w.h), 0);
+  const base = { id, title, x: 0, y, ...DEFAULT_SIZE[type] };
+  switch (type) {
+    case 'table':
+      return { ...base, type, settings: { device_ids: [], data_fields: [] } };
+    case 'line_chart':
+      return { ...base, type, settings: { series: [], range: '24h' } };
+    case 'map':
+      return { ...base, type, settings: { color_by: 'state' } };
+  }
+}
+
+/** Positions from the grid applied to the widgets (same ids); x and w stay inside the 12 columns. */
+export function applyLayout(
+  widgets: readonly Widget[],
+  layout: readonly { i: string; x: number; y: number; w: number; h: number }[],
+): Widget[] {
+  const byId = new Map(layout.map((l) => [l.i, l]));
+  return widgets.map((widget) => {
+    const l = byId.get(String(widget.id));
+    if (!l) return widget;
+    const w = Math.min(Math.max(1, l.w), GRID_COLUMNS);
+    return {
+      ...widget,
+      x: Math.min(Math.max(0, l.x), GRID_COLUMNS - w),
+      y: Math.max(0, l.y),
+      w,
+      h: Math.max(1, l.h),
+    };
+  });
+}
+
+function isTimeRange(value: unknown): value is TimeRange {
+  return typeof value === 'string' && (TIME_RANGES as readonly string[]).includes(value);
+}
+
+/** The chart period a widget's settings describe (the calendar tabs open on the current period). */
+export function settingsToPeriod(settings: Pick<LineChartSettings, 'range' | 'tab'>, now: number): Period {
+  const { range, tab } = settings;
+  if (tab === 'range' || (tab === undefined && typeof range === 'object' && range !== null)) {
+    if (typeof range === 'object' && range !== null) {
+      const from = Date.parse(range.tsstart);
+      const to = Date.parse(range.tsend);
+      if (Number.isFinite(from) && Number.isFinite(to) && from <= to) return { kind: 'range', from, to };
+    }
+    return { kind: 'last', span: '24h' };
+  }
+  if (tab === 'day' || tab === 'week' || tab === 'month' || tab === 'year') return { kind: tab, anchor: now };
+  return { kind: 'last', span: isTimeRange(range) ? range : '24h' };
+}
+
+/** The settings that store a period: last spans as range, calendar tabs as tab, a free range with dates. */
+export function periodToSettings(period: Period): Pick<LineChartSettings, 'range' | 'tab'> {
+  switch (period.kind) {
+    case 'last':
+      return { range: period.span };
+    case 'range':
+      return {
+        range: { tsstart: new Date(period.from).toISOString(), tsend: new Date(period.to).toISOString() },
+        tab: 'range',
+      };
+    default:
+      return { range: '24h', tab: period.kind };
+  }
+}
+
+/**
+ * Several series on one time axis for uPlot: the union of their x values (seconds, ascending) and each
+ * series' values at those times, null where it has no reading (gaps are joined by spanGaps).
+ */
+export function alignSeries(
+  series: readonly (readonly [readonly number[], readonly (number | null)[]])[],
+): (number | null)[][] {
+  const xs = [...new Set(series.flatMap(([x]) => x))].sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const columns = series.map(([x, y]) => {
+    const column: (number | null)[] = new Array(xs.length).fill(null);
+    x.forEach((t, i) => {
+      const at = index.get(t);
+      if (at !== undefined) column[at] = y[i] ?? null;
+    });
+    return column;
+  });
+  return [xs, ...columns];
+}
