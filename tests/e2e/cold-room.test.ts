@@ -99,7 +99,12 @@ describe('Demo Cold Room', () => {
     expect(message.body).toMatch(/^Rule Cold room too warm fired at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} /);
 
     const mail = await waitFor('the alarm email in the outbox', 30_000, async () => {
-      const { rows } = await db.query<{ recipients: string[]; subject: string; body: string; sent_at: Date | null }>(
+      const { rows } = await db.query<{
+        recipients: string[];
+        subject: string;
+        body: string;
+        sent_at: Date | null;
+      }>(
         `SELECT recipients, subject, body, sent_at FROM outbox_emails WHERE 'alerts@demo.test' = ANY(recipients)`,
       );
       return rows[0];
