@@ -211,6 +211,8 @@ async function seedDashboard(tx: Queryable, companyId: number, devices: SeededDe
     [companyId],
   );
   const climate = devices.filter((d) => d.kind.kind === 'temperature_humidity').map((d) => d.id);
+  // Settings in the shapes the API checks and stores (apps/api README, "Groups, dashboards and the map"):
+  // a 12-column grid, at most 20 chart series, range 24h|1w|1m|6m|1y with its tab, a map over every device.
   const widgets = [
     {
       type: 'table',
@@ -228,9 +230,13 @@ async function seedDashboard(tx: Queryable, companyId: number, devices: SeededDe
       y: 0,
       w: 6,
       h: 5,
-      settings: { series: climate.map((id) => ({ device_id: id, data_field: 'temperature' })), range: '24h' },
+      settings: {
+        series: climate.slice(0, 20).map((id) => ({ device_id: id, data_field: 'temperature' })),
+        range: '24h',
+        tab: 'day',
+      },
     },
-    { type: 'map', title: 'Karte', x: 0, y: 5, w: 12, h: 6, settings: { color_by: 'state' } },
+    { type: 'map', title: 'Karte', x: 0, y: 5, w: 12, h: 6, settings: { color_by: 'state', device_ids: [] } },
   ];
   for (const w of widgets) {
     await tx.query(
