@@ -26,8 +26,9 @@ export interface StartRulesWorkerOptions {
   /** Log batches: at most this many uplinks, a partly filled batch waits at most maxWaitMs. */
   maxBatch?: number;
   maxWaitMs?: number;
-  /** Consumer group (default `rules-worker`; tests use their own). */
+  /** Consumer group (default `rules-worker`) and topic (default `uplinks`); tests use their own. */
   group?: string;
+  topic?: string;
   /** Start-up sweep: re-enqueue jobs of firings logged this long ago (ms; default 15 min; 0: none). */
   recoverWindowMs?: number;
   /** The clock (tests). */
@@ -39,6 +40,8 @@ export interface StartRulesWorkerOptions {
 export interface RulesWorkerService extends Service {
   /** Runs one timer tick now (tests, tools); resolves when its jobs were handed over. */
   tick(): Promise<{ jobs: number; devices: number }>;
+  /** Log partitions this member owns right now (changes while the consumer group rebalances). */
+  partitions(): readonly number[];
 }
 
 /**
@@ -87,7 +90,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   };
 
   const group = options.group ?? RULES_WORKER_GROUP;
-  const subscription: Subscription = await eventLog.subscribe(UPLINKS_TOPIC, group, handle, {
+  const subscription: Subscription = await eventLog.subscribe(options.topic ?? UPLINKS_TOPIC, group, handle, {
     maxBatch: options.maxBatch ?? 500,
     maxWaitMs: options.maxWaitMs ?? 20,
     onError: (error, info) =>
@@ -131,6 +134,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   return {
     name: 'rules-worker',
     tick,
+    partitions: () => subscription.partitions(),
     stop: async () => {
       if (timer) clearInterval(timer);
       await running?.catch(() => undefined);
