@@ -44,7 +44,11 @@ function groupByDevice(uplinks: readonly PositionedUplink[]): Map<string, Positi
 
 function byDevice<T extends { deviceId: number }>(rows: readonly T[]): Map<number, T[]> {
   const map = new Map<number, T[]>();
-  for (const row of rows) map.set(row.deviceId, [...(map.get(row.deviceId) ?? []), row]);
+  for (const row of rows) {
+    const list = map.get(row.deviceId);
+    if (list) list.push(row);
+    else map.set(row.deviceId, [row]);
+  }
   return map;
 }
 

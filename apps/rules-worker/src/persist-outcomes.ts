@@ -129,12 +129,13 @@ export async function persistOutcomes(
         inserts.push(alarmRow(inserts.length, device, pending, name, null));
       }
     }
-    for (const row of inserts) {
-      if (row.device_id !== device.id || row.rule_id === null) continue;
-      const list = raisesByRule.get(String(row.rule_id)) ?? [];
-      if (!list.some((r) => r.ref === row.ref)) list.push({ at: Date.parse(row.raised_at), ref: row.ref });
-      raisesByRule.set(String(row.rule_id), list);
-    }
+  }
+  // A rule belongs to one device, so rule ids alone key the raises of the batch.
+  for (const row of inserts) {
+    if (row.rule_id === null) continue;
+    const list = raisesByRule.get(String(row.rule_id)) ?? [];
+    list.push({ at: Date.parse(row.raised_at), ref: row.ref });
+    raisesByRule.set(String(row.rule_id), list);
   }
 
   await clearAlarms(tx, clears);
