@@ -83,7 +83,7 @@ export async function evaluateUplinkBatch(options: {
     const ruleStates: Parameters<typeof saveRuleStates>[1][number][] = [];
     const fieldStates: Parameters<typeof saveVirtualFieldStates>[1][number][] = [];
     const checkStates: Parameters<typeof saveSensorCheckStates>[1][number][] = [];
-    const derivedRows: DerivedDataRow[] = [];
+    const derivedRows: { row: DerivedDataRow; partition: number; offset: bigint }[] = [];
     const replayedUplinks: { deviceId: number; companyId: number; messageId: string }[] = [];
     let evaluated = 0;
 
@@ -162,14 +162,18 @@ export async function evaluateUplinkBatch(options: {
         const u = fresh[i]!.uplink;
         if (!Object.keys(derived.data).some((key) => !(key in u.data))) return;
         derivedRows.push({
-          device_id: device.id,
-          company_id: device.companyId,
-          created_at: new Date(u.measuredAt).toISOString(),
-          message_id: u.messageId,
-          data: derived.data,
-          latitude: u.geo?.latitude ?? null,
-          longitude: u.geo?.longitude ?? null,
-          fcnt: u.fcnt ?? null,
+          row: {
+            device_id: device.id,
+            company_id: device.companyId,
+            created_at: new Date(u.measuredAt).toISOString(),
+            message_id: u.messageId,
+            data: derived.data,
+            latitude: u.geo?.latitude ?? null,
+            longitude: u.geo?.longitude ?? null,
+            fcnt: u.fcnt ?? null,
+          },
+          partition: fresh[i]!.partition,
+          offset: /^\d+$/.test(fresh[i]!.offset) ? BigInt(fresh[i]!.offset) : 0n,
         });
       });
 
@@ -187,7 +191,15 @@ export async function evaluateUplinkBatch(options: {
     await saveRuleStates(tx, ruleStates);
     await saveVirtualFieldStates(tx, fieldStates);
     await saveSensorCheckStates(tx, checkStates);
-    await upsertDerivedData(tx, derivedRows);
+    // In log order, the order the storage writer inserts the same rows in: two transactions taking the
+    // same unique-index entries in one order cannot deadlock.
+    derivedRows.sort(
+      (a, b) => a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0),
+    );
+    await upsertDerivedData(
+      tx,
+      derivedRows.map((d) => d.row),
+    );
     const jobs: unknown[] = await persistOutcomes(tx, outcomes, now);
     jobs.push(...(await findRecordedJobs(tx, replayedUplinks)));
     return { jobs, evaluated, replayed: replayedUplinks.length };
