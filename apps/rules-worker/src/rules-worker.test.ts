@@ -338,6 +338,37 @@ forEachDb((suite) => {
       ]);
     });
 
+    it('sensor checks on uplinks: implausible value and battery low raise and clear their alarms', async () => {
+      const h = await harness(suite.db);
+      const device = await createDevice(suite.db);
+      const implausible = await insertId(
+        suite.db,
+        `INSERT INTO sensor_checks (company_id, device_id, kind, data_field, max_value) VALUES ($1, $2, 'implausible_value', 'temperature', 60)`,
+        [device.companyId, device.deviceId],
+      );
+      const battery = await insertId(
+        suite.db,
+        `INSERT INTO sensor_checks (company_id, device_id, kind, min_value) VALUES ($1, $2, 'battery_low', 20)`,
+        [device.companyId, device.deviceId],
+      );
+      const t0 = Date.now() - 10 * minute;
+      await h.publish(device, [{ data: { temperature: 61, battery_level: 15 }, at: t0 }]);
+      await h.settle();
+      expect(
+        (await alarms(suite.db, device.deviceId)).map((a) => [a.sensor_check_id, a.state, a.value]),
+      ).toEqual(
+        [
+          [implausible, 'raised', 61],
+          [battery, 'raised', 15],
+        ].sort((a, b) => Number(a[0]) - Number(b[0])),
+      );
+      await h.publish(device, [{ data: { temperature: 20, battery_level: 20 }, at: t0 + minute }]);
+      await h.settle();
+      expect((await alarms(suite.db, device.deviceId)).map((a) => a.state)).toEqual(['cleared', 'cleared']);
+      const logs = await deviceLogs(suite.db, device.deviceId);
+      expect(logs.filter((l) => l.payload.kind === 'alarm_raise').map((l) => l.level)).toEqual([4, 4]);
+    });
+
     it('never crosses companies: identical rules, an uplink of A touches nothing of B', async () => {
       const h = await harness(suite.db);
       const a = await createDevice(suite.db);
