@@ -4,7 +4,7 @@
  * baseline of batched inserts of the same rows straight into the same database.
  *
  *   npx tsx tests/bench/ingest.bench.ts [embedded|distributed|both] [devices=2000] [phase seconds=8]
- *     [ingest MQTT connections=4 (distributed)]
+ *     [ingest MQTT connections=4 (distributed)] [Mosquitto URL=mqtt://127.0.0.1:1883]
  *
  * (a) embedded: the whole platform in this process (startPlatform: PGlite, embedded aedes broker,
  *     in-process log, storage writer, rules worker, notifier); publishers authenticate as devices, so
@@ -45,7 +45,15 @@ const WINDOW = 64; // QoS 1 publishes in flight per connection in the closed-loo
  * for ingest's 4 connections, uplinks are lost at the broker.
  */
 const MAX_UNSTORED = 3000;
+/**
+ * Open-loop phases: QoS 1 publishes a connection may have unacknowledged, as a device's in-flight window
+ * (100 connections x 1000 = the in-process log's capacity). Without a bound the publishers' own queues in
+ * this process would dominate the memory figure.
+ */
+const OPEN_LOOP_WINDOW = 1000;
 const INGEST_MQTT_CONNECTIONS = Number(process.argv[5] ?? 4);
+/** Another Mosquitto (e.g. one with max_inflight_messages raised) for comparison runs. */
+const MOSQUITTO_URL = process.argv[6] ?? 'mqtt://127.0.0.1:1883';
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = createLogger({ level: 'warn', name: 'bench' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -155,6 +163,8 @@ async function baseline(db: Db, companyId: number, devices: BenchDevice[], secon
 // ------------------------------------------------------------------------------------------ publishers
 interface Publisher {
   client: MqttClient;
+  /** Unacknowledged publishes of the open-loop phases. */
+  inflight: number;
   /** Devices this connection publishes for (one on the embedded broker, many on Mosquitto). */
   devices: BenchDevice[];
   next: number;
@@ -168,6 +178,7 @@ async function openPublishers(url: string, devices: BenchDevice[], embedded: boo
         client: await mqtt.connectAsync(url, { username: d.uuid, password: d.token, reconnectPeriod: 0 }),
         devices: [d],
         next: 0,
+        inflight: 0,
       })),
     );
   }
@@ -179,6 +190,7 @@ async function openPublishers(url: string, devices: BenchDevice[], embedded: boo
       }),
       devices: devices.filter((_d, i) => i % CONNECTIONS_MOSQUITTO === c),
       next: 0,
+      inflight: 0,
     })),
   );
 }
@@ -246,6 +258,15 @@ async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs: numb
   return false;
 }
 
+/**
+ * Waits for the next full second: rows are stored with the second of receipt, so a phase that starts on a
+ * fresh second counts only its own rows (the previous phase has drained by then).
+ */
+async function nextSecond(): Promise<Date> {
+  await sleep(1000 - (Date.now() % 1000) + 5);
+  return new Date(Math.floor(Date.now() / 1000) * 1000);
+}
+
 async function countSince(db: Db, companyId: number, since: Date): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM device_data WHERE company_id = $1 AND created_at >= $2',
@@ -258,7 +279,7 @@ async function countSince(db: Db, companyId: number, since: Date): Promise<numbe
 async function sustained(t: Target, publishers: Publisher[], seconds: number) {
   const writer = t.ingest.writerStats;
   if (!writer) throw new Error('the storage writer does not run in this process');
-  const since = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const since = await nextSecond();
   const tracker = new StoredTracker(() => writer.stored, writer.stored);
   const rss = new RssSampler(t.servers);
   rss.start();
@@ -312,7 +333,7 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
 async function openLoop(t: Target, publishers: Publisher[], rate: number, seconds: number) {
   const writer = t.ingest.writerStats;
   if (!writer) throw new Error('the storage writer does not run in this process');
-  const since = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const since = await nextSecond();
   const base = writer.stored;
   const tracker = new StoredTracker(() => writer.stored, base);
   tracker.start();
@@ -335,19 +356,29 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
   const pending = new Set<Promise<void>>();
   const start = performance.now();
   let cursor = 0;
+  let slots = 0;
+  let heldBack = 0;
   while (performance.now() - start < seconds * 1000) {
-    const due = Math.floor(((performance.now() - start) * rate) / 1000) - published;
+    const due = Math.floor(((performance.now() - start) * rate) / 1000) - slots;
     for (let i = 0; i < due; i++) {
+      slots += 1;
       const p = publishers[cursor++ % publishers.length] as Publisher;
+      if (p.inflight >= OPEN_LOOP_WINDOW) {
+        heldBack += 1; // the device's window is full: the platform's back-pressure holds it back
+        continue;
+      }
       const { topic, body } = nextPayload(p);
       published += 1;
+      p.inflight += 1;
       tracker.publishedAt.push(performance.now());
       const sent = p.client.publishAsync(topic, body, { qos: 1 }).then(
         () => {
           accepted += 1;
+          p.inflight -= 1;
         },
         () => {
           failed += 1;
+          p.inflight -= 1;
         },
       );
       pending.add(sent);
@@ -374,7 +405,9 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
     p99: percentile(sorted, 99),
     maxPending,
     rate,
-    offeredPerSecond: published / sendSeconds,
+    offeredPerSecond: slots / sendSeconds,
+    publishedPerSecond: published / sendSeconds,
+    heldBack,
     published,
     accepted,
     failed,
@@ -435,7 +468,7 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
     PROFILE: 'distributed',
     DATABASE_URL: url,
     NATS_URL: 'nats://127.0.0.1:4222',
-    MQTT_URL: 'mqtt://127.0.0.1:1883',
+    MQTT_URL: MOSQUITTO_URL,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -466,7 +499,7 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       devices,
       ingest,
       eventLog,
-      mqttUrl: 'mqtt://127.0.0.1:1883',
+      mqttUrl: MOSQUITTO_URL,
       embedded: false,
       servers: ['mosquitto', 'nats-server'],
     },
@@ -537,7 +570,8 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
     );
     const o = await openLoop(target, publishers, Math.round(3 * s.perSecond), PHASE_S);
     console.log(
-      `overload 3x (${fmt(o.rate)}/s asked, ${fmt(o.offeredPerSecond)}/s offered): published ${fmt(o.published)}, ` +
+      `overload 3x (${fmt(o.rate)}/s asked, ${fmt(o.offeredPerSecond)}/s offered, ${fmt(o.publishedPerSecond)}/s published, ` +
+        `${fmt(o.heldBack)} held back by full windows): published ${fmt(o.published)}, ` +
         `accepted ${fmt(o.accepted)}, failed ${fmt(o.failed)}, stored ${fmt(o.stored)} (SQL ${fmt(o.storedSql)}); ` +
         `max unacknowledged publishes ${fmt(o.maxPending)}, max log depth ${fmt(o.maxDepth)}, max writer lag ${fmt(o.maxLag)}; PUBACKs done ${fmt(o.ackWaitMs)} ms ` +
         `and drained ${fmt(o.drainMs)} ms after publishing stopped${o.drained ? '' : ' (NOT drained in 20 s)'}; ` +
@@ -551,7 +585,7 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
       'p50 / p99 at max': `${fmt(s.p50)} / ${fmt(s.p99)} ms`,
       'p50 / p99 at half': `${fmt(l.p50)} / ${fmt(l.p99)} ms`,
       'peak RSS': mb(s.peakSelf),
-      'overload offered': `${fmt(o.offeredPerSecond)}/s`,
+      'overload offered / published': `${fmt(o.offeredPerSecond)} / ${fmt(o.publishedPerSecond)}/s`,
       'overload peak RSS': mb(o.peakSelf),
       'max backlog (log / unacked)': `${fmt(Math.max(o.maxDepth, o.maxLag))} / ${fmt(o.maxPending)}`,
       drain: `${fmt(o.drainMs)} ms`,
