@@ -27,6 +27,7 @@ const TOKEN_INVALID = [422, 31] as const;
 const NO_ROUTE = [404, 404] as const;
 const DEVICE_NOT_FOUND = [404, 10] as const;
 const NOT_FOUND = [404, 404] as const;
+const DOWNLINK_NOT_SUPPORTED = [422, 93] as const;
 const GROUP_NOT_FOUND = [404, 46] as const;
 const DASHBOARD_NOT_FOUND = [404, 96] as const;
 
@@ -41,6 +42,11 @@ interface World {
   homeTokenId: number;
   homeGroupId: number;
   homeDashboardId: number;
+  homeRuleId: number;
+  homeFieldId: number;
+  homeCheckId: number;
+  homeAlarmId: number;
+  homeMessageId: number;
 }
 
 interface Row {
@@ -296,6 +302,117 @@ const ROWS: Row[] = [
   },
   {
     method: 'GET',
+    path: () => '/api/v1/core/devices/alarms',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/devices/alarms/${w.homeAlarmId}/acknowledge`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, NOT_FOUND, NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}`,
+    body: () => ({ rules: [{ trigger: 'no_data', time_window_seconds: 600 }] }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/rules/${w.homeRuleId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/devices/virtual_data_fields',
+    body: () => ({ formula: 'temperature * 2', data_fields: { temperature: 1 } }),
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/virtual_data_fields`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'POST',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/virtual_data_fields`,
+    body: () => ({ name: 'Events', function: 'count_up_daily' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/virtual_data_fields/${w.homeFieldId}`,
+    body: () => ({ unit: 'x' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/virtual_data_fields/${w.homeFieldId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/devices/sensor_checks',
+    body: () => ({ data_fields: ['temperature'] }),
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/sensor_checks`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'POST',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/sensor_checks`,
+    body: () => ({ kind: 'battery_low', level: 15 }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/sensor_checks/${w.homeCheckId}`,
+    body: () => ({ kind: 'no_data', max_silence_seconds: 120 }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/sensor_checks/${w.homeCheckId}`,
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    // The matrix device has no driver: managers pass authorization and meet the domain's 93.
+    method: 'POST',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/downlink`,
+    body: () => ({ command: 'reboot' }),
+    expect: [
+      NOT_LOGGED_IN,
+      NO_PERMISSION,
+      DOWNLINK_NOT_SUPPORTED,
+      DOWNLINK_NOT_SUPPORTED,
+      DEVICE_NOT_FOUND,
+      DEVICE_NOT_FOUND,
+    ],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/downlinks`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/messages?show_read=1',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/core/messages/${w.homeMessageId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, NOT_FOUND, NOT_FOUND],
+  },
+  {
+    method: 'DELETE',
+    path: (w) => `/api/v1/core/messages/${w.homeMessageId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, NOT_FOUND, NOT_FOUND],
+  },
+  {
+    method: 'GET',
     path: () => '/api/v1/no/such/route',
     expect: [NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE, NO_ROUTE],
   },
@@ -311,6 +428,11 @@ const PLACEHOLDERS = {
   plainEmail: '',
   homeDeviceId: ':home-device',
   homeTokenId: ':home-token',
+  homeRuleId: ':home-rule',
+  homeFieldId: ':home-virtual-field',
+  homeCheckId: ':home-sensor-check',
+  homeAlarmId: ':home-alarm',
+  homeMessageId: ':home-message',
   homeGroupId: ':home-group',
   homeDashboardId: ':home-dashboard',
 } as unknown as World;
@@ -318,6 +440,32 @@ const PLACEHOLDERS = {
 const CASES = ROWS.flatMap((row) =>
   ACTORS.map((actor, i) => ({ row, actor, expected: row.expect[i]!, path: row.path(PLACEHOLDERS) })),
 );
+
+/** A rule, virtual field, sensor check, alarm and message of the home company and device. */
+async function seedRulesWorld(db: Db, w: World): Promise<void> {
+  const one = async (sql: string, params: unknown[]) =>
+    (await db.query<{ id: number }>(`${sql} RETURNING id::int AS id`, params)).rows[0]!.id;
+  const home = [w.homeId, w.homeDeviceId];
+  w.homeRuleId = await one(
+    `INSERT INTO rules (company_id, device_id, trigger, time_window_seconds) VALUES ($1, $2, 'no_data', 60)`,
+    home,
+  );
+  w.homeFieldId = await one(
+    `INSERT INTO virtual_data_fields (company_id, device_id, name, function) VALUES ($1, $2, 'Count', 'sum_up')`,
+    home,
+  );
+  w.homeCheckId = await one(
+    `INSERT INTO sensor_checks (company_id, device_id, kind, max_silence_seconds) VALUES ($1, $2, 'no_data', 60)`,
+    home,
+  );
+  w.homeAlarmId = await one(
+    'INSERT INTO alarms (company_id, device_id, rule_id, value) VALUES ($1, $2, $3, 1)',
+    [...home, w.homeRuleId],
+  );
+  w.homeMessageId = await one(`INSERT INTO messages (company_id, subject) VALUES ($1, 'For everyone')`, [
+    w.homeId,
+  ]);
+}
 
 describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
   let testDb: TestDb;
@@ -386,7 +534,14 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
           [home.company.id],
         )
       ).rows[0]!.id,
+      // Set by seedRulesWorld below.
+      homeRuleId: 0,
+      homeFieldId: 0,
+      homeCheckId: 0,
+      homeAlarmId: 0,
+      homeMessageId: 0,
     };
+    await seedRulesWorld(db, world);
     const emails: Record<Exclude<Actor, 'anonymous'>, string> = {
       plain: home.plain.email,
       main: home.main.email,

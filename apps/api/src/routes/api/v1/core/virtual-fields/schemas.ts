@@ -9,7 +9,7 @@ const NullText = (maxLength: number, description?: string) =>
   });
 const Mapping = Type.Unsafe<Record<string, string | number> | null>({
   type: ['object', 'null'],
-  additionalProperties: { type: ['string', 'number'] },
+  additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }] },
   maxProperties: 200,
   description: 'value -> label; keys exact ("0", "true") or ranges ("10..20", "..0", "30..")',
 });
