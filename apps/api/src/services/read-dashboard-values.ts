@@ -6,7 +6,11 @@
  * exists, leaks, and one device removed from the company does not break a whole widget.
  */
 import type { Db } from '@iot/db/db';
-import { listDevicePositions, readCurrentValuesOfDevices } from '@iot/db/repositories/dashboards';
+import {
+  type DevicePositionFilter,
+  listDevicePositionsJson,
+  readCurrentValuesOfDevices,
+} from '@iot/db/repositories/dashboards';
 import { withTenant } from '@iot/db/tenant';
 import { isStale } from '@iot/domain';
 import type { AuthContext } from '../types';
@@ -50,40 +54,11 @@ export async function readCurrentValuesOfMany(
   return { devices, missing: ids.filter((id) => !found.has(id)).sort((a, b) => a - b) };
 }
 
-export interface DevicePosition {
-  id: number;
-  name: string;
-  latitude: number;
-  longitude: number;
-  state: string;
-  is_active: boolean;
-  battery_level: number | null;
-  mains_powered: boolean;
-  last_online_at: string | null;
-  group_id: number | null;
-  value?: unknown;
-}
-
-export async function listCompanyDevicePositions(
+/** The map's positions as JSON array text (items: DevicePositionRecord of @iot/db), sent as it is. */
+export function listCompanyDevicePositionsJson(
   db: Db,
   auth: AuthContext,
-  options: { deviceIds?: readonly number[]; groupId?: number; dataField?: string },
-): Promise<DevicePosition[]> {
-  const rows = await withTenant(db, auth.companyId, (tx) => listDevicePositions(tx, auth.companyId, options));
-  return rows.map((r) => {
-    const p: DevicePosition = {
-      id: r.id,
-      name: r.name,
-      latitude: r.latitude,
-      longitude: r.longitude,
-      state: r.state,
-      is_active: r.isActive,
-      battery_level: r.batteryLevel,
-      mains_powered: r.mainsPowered,
-      last_online_at: r.lastOnlineAt ? r.lastOnlineAt.toISOString() : null,
-      group_id: r.groupId,
-    };
-    if (options.dataField !== undefined) p.value = r.value ?? null;
-    return p;
-  });
+  options: DevicePositionFilter,
+): Promise<string> {
+  return withTenant(db, auth.companyId, (tx) => listDevicePositionsJson(tx, auth.companyId, options));
 }

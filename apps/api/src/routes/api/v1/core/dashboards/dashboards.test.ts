@@ -161,12 +161,7 @@ forEachDb((suite) => {
     // Grid and settings rules per widget type; each bad widget answers 422 naming its path.
     const BAD: [string, (ids: { d1: number }) => unknown, string, string][] = [
       ['unknown type', () => widget('gauge', {}), 'widgets.0.type', 'error.unknown'],
-      [
-        'negative x',
-        ({ d1 }) => widget('map', { color_by: 'state' }, { x: -1 }),
-        'widgets.0.x',
-        'error.range',
-      ],
+      ['negative x', () => widget('map', { color_by: 'state' }, { x: -1 }), 'widgets.0.x', 'error.range'],
       ['negative y', () => widget('map', { color_by: 'state' }, { y: -1 }), 'widgets.0.y', 'error.range'],
       ['zero width', () => widget('map', { color_by: 'state' }, { w: 0 }), 'widgets.0.w', 'error.range'],
       ['zero height', () => widget('map', { color_by: 'state' }, { h: 0 }), 'widgets.0.h', 'error.range'],

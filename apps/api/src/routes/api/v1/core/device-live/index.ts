@@ -4,12 +4,13 @@
  * Fastify's router matches before the parametric /core/devices/:id, so `current` is never read as an id.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { DevicePositionRecord } from '@iot/db/repositories/dashboards';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
 import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
-  listCompanyDevicePositions,
+  listCompanyDevicePositionsJson,
   readCurrentValuesOfMany,
 } from '../../../../../services/read-dashboard-values';
 import { parseDataFields } from '../device-data/fields-param';
@@ -65,18 +66,19 @@ const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: PositionsQuery,
         response: responses(Type.Array(PositionItem)),
       },
-      // 10,000 flat objects: JSON.stringify is faster than the compiled serialiser on open fields (see
-      // the device list); the service builds every object key by key, so nothing else can leave.
-      serializerCompiler: () => (data) => JSON.stringify(data),
     },
-    async (request) => {
+    async (request, reply) => {
       const { ids, group_id, data_field } = request.query;
-      const payload = await listCompanyDevicePositions(db, authOf(request), {
+      const positions = await listCompanyDevicePositionsJson(db, authOf(request), {
         ...(ids === undefined ? {} : { deviceIds: idsOf(ids) }),
         ...(group_id === undefined ? {} : { groupId: group_id }),
         ...(data_field === undefined ? {} : { dataField: data_field }),
       });
-      return { payload };
+      // The array is JSON text built in SQL from typed columns with the documented keys only. Fastify sends
+      // a string with a JSON content type as it is, without a second parse and stringify; the type names
+      // what the text holds.
+      const body = `{"payload":${positions}}` as unknown as { payload: DevicePositionRecord[] };
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 };
