@@ -27,16 +27,8 @@ export const COLD_ROOM_KIND: DemoDeviceKind = {
   }),
 };
 
-/**
- * The cold room's rule with its email and system message actions. The device sends plain JSON, so it
- * gets no decoder driver: the generic `lorawan_<kind>` driver id the seed gives other JSON kinds is
- * unknown to ingest, which would keep every uplink undecoded in the device log and no rule would see it.
- */
+/** The cold room's rule with its email and system message actions (the device sends plain JSON). */
 export async function seedColdRoom(tx: Queryable, companyId: number, deviceId: number): Promise<number> {
-  await tx.query('UPDATE devices SET driver_id = NULL WHERE id = $1 AND company_id = $2', [
-    deviceId,
-    companyId,
-  ]);
   const { rows } = await tx.query<{ id: number }>(
     `INSERT INTO rules (company_id, device_id, name, trigger, data_field, operator, value)
      VALUES ($1, $2, $3, 'data', 'temperature', 'gte', $4) RETURNING id`,
