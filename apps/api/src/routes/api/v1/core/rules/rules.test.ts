@@ -177,7 +177,9 @@ forEachDb((suite) => {
 
     it('stores range, click and no-data rules and a rule on a virtual field of the device', async () => {
       const { team, client } = await world();
-      const device = await createDevice(suite.db, team.company.id, { device_details: { data_fields: ['temperature'] } });
+      const device = await createDevice(suite.db, team.company.id, {
+        device_details: { data_fields: ['temperature'] },
+      });
       const field = await client.post(`/api/v1/core/devices/${device.id}/virtual_data_fields`, {
         name: 'Fahrenheit',
         formula: 'temperature * 1.8 + 32',
