@@ -1,6 +1,6 @@
 import { TIME_RANGES, type TimeRange, type WidgetType } from '@iot/domain';
 import type { Period } from '../../lib/period';
-import type { LineChartSettings, Widget } from './types';
+import type { ChartTab, LineChartSettings, Widget } from './types';
 
 /** The dashboard grid has 12 columns (react-grid-layout); rows are GRID_ROW_HEIGHT pixels high. */
 export const GRID_COLUMNS = 12;
@@ -50,33 +50,49 @@ function isTimeRange(value: unknown): value is TimeRange {
   return typeof value === 'string' && (TIME_RANGES as readonly string[]).includes(value);
 }
 
-/** The chart period a widget's settings describe (the calendar tabs open on the current period). */
-export function settingsToPeriod(settings: Pick<LineChartSettings, 'range' | 'tab'>, now: number): Period {
-  const { range, tab } = settings;
-  if (tab === 'range' || (tab === undefined && typeof range === 'object' && range !== null)) {
-    if (typeof range === 'object' && range !== null) {
-      const from = Date.parse(range.tsstart);
-      const to = Date.parse(range.tsend);
-      if (Number.isFinite(from) && Number.isFinite(to) && from <= to) return { kind: 'range', from, to };
-    }
+/**
+ * The API pairs a preset range with the tab it belongs to (24h day, 1w week, 1m month, 6m and 1y year)
+ * and a custom range with the 'range' tab. The preset decides the period; browsing calendar periods in a
+ * widget is not stored, a calendar tab is saved as its preset.
+ */
+const TAB_OF_RANGE: Record<TimeRange, ChartTab> = {
+  '24h': 'day',
+  '1w': 'week',
+  '1m': 'month',
+  '6m': 'year',
+  '1y': 'year',
+};
+const RANGE_OF_TAB: Record<Exclude<ChartTab, 'range'>, TimeRange> = {
+  day: '24h',
+  week: '1w',
+  month: '1m',
+  year: '1y',
+};
+
+/** The chart period a widget's settings describe. */
+export function settingsToPeriod(settings: Pick<LineChartSettings, 'range' | 'tab'>): Period {
+  const { range } = settings;
+  if (typeof range === 'object' && range !== null) {
+    const from = Date.parse(range.tsstart);
+    const to = Date.parse(range.tsend);
+    if (Number.isFinite(from) && Number.isFinite(to) && from <= to) return { kind: 'range', from, to };
     return { kind: 'last', span: '24h' };
   }
-  if (tab === 'day' || tab === 'week' || tab === 'month' || tab === 'year') return { kind: tab, anchor: now };
   return { kind: 'last', span: isTimeRange(range) ? range : '24h' };
 }
 
-/** The settings that store a period: last spans as range, calendar tabs as tab, a free range with dates. */
+/** The settings that store a period, each range with its tab. */
 export function periodToSettings(period: Period): Pick<LineChartSettings, 'range' | 'tab'> {
   switch (period.kind) {
     case 'last':
-      return { range: period.span };
+      return { range: period.span, tab: TAB_OF_RANGE[period.span] };
     case 'range':
       return {
         range: { tsstart: new Date(period.from).toISOString(), tsend: new Date(period.to).toISOString() },
         tab: 'range',
       };
     default:
-      return { range: '24h', tab: period.kind };
+      return { range: RANGE_OF_TAB[period.kind], tab: period.kind };
   }
 }
 

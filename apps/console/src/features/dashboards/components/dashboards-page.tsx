@@ -26,7 +26,7 @@ import { useDeleteDashboard } from '../api/delete-dashboard';
 import { useDashboards } from '../api/get-dashboards';
 import { useSaveDashboard } from '../api/save-dashboard';
 import type { Dashboard, Widget } from '../types';
-import { applyLayout, GRID_ROW_HEIGHT, newWidget } from '../widget-layout';
+import { applyLayout, newWidget } from '../widget-layout';
 import { DashboardGrid } from './dashboard-grid';
 import { DashboardNameForm } from './dashboard-name-form';
 import { MapWidget } from './map-widget';
@@ -177,7 +177,6 @@ export function DashboardsPage() {
             widgetId={widget.id}
             settings={widget.settings}
             devices={deviceList}
-            height={widget.h * GRID_ROW_HEIGHT - 150}
             {...(editing
               ? {
                   onPeriodChange: (period) =>

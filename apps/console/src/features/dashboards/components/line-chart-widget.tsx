@@ -1,5 +1,5 @@
 import { useQueries } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PeriodPicker, usePeriod } from '../../../components/chart/period-picker';
 import { UplotChart } from '../../../components/chart/uplot-chart';
@@ -11,6 +11,8 @@ import { alignSeries, periodToSettings, settingsToPeriod } from '../widget-layou
 
 // Theme colours that tell lines apart (the theme defines no chart palette).
 const COLORS = ['--primary', '--destructive', '--sidebar-accent', '--muted-foreground', '--foreground'];
+/** Room for uPlot's legend row below the plot. */
+const LEGEND_HEIGHT = 36;
 /** Ranges that end now move forward on this interval, so the chart shows the latest readings. */
 export const LIVE_REFRESH_MS = 30_000;
 
@@ -19,18 +21,16 @@ export function LineChartWidget({
   widgetId,
   settings,
   devices,
-  height,
   onPeriodChange,
 }: {
   widgetId: number;
   settings: LineChartSettings;
   devices: readonly Device[];
-  height: number;
   /** editors keep the chosen period in the widget's settings */
   onPeriodChange?: (settings: Pick<LineChartSettings, 'range' | 'tab'>) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const period = usePeriod(settingsToPeriod(settings, Date.now()));
+  const period = usePeriod(settingsToPeriod(settings));
   const { setPeriod } = period;
   const live = period.period.kind === 'last';
   useEffect(() => {
@@ -55,6 +55,16 @@ export function LineChartWidget({
     colorVar: COLORS[i % COLORS.length],
   }));
   const answers = results.map((r) => r.data);
+  // The chart takes the height the widget leaves below the period controls (uPlot needs pixels).
+  const areaRef = useRef<HTMLDivElement>(null);
+  const [area, setArea] = useState(160);
+  useEffect(() => {
+    const el = areaRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setArea(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the answers array is rebuilt per render; its items are stable
   const data = useMemo(() => {
     const lines = settings.series.map((s, i) => {
@@ -70,7 +80,11 @@ export function LineChartWidget({
     return <p className="p-2 text-sm text-muted-foreground">{t('dashboards.no-series')}</p>;
   }
   return (
-    <div className="flex flex-col gap-2" data-testid={`line-chart-widget-${widgetId}`}>
+    <div
+      className="flex h-full flex-col gap-2"
+      data-testid={`line-chart-widget-${widgetId}`}
+      data-loaded={results.every((r) => r.isSuccess)}
+    >
       <PeriodPicker
         state={{
           ...period,
@@ -81,14 +95,16 @@ export function LineChartWidget({
         }}
         testId={`widget-${widgetId}-period`}
       />
-      <UplotChart
-        data={data as never}
-        series={series}
-        height={Math.max(120, height)}
-        lang={i18n.language}
-        timeLabel={t('devices.data.time')}
-        testId={`widget-${widgetId}-chart`}
-      />
+      <div ref={areaRef} className="min-h-24 flex-1">
+        <UplotChart
+          data={data as never}
+          series={series}
+          height={Math.max(80, area - LEGEND_HEIGHT)}
+          lang={i18n.language}
+          timeLabel={t('devices.data.time')}
+          testId={`widget-${widgetId}-chart`}
+        />
+      </div>
     </div>
   );
 }

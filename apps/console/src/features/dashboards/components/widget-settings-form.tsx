@@ -10,6 +10,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import type { Device } from '../../../types/device';
 import type { ChartSeriesSetting, Widget } from '../types';
 import { availableFields } from '../widget-fields';
+import { periodToSettings } from '../widget-layout';
 import { fieldLabel } from './line-chart-widget';
 
 /** The settings form of one widget (a dialog body): the title plus what its type needs. */
@@ -153,13 +154,14 @@ export function WidgetSettingsForm({
           <div className="flex flex-col gap-1.5">
             <Label>{t('devices.period.ranges')}</Label>
             <Select
-              value={
-                typeof draft.settings.range === 'string' && !draft.settings.tab ? draft.settings.range : ''
-              }
+              value={typeof draft.settings.range === 'string' ? draft.settings.range : ''}
               onValueChange={(v) =>
                 setDraft({
                   ...draft,
-                  settings: { series: draft.settings.series, range: v as (typeof TIME_RANGES)[number] },
+                  settings: {
+                    series: draft.settings.series,
+                    ...periodToSettings({ kind: 'last', span: v as (typeof TIME_RANGES)[number] }),
+                  },
                 })
               }
             >
