@@ -1,0 +1,313 @@
+/**
+ * Dashboards, groups and the map in Chromium (software WebGL) against the whole platform with its demo
+ * data, served from the console's test build (apps/console/dist-test, `npm run build:test -w @iot/console`)
+ * so maps register on window.__IOT_MAPS__ and a test can click a device at its projected pixel.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
+
+const PASSWORD = 'DemoPass#2026';
+const CONSOLE_TEST_BUILD = fileURLToPath(new URL('../../apps/console/dist-test', import.meta.url));
+
+interface ApiDevice {
+  id: number;
+  name: string;
+  latitude: number | null;
+  longitude: number | null;
+  group: { id: number; name: string } | null;
+}
+interface ApiWidget {
+  id: number;
+  type: string;
+  title: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  settings: Record<string, unknown>;
+}
+interface ApiDashboard {
+  id: number;
+  name: string;
+  widgets: ApiWidget[];
+}
+
+/** What the test calls on a MapLibre map registered by the console's test build. */
+interface TestMap {
+  once(event: 'idle', listener: () => void): void;
+  jumpTo(options: { center: [number, number]; zoom: number }): void;
+  project(lngLat: [number, number]): { x: number; y: number };
+  getContainer(): HTMLElement;
+}
+/** The console's test build registers its maps here. */
+type MapWindow = Window & { __IOT_MAPS__?: Record<string, TestMap> };
+
+let platform: TestPlatform;
+let browser: Browser;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ CONSOLE_DIR: CONSOLE_TEST_BUILD });
+  browser = await launchBrowser({ webgl: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: platform.url,
+    viewport: { width: 1400, height: 1000 },
+    locale: 'en-US',
+  });
+  await context.addInitScript(() => {
+    (window as unknown as { __IOT_TEST__: unknown }).__IOT_TEST__ = { maps: true };
+  });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard');
+  return { context, page };
+}
+
+function apiGet<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => {
+    const r = await fetch(`/api/v1${p}`, { headers: { 'x-requested-with': 'XMLHttpRequest' } });
+    return ((await r.json()) as { payload: unknown }).payload;
+  }, path) as Promise<T>;
+}
+
+/** Centres a map on a device at street zoom (no clustering there) and answers its pixel on the page. */
+async function devicePixel(page: Page, mapId: string, device: ApiDevice): Promise<{ x: number; y: number }> {
+  await page.waitForFunction((id) => !!(window as MapWindow).__IOT_MAPS__?.[id], mapId);
+  await page.evaluate(
+    ([id, lng, lat]) =>
+      new Promise<void>((resolve) => {
+        const map = (window as MapWindow).__IOT_MAPS__?.[id as string];
+        if (!map) return resolve();
+        map.once('idle', () => resolve());
+        map.jumpTo({ center: [lng as number, lat as number], zoom: 17 });
+      }),
+    [mapId, device.longitude, device.latitude] as const,
+  );
+  const point = await page.evaluate(
+    ([id, lng, lat]) => {
+      const map = (window as MapWindow).__IOT_MAPS__?.[id as string];
+      const p = map?.project([lng as number, lat as number]);
+      const box = map?.getContainer().getBoundingClientRect();
+      return p && box ? { x: box.left + p.x, y: box.top + p.y } : null;
+    },
+    [mapId, device.longitude, device.latitude] as const,
+  );
+  if (!point) throw new Error(`map ${mapId} is not on the page`);
+  return point;
+}
+
+/** Clicks the device on the map until deck.gl has drawn the layer (it is redrawn after each move). */
+async function clickDevice(page: Page, mapId: string, device: ApiDevice): Promise<void> {
+  const { x, y } = await devicePixel(page, mapId, device);
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.click(x, y);
+        return page.getByTestId('device-drawer').count();
+      },
+      { timeout: 15_000, interval: 500 },
+    )
+    .toBe(1);
+}
+
+describe('dashboards, groups and the map in Chromium', () => {
+  it('the demo client opens on its dashboard with a table, a uPlot chart and a map', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const [dashboard] = await apiGet<ApiDashboard[]>(page, '/core/company/dashboards');
+    expect(dashboard?.widgets.map((w) => w.type).sort()).toEqual(['line_chart', 'map', 'table']);
+    const table = dashboard?.widgets.find((w) => w.type === 'table') as ApiWidget;
+    const tableIds = table.settings.device_ids as number[];
+    expect(tableIds.length).toBeGreaterThan(0);
+
+    await page.getByTestId(`dashboard-tab-${dashboard?.id}`).waitFor();
+    const tableWidget = page.getByTestId(`widget-${table.id}`);
+    await expect
+      .poll(() => tableWidget.locator('[data-testid^="table-widget-row-"]').count())
+      .toBe(tableIds.length);
+    // Values are formatted by the domain: temperatures carry their unit.
+    await expect
+      .poll(() => tableWidget.locator('[data-field="temperature"]').first().textContent())
+      .toMatch(/°C/);
+    const chart = dashboard?.widgets.find((w) => w.type === 'line_chart') as ApiWidget;
+    await page.getByTestId(`widget-${chart.id}-chart`).locator('canvas').first().waitFor();
+    const map = dashboard?.widgets.find((w) => w.type === 'map') as ApiWidget;
+    await page.getByTestId(`widget-${map.id}-map`).locator('canvas.maplibregl-canvas').waitFor();
+    await page.waitForSelector(`[data-testid="widget-${map.id}-map"][data-ready="true"]`);
+    expect(await page.getByTestId('dashboard-edit').count()).toBe(1);
+    await keepScreenshot(page, 'dashboard-demo');
+
+    // A click on a device in the map widget opens its drawer.
+    const devices = await apiGet<ApiDevice[]>(page, '/core/devices');
+    const placed = devices.find((d) => d.latitude !== null && d.longitude !== null) as ApiDevice;
+    await clickDevice(page, `widget-${map.id}-map`, placed);
+    expect(await page.getByTestId('device-drawer').getByTestId('drawer-title').textContent()).toBe(
+      placed.name,
+    );
+    await context.close();
+  }, 60_000);
+
+  it('creates a dashboard with all three widget types that survives a reload, edits it and deletes it', async () => {
+    const { context, page } = await signedIn('ops@demo.test');
+    const devices = await apiGet<ApiDevice[]>(page, '/core/devices');
+    const first = devices[0] as ApiDevice;
+
+    await page.getByTestId('dashboard-create').click();
+    await page.getByTestId('dashboard-name').fill('Browser test board');
+    await page.getByTestId('dashboard-name-submit').click();
+    await page.waitForURL((url) => url.searchParams.has('dashboard'));
+    const id = Number(new URL(page.url()).searchParams.get('dashboard'));
+    await page.getByTestId(`dashboard-tab-${id}`).waitFor();
+
+    await page.getByTestId('dashboard-edit').click();
+    await page.getByTestId('widget-add-table').click();
+    await page.getByTestId('widget-add-line_chart').click();
+    await page.getByTestId('widget-add-map').click();
+    // The table: one device and its temperature.
+    await page.getByTestId('widget--1-settings').click();
+    await page.getByTestId('widget-title').fill('My table');
+    await page.getByTestId(`widget-devices-option-${first.id}`).click();
+    const field = page.locator('[data-testid^="widget-fields-option-"]').first();
+    await field.click();
+    await page.getByTestId('widget-settings-apply').click();
+    // The chart: one line of the first device.
+    await page.getByTestId('widget--2-settings').click();
+    await page.getByTestId('widget-series-add').click();
+    await page.getByTestId('widget-settings-apply').click();
+    await page.getByTestId('dashboard-save').click();
+    await page.getByTestId('dashboard-edit').waitFor();
+
+    await page.reload();
+    let saved = (await apiGet<ApiDashboard[]>(page, '/core/company/dashboards')).find((d) => d.id === id);
+    expect(saved?.widgets.map((w) => w.type)).toEqual(['table', 'line_chart', 'map']);
+    const table = saved?.widgets[0] as ApiWidget;
+    expect(table).toMatchObject({ title: 'My table', settings: { device_ids: [first.id] } });
+    await page.getByTestId(`table-widget-row-${first.id}`).waitFor();
+    await page.getByTestId(`widget-${saved?.widgets[1]?.id}-chart`).locator('canvas').first().waitFor();
+    await page.getByTestId(`widget-${saved?.widgets[2]?.id}-map`).locator('canvas').first().waitFor();
+    await keepScreenshot(page, 'dashboard-created');
+
+    // Edit: a new title, the chart's range 1 week, and the map widget dragged below by its handle.
+    await page.getByTestId('dashboard-edit').click();
+    await page.getByTestId(`widget-${table.id}-settings`).click();
+    await page.getByTestId('widget-title').fill('Renamed table');
+    await page.getByTestId('widget-settings-apply').click();
+    const chartId = saved?.widgets[1]?.id as number;
+    await page.getByTestId(`widget-${chartId}-settings`).click();
+    await page.getByTestId('widget-range').click();
+    await page.getByTestId('widget-range-1w').click();
+    await page.getByTestId('widget-settings-apply').click();
+    const tableBefore = saved?.widgets[0] as ApiWidget;
+    const handle = page.getByTestId(`widget-${table.id}-handle`);
+    const box = (await handle.boundingBox()) as { x: number; y: number };
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 400, box.y + 10, { steps: 10 });
+    await page.mouse.move(box.x + 700, box.y + 15, { steps: 10 });
+    await page.mouse.up();
+    await page.getByTestId('dashboard-save').click();
+    await page.getByTestId('dashboard-edit').waitFor();
+    await page.reload();
+    saved = (await apiGet<ApiDashboard[]>(page, '/core/company/dashboards')).find((d) => d.id === id);
+    const renamed = saved?.widgets.find((w) => w.type === 'table') as ApiWidget;
+    expect(renamed.title).toBe('Renamed table');
+    expect(renamed.x).not.toBe(tableBefore.x);
+    expect(saved?.widgets.find((w) => w.type === 'line_chart')?.settings.range).toBe('1w');
+    expect(await page.getByTestId(`widget-${renamed.id}-title`).textContent()).toBe('Renamed table');
+
+    // Delete after the confirmation; the tab is gone and the API no longer has it.
+    await page.getByTestId('dashboard-edit').click();
+    await page.getByTestId('dashboard-delete').click();
+    await page.getByTestId('confirm-accept').click();
+    await expect.poll(() => page.getByTestId(`dashboard-tab-${id}`).count()).toBe(0);
+    const left = await apiGet<ApiDashboard[]>(page, '/core/company/dashboards');
+    expect(left.some((d) => d.id === id)).toBe(false);
+    await context.close();
+  }, 120_000);
+
+  it('groups: create with devices, edit, view, and the device list filters by the group', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const devices = await apiGet<ApiDevice[]>(page, '/core/devices');
+    const [a, b] = devices as [ApiDevice, ApiDevice];
+    await page.goto('/groups');
+    await page.getByTestId('group-add').click();
+    await page.getByTestId('group-name').fill('Browser group');
+    await page.getByTestId('group-description').fill('made by the browser test');
+    await page.getByTestId(`group-devices-option-${a.id}`).click();
+    await page.getByTestId(`group-devices-option-${b.id}`).click();
+    await page.getByTestId('group-submit').click();
+    await page.getByTestId('toast-success').first().waitFor();
+
+    const groups = await apiGet<{ id: number; name: string; device_ids: number[] }[]>(page, '/core/groups');
+    const group = groups.find((g) => g.name === 'Browser group');
+    expect(group?.device_ids.sort()).toEqual([a.id, b.id].sort());
+    await expect.poll(() => page.getByTestId(`group-count-${group?.id}`).textContent()).toBe('2');
+
+    // Edit: rename and drop one device.
+    await page.getByTestId(`group-edit-${group?.id}`).click();
+    await page.getByTestId('group-name').fill('Browser group 2');
+    await page.getByTestId(`group-devices-option-${b.id}`).click();
+    await page.getByTestId('group-submit').click();
+    await expect.poll(() => page.getByTestId(`group-count-${group?.id}`).textContent()).toBe('1');
+    expect(await page.getByTestId(`group-row-${group?.id}`).textContent()).toContain('Browser group 2');
+
+    // View drawer lists the remaining device.
+    await page.getByTestId(`group-view-${group?.id}`).click();
+    await page.getByTestId(`group-view-device-${a.id}`).waitFor();
+    expect(await page.getByTestId('group-view-description').textContent()).toBe('made by the browser test');
+    await keepScreenshot(page, 'group-view');
+    await page.keyboard.press('Escape');
+
+    // The device list already knows the new group (devices were reloaded) and filters by it.
+    await page.getByTestId(`group-devices-${group?.id}`).click();
+    await page.waitForURL((url) => url.searchParams.get('group') === String(group?.id));
+    await expect
+      .poll(async () => Number(await page.getByTestId('devices-count').getAttribute('data-count')))
+      .toBe(1);
+    await page.getByTestId(`device-row-${a.id}`).waitFor();
+    await context.close();
+  });
+
+  it('the map view shows every device and opens a device drawer on click', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    await page.getByTestId('menu-map').click();
+    await page.waitForURL('**/map');
+    const devices = await apiGet<ApiDevice[]>(page, '/core/devices');
+    const placed = devices.filter((d) => d.latitude !== null && d.longitude !== null);
+    const view = page.getByTestId('map-view');
+    await expect.poll(() => view.getAttribute('data-points')).toBe(String(placed.length));
+    await page.waitForSelector('[data-testid="map-view"][data-ready="true"]');
+    await keepScreenshot(page, 'map-view');
+    const target = placed[placed.length - 1] as ApiDevice;
+    await clickDevice(page, 'map-view', target);
+    expect(await page.getByTestId('device-drawer').getByTestId('drawer-title').textContent()).toBe(
+      target.name,
+    );
+    await context.close();
+  }, 60_000);
+
+  it('a plain user sees the dashboard and groups without edit controls', async () => {
+    const { context, page } = await signedIn('user@demo.test');
+    await page.locator('[data-testid^="dashboard-tab-"]').first().waitFor();
+    await page.locator('[data-testid^="table-widget-row-"]').first().waitFor();
+    expect(await page.getByTestId('dashboard-edit').count()).toBe(0);
+    expect(await page.getByTestId('dashboard-create').count()).toBe(0);
+    expect(await page.locator('[data-testid$="-settings"]').count()).toBe(0);
+    await page.goto('/groups');
+    await page.locator('[data-testid^="group-row-"]').first().waitFor();
+    expect(await page.getByTestId('group-add').count()).toBe(0);
+    expect(await page.locator('[data-testid^="group-edit-"]').count()).toBe(0);
+    await context.close();
+  });
+});
