@@ -8,7 +8,7 @@ import { UplinkPublisher, type UplinkPublisherOptions } from './accept/uplink-pu
 import { SandboxHolder } from './decode/decode-uplink.js';
 import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
 import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
-import { startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
+import { type EmbeddedBroker, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
 import { startExternalMqtt } from './front-doors/mqtt-external.js';
 import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
 
@@ -55,6 +55,8 @@ export interface IngestService extends Service {
   readonly httpUrl: string | undefined;
   /** Port of the embedded MQTT broker, when it runs. */
   readonly mqttPort: number | undefined;
+  /** The embedded broker itself, when it runs: downlinks to devices are published through it. */
+  readonly mqttBroker: EmbeddedBroker['broker'] | undefined;
   readonly eventLog: EventLog;
   /** The topic uplinks go to (`uplinks` unless overridden). */
   readonly topic: string;
@@ -113,6 +115,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     }
 
     let mqttPort: number | undefined;
+    let mqttBroker: EmbeddedBroker['broker'] | undefined;
     const mqttMode = options.mqtt ?? (config.PROFILE === 'embedded' ? 'embedded' : 'external');
     if (mqttMode === 'embedded') {
       const broker = await startEmbeddedBroker({
@@ -121,6 +124,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
         host: config.HOST,
       });
       mqttPort = broker.port;
+      mqttBroker = broker.broker;
       stops.push(() => broker.close());
     } else if (mqttMode === 'external') {
       const external = await startExternalMqtt({ ctx, url: config.MQTT_URL, ...options.mqttExternal });
@@ -147,6 +151,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
       name: 'ingest',
       httpUrl,
       mqttPort,
+      mqttBroker,
       eventLog,
       topic: ctx.publisher.topic,
       http,
