@@ -60,7 +60,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: 'dashboard', lazy: () => import('./routes/dashboard') },
           { path: 'devices/:filter?', lazy: () => import('./routes/devices') },
-          placeholder('page.alarms', 'alarms'),
+          { path: 'alarms', lazy: () => import('./routes/alarms') },
           { path: 'groups', lazy: () => import('./routes/groups') },
           { path: 'map', lazy: () => import('./routes/map') },
           { path: 'users', lazy: () => import('./routes/users') },

@@ -369,6 +369,26 @@ export const en = {
   'dashboards.map-devices': 'Devices (none chosen: all)',
   'dashboards.no-devices': 'No devices chosen. Choose some in the widget settings.',
   'dashboards.no-series': 'No lines chosen. Add some in the widget settings.',
+
+  'alarms.device': 'Device',
+  'alarms.source': 'Rule / check',
+  'alarms.field': 'Data field',
+  'alarms.value': 'Value',
+  'alarms.state': 'State',
+  'alarms.state.raised': 'Raised',
+  'alarms.state.acknowledged': 'Acknowledged',
+  'alarms.state.cleared': 'Cleared',
+  'alarms.raised-at': 'Raised',
+  'alarms.acknowledged-at': 'Acknowledged',
+  'alarms.cleared-at': 'Cleared',
+  'alarms.acknowledge': 'Acknowledge',
+  'alarms.acknowledged': 'Alarm acknowledged.',
+  'alarms.filter.open': 'Open',
+  'alarms.filter.all': 'All',
+  'alarms.empty': 'No alarms.',
+  'alarms.check.no_data': 'No data',
+  'alarms.check.implausible_value': 'Implausible value',
+  'alarms.check.battery_low': 'Battery low',
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;
