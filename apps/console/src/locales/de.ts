@@ -388,4 +388,15 @@ export const de: ConsoleMessages = {
   'alarms.check.no_data': 'Keine Daten',
   'alarms.check.implausible_value': 'Unplausibler Wert',
   'alarms.check.battery_low': 'Batterie schwach',
+
+  'messages.title': 'Nachrichten',
+  'messages.open_one': 'Nachrichten, {{count}} ungelesen',
+  'messages.open_other': 'Nachrichten, {{count}} ungelesen',
+  'messages.show-read': 'Gelesene Nachrichten anzeigen',
+  'messages.counts': '{{unread}} ungelesen, {{read}} gelesen',
+  'messages.empty': 'Keine Nachrichten.',
+  'messages.new': 'Neu',
+  'messages.mark-read': 'Als gelesen markieren',
+  'messages.delete-title': 'Nachricht löschen',
+  'messages.delete-message': 'Die Nachricht „{{subject}}“ löschen?',
 };

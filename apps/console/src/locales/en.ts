@@ -389,6 +389,17 @@ export const en = {
   'alarms.check.no_data': 'No data',
   'alarms.check.implausible_value': 'Implausible value',
   'alarms.check.battery_low': 'Battery low',
+
+  'messages.title': 'Messages',
+  'messages.open_one': 'Messages, {{count}} unread',
+  'messages.open_other': 'Messages, {{count}} unread',
+  'messages.show-read': 'Show read messages',
+  'messages.counts': '{{unread}} unread, {{read}} read',
+  'messages.empty': 'No messages.',
+  'messages.new': 'New',
+  'messages.mark-read': 'Mark as read',
+  'messages.delete-title': 'Delete message',
+  'messages.delete-message': 'Delete the message "{{subject}}"?',
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;

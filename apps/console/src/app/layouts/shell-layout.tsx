@@ -13,6 +13,7 @@ import { IdleWatcher } from '../../features/auth/components/idle-watcher';
 import { VersionDisplay } from '../../features/auth/components/version-display';
 import { ImpersonationBanner } from '../../features/clients/components/impersonation-banner';
 import { CompanyForm } from '../../features/company/components/company-form';
+import { MessagesButton } from '../../features/messages/components/messages-button';
 import { SupportWidget } from '../../features/support/components/support-widget';
 import { isAuthenticated, useCurrentUser } from '../../lib/auth';
 import { buildFooterMenu, buildMenu } from '../../lib/menu';
@@ -114,6 +115,7 @@ function ShellFrame({ user }: { user: CurrentUser }) {
           onToggleLayoutMode={toggleLayoutMode}
           onSettings={openSettings}
           onLogout={doLogout}
+          actions={<MessagesButton />}
         />
         <main className="flex-1 p-4 md:p-6" data-testid="shell-content">
           <Outlet />

@@ -1,4 +1,5 @@
 import { LayoutPanelLeftIcon, LogOutIcon, MenuIcon, SettingsIcon, UserIcon } from 'lucide-react';
+import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '../../types/api';
 import { Button } from '../ui/button';
@@ -21,6 +22,8 @@ export interface TopbarProps {
   onToggleLayoutMode: () => void;
   onSettings: () => void;
   onLogout: () => void;
+  /** entries left of the user menu, composed by the shell (e.g. the messages bell) */
+  actions?: React.ReactNode;
 }
 
 /** Top bar; below 991 px the compact mobile variant (hamburger, brand, icon-only user menu). */
@@ -32,6 +35,7 @@ export function Topbar({
   onToggleLayoutMode,
   onSettings,
   onLogout,
+  actions,
 }: TopbarProps) {
   const { t } = useTranslation();
   return (
@@ -57,6 +61,7 @@ export function Topbar({
             <span className="text-xs text-muted-foreground">{user.company.name}</span>
           </div>
         )}
+        {actions}
         <DropdownMenu>
           <DropdownMenuTrigger asChild>
             <Button variant="outline" size="icon" aria-label={t('shell.user-menu')} data-testid="user-menu">
