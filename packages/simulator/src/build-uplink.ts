@@ -164,11 +164,13 @@ export function buildUplink(
       messageId: '',
     };
   }
-  // JSON carries its own message id, so a retry after a 503 is stored once (ingest README, back-pressure).
+  // JSON carries its own message id and measurement time, so a resend after a 503 (which ingest may still
+  // have stored) is the same data point: ingest deduplicates on device, time and message id.
   const messageId = randomUUID();
+  const time = new Date(now).toISOString();
   return {
     deviceId: device.id,
-    body: new TextEncoder().encode(JSON.stringify({ ...reading, message_id: messageId })),
+    body: new TextEncoder().encode(JSON.stringify({ ...reading, message_id: messageId, time })),
     contentType: 'application/json',
     reading,
     generated: reading,

@@ -80,7 +80,11 @@ describe('simulated uplinks of every demo device kind decode back to the reading
         // Devices without a built-in driver send their reading as JSON.
         expect(uplink.contentType).toBe('application/json');
         const sent = JSON.parse(new TextDecoder().decode(uplink.body));
-        expect(sent).toEqual({ ...uplink.reading, message_id: uplink.messageId });
+        expect(sent).toEqual({
+          ...uplink.reading,
+          message_id: uplink.messageId,
+          time: new Date(t).toISOString(),
+        });
         continue;
       }
       expect(uplink.contentType).toBe('application/octet-stream');

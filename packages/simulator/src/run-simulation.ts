@@ -9,6 +9,7 @@ import {
   type DeviceState,
   profileOf,
   type SimDevice,
+  type Uplink,
 } from './build-uplink.js';
 import { fetchDeviceCredentials } from './fetch-device-credentials.js';
 import {
@@ -80,8 +81,8 @@ interface SimulatedDevice {
   sender: DeviceSender;
   /** Not before this time (Retry-After). */
   pausedUntil: number;
-  /** An uplink refused with 503, sent again once the pause is over. */
-  retry: Parameters<DeviceSender['send']>[0] | null;
+  /** Uplinks refused with 503 (or 401 within the new-token grace), sent again once the pause is over. */
+  resend: Uplink[];
   dead: boolean;
 }
 
@@ -196,7 +197,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
       profile: profileOf(device, i),
       state: { clicks: 0, startedAt, rnd: seededRandom(device.id) },
       pausedUntil: 0,
-      retry: null,
+      resend: [],
       dead: false,
       sender: useMqtt ? NOT_CONNECTED : new HttpSender(ingestUrl, device, window, signal),
     };
@@ -228,18 +229,18 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     pending.add(p);
     void p.finally(() => pending.delete(p));
   };
-  const onOutcome = (entry: SimulatedDevice, uplink: SimulatedDevice['retry'], outcome: SendOutcome) => {
+  const onOutcome = (entry: SimulatedDevice, uplink: Uplink, outcome: SendOutcome) => {
     if (outcome.kind === 'accepted') stats.accepted += 1;
     else if (outcome.kind === 'refused' && outcome.reason === 'http 401' && Date.now() < graceUntil) {
       // A just-issued token that ingest's device cache does not know yet: wait and send again.
       stats.newTokenWaits += 1;
       entry.pausedUntil = Date.now() + 5000;
-      entry.retry = uplink;
+      entry.resend.push(uplink);
     } else if (outcome.kind === 'refused') refuse(outcome.reason);
     else {
       stats.retryAfterWaits += 1;
       entry.pausedUntil = Date.now() + outcome.seconds * 1000;
-      entry.retry = uplink;
+      entry.resend.push(uplink);
     }
   };
 
@@ -282,9 +283,9 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
         if (!entry) break; // every device waits: the rest of this slot's uplinks wait for the next tick
         scheduled += 1;
         const chosen = entry;
-        const uplink = chosen.retry ?? buildUplink(chosen.device, chosen.profile, chosen.state, now);
-        if (!chosen.retry) stats.sent += 1; // a resend is the same uplink
-        chosen.retry = null;
+        const resend = chosen.resend.shift();
+        const uplink = resend ?? buildUplink(chosen.device, chosen.profile, chosen.state, now);
+        if (!resend) stats.sent += 1; // a resend is the same uplink
         track(chosen.sender.send(uplink).then((outcome) => onOutcome(chosen, uplink, outcome)));
       }
       if (simulated.every((d) => d.dead)) {
@@ -304,7 +305,7 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     await connecting;
     await Promise.all(simulated.map((d) => d.sender.close().catch(() => {})));
   }
-  stats.unsent = simulated.filter((d) => d.retry !== null).length;
+  stats.unsent = simulated.reduce((sum, d) => sum + d.resend.length, 0);
   stats.elapsedSeconds = (Date.now() - startedAt) / 1000;
   stats.rate = stats.accepted / Math.max(0.001, (Date.now() - sendStart) / 1000);
   return stats;
