@@ -389,9 +389,11 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
   }
   const sendSeconds = (performance.now() - start) / 1000;
   const publishEnd = performance.now();
-  await waitUntil(() => pending.size === 0, 20_000);
+  // Acknowledgements and drain share one 20 s bound, so the phase stays bounded in time.
+  const deadline = publishEnd + 20_000;
+  await waitUntil(() => pending.size === 0, deadline - performance.now());
   const ackedAt = performance.now();
-  const drained = await waitUntil(async () => writer.stored - base >= accepted, 20_000);
+  const drained = await waitUntil(async () => writer.stored - base >= accepted, deadline - performance.now());
   const drainMs = performance.now() - publishEnd;
   sampling = false;
   await sampler;
