@@ -3,6 +3,7 @@ import { Building2Icon } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { DeviceActionsProvider } from '../../components/device-actions';
 import { OverlayHost, useOverlay } from '../../components/shell/overlay-host';
 import { ShellFooter } from '../../components/shell/shell-footer';
 import { Sidebar } from '../../components/shell/sidebar';
@@ -20,6 +21,7 @@ import { buildFooterMenu, buildMenu } from '../../lib/menu';
 import { useMediaQuery } from '../../lib/use-media-query';
 import { cn } from '../../lib/utils';
 import type { CurrentUser } from '../../types/api';
+import { DEVICE_ACTIONS } from '../device-actions';
 import { useStartupLoads } from '../use-startup-loads';
 
 const LAYOUT_MODE_KEY = 'layoutMode';
@@ -136,9 +138,11 @@ export function ShellLayout() {
   if (!user || !isAuthenticated(user)) return <Navigate to="/login" replace />;
   return (
     <TooltipProvider delayDuration={300}>
-      <OverlayHost>
-        <ShellFrame user={user} />
-      </OverlayHost>
+      <DeviceActionsProvider actions={DEVICE_ACTIONS}>
+        <OverlayHost>
+          <ShellFrame user={user} />
+        </OverlayHost>
+      </DeviceActionsProvider>
     </TooltipProvider>
   );
 }

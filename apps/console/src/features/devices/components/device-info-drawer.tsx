@@ -10,6 +10,8 @@ import {
 } from 'lucide-react';
 import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { type DeviceAction, useDeviceActions } from '../../../components/device-actions';
+import { useOverlay } from '../../../components/shell/overlay-host';
 import { Button } from '../../../components/ui/button';
 import { SheetBody } from '../../../components/ui/sheet';
 import { formatDateTime, formatNumber } from '../../../lib/format';
@@ -29,7 +31,7 @@ import {
   StateBadge,
   useTypeLabel,
 } from './device-cells';
-import type { DeviceDrawerKind } from './device-drawers';
+import { type DeviceDrawerKind, deviceHeader } from './device-drawers';
 
 const ACTIONS: { kind: DeviceDrawerKind; icon: React.ElementType }[] = [
   { kind: 'data', icon: ChartLineIcon },
@@ -63,6 +65,25 @@ export function DeviceInfoDrawer({
 }) {
   const { t, i18n } = useTranslation();
   const canEdit = useCanEditDevices();
+  const extras = useDeviceActions();
+  const overlay = useOverlay();
+  // Views of other features (registered by the app) stack in the second drawer or open the dialog.
+  const openExtra = (a: DeviceAction) =>
+    a.as === 'dialog'
+      ? overlay.openDialog({
+          title: `${t(a.labelKey)}: ${row.name}`,
+          testId: `device-${a.id}-dialog`,
+          render: (close) => a.render(row, close),
+        })
+      : overlay.openDrawer(
+          {
+            header: deviceHeader(row),
+            wide: a.wide ?? false,
+            testId: `device-${a.id}-drawer`,
+            render: (close) => a.render(row, close),
+          },
+          1,
+        );
   const typeLabel = useTypeLabel();
   const details = useDevice(row.id);
   const current = useCurrentValues(row.id);
@@ -92,6 +113,20 @@ export function DeviceInfoDrawer({
             {t(`devices.drawer.${kind}`)}
           </Button>
         ))}
+        {extras
+          .filter((a) => !a.editorsOnly || canEdit)
+          .map((a) => (
+            <Button
+              key={a.id}
+              size="sm"
+              variant="outline"
+              onClick={() => openExtra(a)}
+              data-testid={`device-action-${a.id}`}
+            >
+              <a.icon />
+              {t(a.labelKey)}
+            </Button>
+          ))}
       </div>
       <section>
         <h3 className="mb-1 text-sm font-semibold">{t('devices.info.attributes')}</h3>
