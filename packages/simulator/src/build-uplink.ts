@@ -39,8 +39,9 @@ const JSON_KINDS = DEMO_FLEET.filter((k) => k.deviceType === null);
 
 /**
  * Whether ingest can decode what the simulator sends for this device: its built-in driver's frame, or JSON
- * when it has no driver. A driver id that is no built-in driver (the demo seed gives generic LoRaWAN
- * devices `lorawan_<kind>`) makes ingest keep every uplink undecoded in the device log, JSON included.
+ * when it has no driver. A driver id that is no built-in driver (demo databases seeded before 2026-11-21
+ * gave generic LoRaWAN devices `lorawan_<kind>`) makes ingest keep every uplink undecoded in the device
+ * log, JSON included.
  */
 export function canSimulate(device: Pick<SimDevice, 'driver_id'>): boolean {
   return device.driver_id === null || getDriver(device.driver_id) !== undefined;
