@@ -181,7 +181,8 @@ export function checkWidgets(widgets: readonly WidgetBody[]): WidgetInput[] {
     if (title.length > 255) c.add(`${at}.title`, 'error.maxlength', { max: 255 });
     if (w.x < 0 || w.x >= GRID_COLUMNS) c.add(`${at}.x`, 'error.range', { min: 0, max: GRID_COLUMNS - 1 });
     if (w.w < 1 || w.w > GRID_COLUMNS) c.add(`${at}.w`, 'error.range', { min: 1, max: GRID_COLUMNS });
-    else if (w.x >= 0 && w.x + w.w > GRID_COLUMNS) c.add(`${at}.w`, 'error.max', { max: GRID_COLUMNS - w.x });
+    else if (w.x >= 0 && w.x < GRID_COLUMNS && w.x + w.w > GRID_COLUMNS)
+      c.add(`${at}.w`, 'error.max', { max: GRID_COLUMNS - w.x });
     if (w.y < 0 || w.y > MAX_GRID_ROWS) c.add(`${at}.y`, 'error.range', { min: 0, max: MAX_GRID_ROWS });
     if (w.h < 1 || w.h > MAX_WIDGET_HEIGHT)
       c.add(`${at}.h`, 'error.range', { min: 1, max: MAX_WIDGET_HEIGHT });

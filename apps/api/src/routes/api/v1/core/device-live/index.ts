@@ -25,7 +25,10 @@ import {
 
 function idsOf(value: string): number[] {
   const ids = parseIds(value);
-  if (ids.length > MAX_IDS || ids.some((id) => id < 1 || !Number.isSafeInteger(id))) {
+  if (ids.some((id) => id < 1 || !Number.isSafeInteger(id))) {
+    throw apiError('INPUT_ERROR', { fields: { ids: { key: 'error.integer' } } });
+  }
+  if (ids.length > MAX_IDS) {
     throw apiError('INPUT_ERROR', { fields: { ids: { key: 'error.max', params: { max: MAX_IDS } } } });
   }
   return ids;
