@@ -1,7 +1,21 @@
+import { validateObject } from '@iot/domain';
 import { describe, expect, it } from 'vitest';
-import { formToVirtualField, parseMapping, virtualFieldToForm } from './virtual-field-form';
+import {
+  formToVirtualField,
+  parseMapping,
+  VIRTUAL_FIELD_RULES,
+  virtualFieldToForm,
+} from './virtual-field-form';
 
 describe('virtual field form', () => {
+  it.each([
+    ['double_temp', undefined],
+    ['', 'error.required'],
+    ['x'.repeat(101), 'error.maxlength'],
+  ])('name %j -> %s', (name, key) => {
+    expect(validateObject({ name }, VIRTUAL_FIELD_RULES).name?.key).toBe(key);
+  });
+
   it.each([
     ['0=closed\n1=open', { '0': 'closed', '1': 'open' }],
     ['..0=frost\n0..10 = cold\n30..=hot', { '..0': 'frost', '0..10': 'cold', '30..': 'hot' }],

@@ -1,4 +1,4 @@
-import { type FieldRules, FORM_RULES } from '@iot/domain';
+import { type FieldRules, rule } from '@iot/domain';
 import type { VirtualField, VirtualFieldInput } from './types';
 
 export interface VirtualFieldFormValues {
@@ -11,8 +11,12 @@ export interface VirtualFieldFormValues {
   store: boolean;
 }
 
-/** The domain's rule for the name (virtual-field-name); the formula is judged by the API's preview. */
-export const VIRTUAL_FIELD_RULES: FieldRules = FORM_RULES.virtualField;
+/**
+ * The short name is required and at most the engine's 100 characters (longer is the API's 88). The
+ * domain's FORM_RULES.virtualField judges the full `virtual.<uuid>.<name>`, which the API builds, so it
+ * does not fit this input. The formula and function are judged by the API's preview (89, 90).
+ */
+export const VIRTUAL_FIELD_RULES: FieldRules = { name: ['required', rule.maxLength(100)] };
 
 export function virtualFieldToForm(field: VirtualField | null): VirtualFieldFormValues {
   return {
