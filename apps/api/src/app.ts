@@ -47,6 +47,11 @@ export interface BuildAppOptions {
    * first downlink; the embedded profile has none (downlinks answer 95).
    */
   publishDownlink?: DownlinkPublish;
+  /**
+   * Told after a device's identity, state or token changed, so a cache of devices elsewhere in the process
+   * (the embedded platform's ingest lookups) drops it at once instead of when its entry expires.
+   */
+  onDeviceChanged?: (deviceId: number) => void;
 }
 
 const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -95,6 +100,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     loginThrottle: new LoginThrottle(rateLimits.loginPerAccount),
     resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
     supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
+    onDeviceChanged: options.onDeviceChanged ?? (() => {}),
     publishDownlink: async () => {
       if (options.publishDownlink) return options.publishDownlink;
       if (config.PROFILE !== 'distributed') return undefined;

@@ -52,6 +52,8 @@ export interface AppDeps {
   resetTokenLifetimeSeconds: number;
   /** Where support requests are mailed. */
   supportEmail: string;
+  /** Called after a device's identity, state or token changed (see BuildAppOptions.onDeviceChanged). */
+  onDeviceChanged: (deviceId: number) => void;
   /** How POST /core/devices/{id}/downlink reaches the broker; undefined: downlinks fail with 95. */
   publishDownlink: () => Promise<DownlinkPublish | undefined>;
 }

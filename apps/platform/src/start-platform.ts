@@ -8,7 +8,7 @@ import { type Db, migrate, openDb } from '@iot/db';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { startIngest } from '@iot/ingest';
 import { openJobQueue } from '@iot/jobs';
-import { startNotifier } from '@iot/notifier';
+import { aedesPublish, startNotifier } from '@iot/notifier';
 import { startRulesWorker } from '@iot/rules-worker';
 import type { Logger, Service } from '@iot/runtime';
 import { startDemoFleet } from '@iot/simulator';
@@ -74,22 +74,35 @@ export async function startPlatform({
     log.info({ seeded: result.seeded }, result.seeded ? 'demo data written' : 'demo data already present');
   }
 
-  const app = await buildApp({ config, db, version: PLATFORM_VERSION, logger: log.child({ app: 'api' }) });
+  const services: Service[] = [{ name: 'db', stop: () => db.close() }];
+  // Ingest first: the API publishes console downlinks through ingest's embedded broker and tells ingest's
+  // device cache when a device or its token changed.
+  const ingest = await startIngest({ config, db, log });
+  services.push(ingest);
+  const publishDownlink = ingest.mqttBroker ? aedesPublish(ingest.mqttBroker) : undefined;
+
+  const app = await buildApp({
+    config,
+    db,
+    version: PLATFORM_VERSION,
+    logger: log.child({ app: 'api' }),
+    onDeviceChanged: (deviceId) => ingest.invalidateDevice(deviceId),
+    ...(publishDownlink ? { publishDownlink } : {}),
+  });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const port = new URL(address).port;
   const url = `http://localhost:${port}`;
-
-  const services: Service[] = [{ name: 'db', stop: () => db.close() }];
   services.push({ name: 'api', stop: () => app.close() });
-  const ingest = await startIngest({ config, db, log });
-  services.push(ingest);
+
   // One event log (ingest's) and one job queue for the whole process: in the embedded profile both are
   // in-process, so the rules worker must consume ingest's log and hand its jobs to the notifier's queue.
   // Services stop in reverse order: the worker and the notifier before the queue, all before ingest's log.
   const queue = openJobQueue(config, { db });
   services.push({ name: 'job-queue', stop: () => queue.close() });
   services.push(await startRulesWorker({ config, db, log, eventLog: ingest.eventLog, queue }));
-  services.push(await startNotifier({ config, db, log, queue }));
+  services.push(
+    await startNotifier({ config, db, log, queue, ...(publishDownlink ? { publishDownlink } : {}) }),
+  );
   // Demo devices sending through the embedded broker, so the console is alive on first start.
   const simulated = config.SIMULATE_DEVICES ?? (config.PROFILE === 'embedded' && demo ? 10 : 0);
   if (simulated > 0 && ingest.mqttPort !== undefined) {
@@ -102,6 +115,9 @@ export async function startPlatform({
     `  Console and API:  ${url}`,
     `  API docs:         ${url}/api/v1/docs`,
   ];
+  if (ingest.httpUrl)
+    lines.push(`  Uplinks (HTTP):   ${ingest.httpUrl.replace(/\/\/[^/:]+/, '//localhost')}`);
+  if (ingest.mqttPort !== undefined) lines.push(`  Uplinks (MQTT):   mqtt://localhost:${ingest.mqttPort}`);
   if (!config.CONSOLE_DIR) lines.push('  (console not built: run `npm run build` to serve it here)');
   if (demo) {
     lines.push(`  Demo logins (password ${DEMO_PASSWORD}):`);

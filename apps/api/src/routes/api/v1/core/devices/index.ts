@@ -104,6 +104,7 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Rules are checked before the device changes, so bad rules leave the device as it was.
       const rules = ruleInputs ? await prepareDeviceRules(db, auth, request.params.id, ruleInputs) : [];
       await updateDeviceAsActor(db, auth, request.params.id, body);
+      app.deps.onDeviceChanged(request.params.id);
       await saveDeviceRules(db, auth, request.params.id, rules);
       // After a reassignment the device is shown as its new company sees it (only the super admin gets here).
       const owner = body.company_id ?? auth.companyId;
@@ -147,6 +148,8 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const token = await rotateDeviceCredentials(db, authOf(request), request.params.id);
+      // The old token must stop working now, and the new one start working now.
+      app.deps.onDeviceChanged(request.params.id);
       return { payload: { device_id: request.params.id, token } };
     },
   );
