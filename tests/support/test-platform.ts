@@ -12,6 +12,10 @@ import { createLogger } from '@iot/runtime';
 
 export interface TestPlatform {
   url: string;
+  /** Base URL of the HTTP uplink front door, `http://127.0.0.1:<port>/ingest/v1`. */
+  ingestUrl: string;
+  /** Port of the embedded MQTT broker. */
+  mqttPort: number;
   db: Db;
   stop: () => Promise<void>;
 }
@@ -21,8 +25,12 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
   const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
   const log = createLogger({ level: 'warn', name: 'test-platform' });
   const platform: RunningPlatform = await startPlatform({ config, log });
+  if (!platform.ingestUrl || platform.mqttPort === undefined)
+    throw new Error('the platform started no front doors');
   return {
     url: platform.url.replace('localhost', '127.0.0.1'),
+    ingestUrl: platform.ingestUrl,
+    mqttPort: platform.mqttPort,
     db: platform.db,
     stop: async () => {
       for (const service of [...platform.services].reverse()) await service.stop();

@@ -16,6 +16,10 @@ import { PLATFORM_VERSION } from './version.js';
 
 export interface RunningPlatform {
   url: string;
+  /** Base URL of the HTTP uplink front door (`…/ingest/v1`), when it listens. */
+  ingestUrl: string | undefined;
+  /** Port of the embedded MQTT broker, when it runs. */
+  mqttPort: number | undefined;
   db: Db;
   services: Service[];
   /** What `npm start` prints: where to go and how to sign in. */
@@ -124,5 +128,12 @@ export async function startPlatform({
     for (const login of DEMO_LOGINS) lines.push(`    ${login.email.padEnd(18)} ${login.role}`);
   }
   lines.push('', '');
-  return { url, db, services, banner: lines.join('\n') };
+  return {
+    url,
+    ingestUrl: ingest.httpUrl,
+    mqttPort: ingest.mqttPort,
+    db,
+    services,
+    banner: lines.join('\n'),
+  };
 }
