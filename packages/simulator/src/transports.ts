@@ -147,7 +147,8 @@ export class HttpSender implements DeviceSender {
       const response = await fetch(`${this.ingestUrl}/ingest/v1/uplinks/${this.device.uuid}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.device.token}`, 'content-type': uplink.contentType },
-        body: uplink.body,
+        // A copy typed on a plain ArrayBuffer, as fetch's BodyInit wants under the DOM typings too.
+        body: new Uint8Array(uplink.body),
         signal: this.signal,
       });
       await response.arrayBuffer();
