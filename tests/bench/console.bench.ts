@@ -1,0 +1,283 @@
+/**
+ * Console benchmark (architecture budgets: first screen under 300 kB of gzipped JS; 10k devices on the
+ * map stay smooth, judged as a ratio to an empty map because headless Chromium draws WebGL in software).
+ *
+ *   npm run build:test -w @iot/console && npx tsx tests/bench/console.bench.ts   (or: npm run bench:console -w @iot/tests)
+ *
+ * The whole platform runs in this process on PGlite with the console's test build (maps register on
+ * window.__IOT_MAPS__). Two companies are seeded: "full" with 10,000 devices around the default map centre,
+ * one of them with a year of 10-minute data (52,560 rows), and a dashboard of a table, a chart of that year
+ * and a map of every device; "empty" with the same three widgets and no devices (the baseline). Per
+ * dashboard and run: the time from navigation to ready (table rows, chart data loaded, map idle), the
+ * JS the page loaded (bytes as served, map chunk included), and requestAnimationFrame deltas while the map pans (p50, p95) at
+ * the default zoom (clustered) and at street zoom. Chromium uses SwiftShader (--use-angle=swiftshader).
+ */
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { hash } from '@node-rs/argon2';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser.js';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
+
+const CONSOLE_TEST_BUILD = fileURLToPath(new URL('../../apps/console/dist-test', import.meta.url));
+const DEVICES = 10_000;
+const YEAR_ROWS = 365 * 144;
+const RUNS = Number(process.env.BENCH_RUNS ?? 2);
+const PASSWORD = 'BenchPass#2026';
+const CENTER = { latitude: 48.041477, longitude: 7.576644 };
+
+interface TestMap {
+  once(event: 'idle', listener: () => void): void;
+  jumpTo(options: { center: [number, number]; zoom: number }): void;
+  panBy(offset: [number, number], options: { duration: number; easing?: (t: number) => number }): void;
+}
+/** The console's test build registers its maps here. */
+type MapWindow = Window & { __IOT_MAPS__?: Record<string, TestMap> };
+
+interface Seeded {
+  email: string;
+  mapWidgetId: number;
+}
+
+async function seedCompany(platform: TestPlatform, name: string, devices: number): Promise<Seeded> {
+  const { db } = platform;
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO companies (name, modules) VALUES ($1, '{map_view}') RETURNING id::int AS id`,
+    [name],
+  );
+  const companyId = rows[0]!.id;
+  const email = `bench-${companyId}@bench.test`;
+  await db.query(
+    `INSERT INTO users (company_id, email, name, password_hash, roles, eula_accepted)
+     VALUES ($1, $2, 'Bench', $3, '{ROLE_MAINUSER}', true)`,
+    [companyId, email, await hash(PASSWORD)],
+  );
+  let tableIds: number[] = [];
+  let chartDevice: number | null = null;
+  if (devices > 0) {
+    // Spread over about 60 x 40 km around the default centre, states cycling.
+    await db.query(
+      `INSERT INTO devices (company_id, name, serial_number, state, battery_level, is_active, last_online_at,
+                            latitude, longitude)
+       SELECT $1, 'Sensor ' || g, 'BENCH' || g, (ARRAY['ok','maintenance','lost','broken','disposed'])[1 + g % 5],
+              g % 101, g % 7 <> 0, now(), $3 + ((g * 7919) % 4000) / 10000.0 - 0.2,
+              $4 + ((g * 104729) % 8000) / 10000.0 - 0.4
+         FROM generate_series(1, $2::int) AS g`,
+      [companyId, devices, CENTER.latitude, CENTER.longitude],
+    );
+    await db.query(
+      `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
+       SELECT id, company_id, jsonb_build_object('temperature', id % 30, 'humidity', id % 90),
+              jsonb_build_object('temperature', now(), 'humidity', now()), now()
+         FROM devices WHERE company_id = $1`,
+      [companyId],
+    );
+    const { rows: ids } = await db.query<{ id: number }>(
+      'SELECT id::int AS id FROM devices WHERE company_id = $1 ORDER BY id LIMIT 10',
+      [companyId],
+    );
+    tableIds = ids.map((r) => r.id);
+    chartDevice = tableIds[0] ?? null;
+    const from = Date.now() - YEAR_ROWS * 10 * 60_000;
+    for (let i = 0; i < YEAR_ROWS; i += 5000) {
+      await db.query(
+        `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+         SELECT $1, $2, $3::timestamptz + make_interval(mins => 10 * g),
+                jsonb_build_object('temperature', 10 + 15 * sin(g / 144.0 * 6.283)), g::text
+           FROM generate_series($4::int, $5::int) AS g`,
+        [chartDevice, companyId, new Date(from).toISOString(), i, Math.min(YEAR_ROWS, i + 5000) - 1],
+      );
+    }
+  }
+  const { rows: dash } = await db.query<{ id: number }>(
+    `INSERT INTO dashboards (company_id, name, position) VALUES ($1, 'Bench', 0) RETURNING id::int AS id`,
+    [companyId],
+  );
+  const widgets = [
+    {
+      type: 'table',
+      x: 0,
+      y: 0,
+      w: 6,
+      h: 8,
+      settings: { device_ids: tableIds, data_fields: ['temperature', 'humidity'] },
+    },
+    {
+      type: 'line_chart',
+      x: 6,
+      y: 0,
+      w: 6,
+      h: 8,
+      settings: {
+        series: chartDevice === null ? [] : [{ device_id: chartDevice, data_field: 'temperature' }],
+        range: '1y',
+        tab: 'year',
+      },
+    },
+    { type: 'map', x: 0, y: 8, w: 12, h: 10, settings: { color_by: 'state' } },
+  ];
+  let mapWidgetId = 0;
+  for (const w of widgets) {
+    const { rows: inserted } = await db.query<{ id: number }>(
+      `INSERT INTO dashboard_widgets (company_id, dashboard_id, type, title, x, y, w, h, settings)
+       VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8) RETURNING id::int AS id`,
+      [companyId, dash[0]!.id, w.type, w.x, w.y, w.w, w.h, w.settings],
+    );
+    if (w.type === 'map') mapWidgetId = inserted[0]!.id;
+  }
+  return { email, mapWidgetId };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+/** rAF deltas while the map pans 600 px right and back over two seconds. */
+async function panFrames(page: Page, mapId: string, zoom: number): Promise<number[]> {
+  return page.evaluate(
+    ([id, z, lat, lng]) =>
+      new Promise<number[]>((resolve) => {
+        const map = (window as MapWindow).__IOT_MAPS__?.[id as string];
+        if (!map) return resolve([]);
+        let started = false;
+        const start = () => {
+          if (started) return;
+          started = true;
+          const deltas: number[] = [];
+          let last = performance.now();
+          let running = true;
+          const tick = (now: number) => {
+            deltas.push(now - last);
+            last = now;
+            if (running) requestAnimationFrame(tick);
+          };
+          requestAnimationFrame(tick);
+          const linear = (t: number) => t;
+          map.panBy([600, 0], { duration: 1000, easing: linear });
+          setTimeout(() => map.panBy([-600, 0], { duration: 1000, easing: linear }), 1050);
+          setTimeout(() => {
+            running = false;
+            resolve(deltas.slice(1));
+          }, 2200);
+        };
+        // A jump to where the map already is fires no idle event, hence the fallback.
+        map.once('idle', start);
+        setTimeout(start, 3000);
+        map.jumpTo({ center: [lng as number, lat as number], zoom: z as number });
+      }),
+    [mapId, zoom, CENTER.latitude, CENTER.longitude] as const,
+  );
+}
+
+interface RunResult {
+  readyMs: number;
+  jsKb: number;
+  frames: Record<string, number[]>;
+}
+
+async function measure(browser: Browser, platform: TestPlatform, seeded: Seeded): Promise<RunResult> {
+  const context = await browser.newContext({
+    baseURL: platform.url,
+    viewport: { width: 1400, height: 1100 },
+  });
+  await context.addInitScript(() => {
+    (window as unknown as { __IOT_TEST__: unknown }).__IOT_TEST__ = { maps: true };
+  });
+  // tsx keeps function names with a __name helper, which page functions need in the page too.
+  await context.addInitScript({ content: 'globalThis.__name = (f) => f;' });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(seeded.email);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard');
+  // A fresh document for the measured load (the session cookie stays).
+  await page.goto('/dashboard');
+  const mapId = `widget-${seeded.mapWidgetId}-map`;
+  // Ready: three widgets in the grid, every chart's data loaded, table rows (or the empty note) and the map idle.
+  await page.waitForFunction(
+    (id) =>
+      document.querySelectorAll('[data-testid="dashboard-grid"] [data-type]').length === 3 &&
+      Array.from(document.querySelectorAll('[data-testid^="line-chart-widget-"]')).every(
+        (el) => el.getAttribute('data-loaded') === 'true',
+      ) &&
+      !!(
+        document.querySelector('[data-testid^="table-widget-row-"]') ||
+        document.querySelector('[data-testid="dashboard-grid"] [data-type="table"] p')
+      ) &&
+      document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-ready') === 'true',
+    mapId,
+    { polling: 'raf', timeout: 60_000 },
+  );
+  const readyMs = await page.evaluate(() => performance.now());
+  const jsBytes = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script' || e.name.endsWith('.js'))
+      .reduce((sum, e) => sum + (e as PerformanceResourceTiming).encodedBodySize, 0),
+  );
+  const frames = {
+    'pan, default zoom 11': await panFrames(page, mapId, 11),
+    'pan, street zoom 15': await panFrames(page, mapId, 15),
+  };
+  await context.close();
+  return { readyMs, jsKb: jsBytes / 1024, frames };
+}
+
+async function main(): Promise<void> {
+  const platform = await startTestPlatform({ CONSOLE_DIR: CONSOLE_TEST_BUILD, SIMULATE_DEVICES: '0' });
+  const browser = await launchBrowser({ webgl: true });
+  try {
+    const seedStart = performance.now();
+    const full = await seedCompany(platform, 'Bench full', DEVICES);
+    const empty = await seedCompany(platform, 'Bench empty', 0);
+    console.log(
+      `seeded ${DEVICES} devices and ${YEAR_ROWS} rows in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,
+    );
+    const results: Record<string, RunResult[]> = { empty: [], full: [] };
+    for (let run = 0; run < RUNS; run++) {
+      // Alternating, so drifting machine load touches both sides alike.
+      results.empty!.push(await measure(browser, platform, empty));
+      results.full!.push(await measure(browser, platform, full));
+      console.log(`run ${run + 1} of ${RUNS} done`);
+    }
+    console.log(
+      `\nconsole benchmark, ${RUNS} runs each, load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log('dashboard                          ready (median)   JS transferred (as served)');
+    for (const [name, runs] of Object.entries(results)) {
+      console.log(
+        `${name.padEnd(34)} ${median(runs.map((r) => r.readyMs))
+          .toFixed(0)
+          .padStart(8)} ms ${median(runs.map((r) => r.jsKb))
+          .toFixed(0)
+          .padStart(10)} kB`,
+      );
+    }
+    console.log(
+      '\nmap frames while panning (rAF deltas of all runs)   p50 / p95 ms       ratio p50 to the empty map',
+    );
+    for (const phase of Object.keys(results.empty![0]!.frames)) {
+      const of = (name: string) => results[name]!.flatMap((r) => r.frames[phase] ?? []);
+      const base = median(of('empty'));
+      for (const name of ['empty', 'full']) {
+        const deltas = of(name);
+        console.log(
+          `${`${phase}, ${name}`.padEnd(44)} ${median(deltas).toFixed(1).padStart(7)} / ${percentile(deltas, 95).toFixed(1).padStart(6)}   x${(median(deltas) / base).toFixed(2)}`,
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    await platform.stop();
+  }
+}
+
+await main();
