@@ -194,4 +194,65 @@ describe('alarms, messages and rules in Chromium', () => {
     expect(await form.getByTestId('rule-submit').count()).toBe(0);
     await context.close();
   }, 60_000);
+
+  it('virtual field preview on the latest values, sensor check bounds and the command dialog', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    await page.goto('/alarms?show=all');
+    const row = page.locator('[data-testid^="alarm-row-"]').filter({ hasText: 'Demo Cold Room' });
+    await expect.poll(() => row.count()).toBe(1);
+    await row.click();
+    const device = page.getByTestId('device-drawer');
+
+    // Virtual field: the preview computes on the cold room's latest temperature (9 °C, pushed above).
+    await device.getByTestId('device-action-virtual-fields').click();
+    const virtual = page.getByTestId('device-virtual-fields-drawer');
+    await virtual.getByTestId('virtual-add').click();
+    await virtual.getByTestId('virtual-name').fill('double_temp');
+    await virtual.getByTestId('virtual-formula').fill('temperature * 2');
+    await expect
+      .poll(() => virtual.getByTestId('virtual-preview-value').count(), { timeout: 10_000 })
+      .toBe(1);
+    expect(await virtual.getByTestId('virtual-preview-value').textContent()).toBe('18');
+    // A broken formula is the API's 89, shown translated.
+    await virtual.getByTestId('virtual-formula').fill('temperature *');
+    await expect
+      .poll(() => virtual.getByTestId('virtual-preview-error').getAttribute('data-code'), { timeout: 10_000 })
+      .toBe('89');
+    await virtual.getByTestId('virtual-formula').fill('temperature * 2');
+    await virtual.getByTestId('virtual-submit').click();
+    await expect.poll(() => virtual.locator('[data-testid^="virtual-edit-"]').count()).toBe(1);
+    const { rows: fields } = await platform.db.query<{ formula: string }>(
+      'SELECT formula FROM virtual_data_fields WHERE device_id = $1',
+      [coldRoom.id],
+    );
+    expect(fields).toEqual([{ formula: 'temperature * 2' }]);
+
+    await virtual.getByTestId('drawer-close').click();
+    await expect.poll(() => virtual.count()).toBe(0);
+
+    // Sensor check: an implausible temperature comes with the spec's bounds -20 to 100.
+    await device.getByTestId('device-action-sensor-checks').click();
+    const checks = page.getByTestId('device-sensor-checks-drawer');
+    await checks.getByTestId('check-add').click();
+    await checks.getByTestId('check-kind').selectOption('implausible_value');
+    await checks.getByTestId('check-data_field').selectOption('temperature');
+    expect(await checks.getByTestId('check-min').inputValue()).toBe('-20');
+    expect(await checks.getByTestId('check-max').inputValue()).toBe('100');
+    await checks.getByTestId('check-submit').click();
+    await expect.poll(() => checks.locator('[data-testid^="check-edit-"]').count()).toBe(1);
+
+    await checks.getByTestId('drawer-close').click();
+    await expect.poll(() => checks.count()).toBe(0);
+
+    // Command dialog: the catalogue's nine commands; an interval beyond a week cannot be sent.
+    await device.getByTestId('device-action-downlink').click();
+    const dialog = page.getByTestId('device-downlink-dialog');
+    await expect.poll(() => dialog.getByTestId('downlink-command').locator('option').count()).toBe(9);
+    await dialog.getByTestId('downlink-command').selectOption('set_reporting_interval');
+    await dialog.getByTestId('downlink-param-minutes').fill('20000');
+    await expect.poll(() => dialog.getByTestId('downlink-send').isEnabled()).toBe(false);
+    await dialog.getByTestId('downlink-param-minutes').fill('15');
+    await expect.poll(() => dialog.getByTestId('downlink-send').isEnabled()).toBe(true);
+    await context.close();
+  }, 60_000);
 });
