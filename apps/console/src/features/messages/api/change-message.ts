@@ -19,7 +19,7 @@ export function deleteMessage(id: number): Promise<MessageChange> {
  * count. Both cached lists change at once (the badge reads the unread list), optimistically through the
  * domain's applyMessageEvent, then settle on the counts the server answers with.
  */
-function applyToCache(
+export function applyToCache(
   queryClient: QueryClient,
   id: number,
   event: 'read' | 'delete',
