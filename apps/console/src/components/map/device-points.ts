@@ -1,6 +1,20 @@
 import { toNumber } from '../../lib/chart-data';
 import type { Device } from '../../types/device';
-import { hasPosition, type MapPoint } from './map-points';
+import type { MapPoint } from './map-points';
+
+// Kept here, not beside the clustering, so the first screen does not load supercluster.
+/** Devices with a usable position (both coordinates finite, inside the WGS84 range). */
+export function hasPosition(latitude: unknown, longitude: unknown): boolean {
+  return (
+    typeof latitude === 'number' &&
+    typeof longitude === 'number' &&
+    Number.isFinite(latitude) &&
+    Number.isFinite(longitude) &&
+    Math.abs(latitude) <= 90 &&
+    Math.abs(longitude) <= 180 &&
+    !(latitude === 0 && longitude === 0)
+  );
+}
 
 /** Marker colours per device state (spec section 3); an inactive device is grey whatever its state. */
 export const STATE_COLORS: Record<string, [number, number, number]> = {

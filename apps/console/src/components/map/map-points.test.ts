@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildClusterIndex, clusterItems, DEFAULT_CENTER, hasPosition, type MapPoint } from './map-points';
+import { hasPosition } from './device-points';
+import { buildClusterIndex, clusterItems, DEFAULT_CENTER, type MapPoint } from './map-points';
 
 function grid(n: number): MapPoint[] {
   return Array.from({ length: n }, (_, i) => ({

@@ -17,19 +17,6 @@ export type MapItem =
   | { kind: 'point'; point: MapPoint; position: [number, number] }
   | { kind: 'cluster'; clusterId: number; count: number; position: [number, number] };
 
-/** Devices with a usable position (both coordinates finite, inside the WGS84 range). */
-export function hasPosition(latitude: unknown, longitude: unknown): boolean {
-  return (
-    typeof latitude === 'number' &&
-    typeof longitude === 'number' &&
-    Number.isFinite(latitude) &&
-    Number.isFinite(longitude) &&
-    Math.abs(latitude) <= 90 &&
-    Math.abs(longitude) <= 180 &&
-    !(latitude === 0 && longitude === 0)
-  );
-}
-
 /** A supercluster index over the points; clusters at low zoom keep 10k devices light to draw. */
 export function buildClusterIndex(points: readonly MapPoint[]): Supercluster<{ index: number }> {
   const index = new Supercluster<{ index: number }>({ radius: 60, maxZoom: CLUSTER_MAX_ZOOM - 1 });
