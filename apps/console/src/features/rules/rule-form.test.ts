@@ -157,6 +157,54 @@ describe('rule actions', () => {
   });
 });
 
+describe('stored actions in the form', () => {
+  it('SMS numbers one per line, the voice number as text, the command target kept on save', () => {
+    const stored = {
+      id: 7,
+      device_id: 1,
+      name: 'r',
+      is_active: true,
+      trigger: 'data',
+      data_field: 'temperature',
+      operator: 'gte',
+      value: 8,
+      range_min: null,
+      range_max: null,
+      time_window_seconds: 0,
+      schedule: { start: '06:00:00', end: '22:00:00', weekdays: [1, 2] },
+      max_actions: null,
+      max_actions_period_seconds: null,
+      click_type: null,
+      max_clicks: null,
+      last_fired_at: null,
+      actions: [
+        { id: 1, channel: 'sms', config: { phone: ['+4915112345678', '+4917012345678'], body: 'b' } },
+        {
+          id: 2,
+          channel: 'voice_message',
+          config: { phone: ['+4915112345678'], message: 'm', language: 'de-DE' },
+        },
+        { id: 3, channel: 'remote_control', config: { command: 'reboot', params: {}, target_device_id: 9 } },
+      ],
+    };
+    const form = ruleToForm(stored);
+    expect(form.schedule).toEqual({ start: '06:00', end: '22:00', weekdays: [1, 2] });
+    expect(form.schedule_enabled).toBe(true);
+    expect(form.actions.map((a) => a.config.phone)).toEqual([
+      '+4915112345678\n+4917012345678',
+      '+4915112345678',
+      undefined,
+    ]);
+    expect(form.actions.map(actionErrors)).toEqual([{}, {}, {}]);
+    const body = formToRule(form, 7);
+    expect(body.actions.map((a) => a.config)).toEqual([
+      { phone: ['+4915112345678', '+4917012345678'], body: 'b' },
+      { phone: '+4915112345678', message: 'm', language: 'de-DE' },
+      { command: 'reboot', params: {}, target_device_id: 9 },
+    ]);
+  });
+});
+
 describe('device field options', () => {
   it('lists the known fields once, labelled by metadata, then the virtual fields by name and unit', async () => {
     const { deviceFieldOptions } = await import('./device-fields');

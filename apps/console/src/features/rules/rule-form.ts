@@ -59,6 +59,17 @@ const num = (v: string): number | null => {
 };
 const hhmm = (v: string | null | undefined) => (v ? v.slice(0, 5) : '');
 
+/**
+ * A stored action's config as the form edits it: the API answers SMS and voice numbers as lists; SMS
+ * numbers become one per line, the voice call has one number.
+ */
+function configToForm(action: RuleAction): Record<string, unknown> {
+  const c = { ...action.config };
+  if (action.channel === 'sms' && Array.isArray(c.phone)) c.phone = c.phone.join('\n');
+  if (action.channel === 'voice_message' && Array.isArray(c.phone)) c.phone = String(c.phone[0] ?? '');
+  return c;
+}
+
 /** Form values of a stored rule, or of a new one (a data rule with one system message). */
 export function ruleToForm(stored: Rule | null): RuleFormValues {
   return {
@@ -83,7 +94,7 @@ export function ruleToForm(stored: Rule | null): RuleFormValues {
     max_actions_period_seconds: text(stored?.max_actions_period_seconds),
     click_type: text(stored?.click_type ?? 1),
     max_clicks: text(stored?.max_clicks),
-    actions: stored?.actions.map((a) => ({ channel: a.channel, config: { ...a.config } })) ?? [
+    actions: stored?.actions.map((a) => ({ channel: a.channel, config: configToForm(a) })) ?? [
       { channel: 'system', config: { subject: '', text: '' } },
     ],
   };
@@ -165,7 +176,12 @@ function actionConfig(action: RuleAction): Record<string, unknown> {
     return { ...c, phone: phones.length === 1 ? phones[0] : phones };
   }
   if (action.channel === 'remote_control') {
-    return { command: c.command, params: commandParams(String(c.command ?? ''), c.params) };
+    // The target device stays as stored (absent or null: the rule's own device).
+    return {
+      command: c.command,
+      params: commandParams(String(c.command ?? ''), c.params),
+      ...(typeof c.target_device_id === 'number' ? { target_device_id: c.target_device_id } : {}),
+    };
   }
   return c;
 }
