@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableFields } from './widget-fields';
+import { availableFields, fieldLabel } from './widget-fields';
 
 describe('availableFields', () => {
   it('latest value keys and metadata fields of the devices, virtual ones included, without coordinates', () => {
@@ -22,5 +22,14 @@ describe('availableFields', () => {
         },
       ]),
     ).toEqual(['co2', 'humidity', 'temperature', 'virtual.x.dew']);
+  });
+});
+
+describe('fieldLabel', () => {
+  it.each([
+    ['temperature', 'temperature'],
+    ['virtual.0b6e3f3c-8f5a-4b8e-9a57-2f0d2b1f7c11.dew_point', 'dew_point'],
+  ])('%s is shown as %s', (field, label) => {
+    expect(fieldLabel(field)).toBe(label);
   });
 });

@@ -15,3 +15,9 @@ export function availableFields(devices: readonly Device[]): string[] {
   fields.delete('geo');
   return [...fields].sort();
 }
+
+/** A virtual field 'virtual.<uuid>.<name>' shows its name. */
+export function fieldLabel(field: string): string {
+  const m = /^virtual\.[^.]+\.(.+)$/.exec(field);
+  return m?.[1] ?? field;
+}

@@ -7,6 +7,7 @@ import { toChartData, uplotFieldData } from '../../../lib/chart-data';
 import { deviceDataQueryOptions } from '../../../lib/devices/get-device-data';
 import type { Device } from '../../../types/device';
 import type { LineChartSettings } from '../types';
+import { fieldLabel } from '../widget-fields';
 import { alignSeries, periodToSettings, settingsToPeriod } from '../widget-layout';
 
 // Theme colours that tell lines apart (the theme defines no chart palette).
@@ -107,10 +108,4 @@ export function LineChartWidget({
       </div>
     </div>
   );
-}
-
-/** A virtual field 'virtual.<uuid>.<name>' shows its name. */
-export function fieldLabel(field: string): string {
-  const m = /^virtual\.[^.]+\.(.+)$/.exec(field);
-  return m?.[1] ?? field;
 }

@@ -5,6 +5,7 @@ import { describeField } from '../../../lib/field-display';
 import type { Device } from '../../../types/device';
 import type { TranslationKey } from '../../../types/translation-key';
 import type { TableSettings } from '../types';
+import { fieldLabel } from '../widget-fields';
 
 /** Devices with the chosen fields' latest values, formatted by the domain (units, classes, decimals). */
 export function TableWidget({ settings, devices }: { settings: TableSettings; devices: readonly Device[] }) {
@@ -30,7 +31,7 @@ export function TableWidget({ settings, devices }: { settings: TableSettings; de
         <TableRow>
           <TableHead>{t('dashboards.device')}</TableHead>
           {settings.data_fields.map((field) => (
-            <TableHead key={field}>{field}</TableHead>
+            <TableHead key={field}>{fieldLabel(field)}</TableHead>
           ))}
         </TableRow>
       </TableHeader>

@@ -9,9 +9,8 @@ import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import type { Device } from '../../../types/device';
 import type { ChartSeriesSetting, Widget } from '../types';
-import { availableFields } from '../widget-fields';
+import { availableFields, fieldLabel } from '../widget-fields';
 import { periodToSettings } from '../widget-layout';
-import { fieldLabel } from './line-chart-widget';
 
 /** The settings form of one widget (a dialog body): the title plus what its type needs. */
 export function WidgetSettingsForm({
