@@ -166,6 +166,17 @@ describe('alarms, messages and rules in Chromium', () => {
     await recipient.fill(original);
     await expect.poll(() => form.getByTestId('rule-submit').isEnabled()).toBe(true);
     await keepScreenshot(page, 'rules-editor');
+    // Saved unchanged, the rule goes back through PUT /core/devices/{id} and the API's checks as it was.
+    await form.getByTestId('rule-submit').click();
+    await expect.poll(() => rules.getByTestId('rule-form').count()).toBe(0);
+    const { rows: saved } = await platform.db.query<{ operator: string; value: number; channels: string[] }>(
+      `SELECT r.operator, r.value::float8 AS value,
+              (SELECT array_agg(a.type::text ORDER BY a.type) FROM rule_actions a WHERE a.rule_id = r.id) AS channels
+         FROM rules r WHERE r.id = $1`,
+      [Number(ruleId)],
+    );
+    expect(saved[0]).toMatchObject({ operator: 'gte', value: 8 });
+    expect(saved[0]?.channels).toContain('email');
     // The command dialog is there for the main user.
     expect(await page.getByTestId('device-drawer').getByTestId('device-action-downlink').count()).toBe(1);
     await context.close();
