@@ -3,6 +3,7 @@
  * data, served from the console's test build (apps/console/dist-test, `npm run build:test -w @iot/console`)
  * so maps register on window.__IOT_MAPS__ and a test can click a device at its projected pixel.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,12 @@ let platform: TestPlatform;
 let browser: Browser;
 
 beforeAll(async () => {
+  // Without the test build the pages load but never register their maps: say so instead of timing out.
+  if (!existsSync(`${CONSOLE_TEST_BUILD}/index.html`)) {
+    throw new Error(
+      `${CONSOLE_TEST_BUILD} is missing: run \`npm run build:test -w @iot/console\` (npm test does)`,
+    );
+  }
   platform = await startTestPlatform({ CONSOLE_DIR: CONSOLE_TEST_BUILD });
   browser = await launchBrowser({ webgl: true });
 });
