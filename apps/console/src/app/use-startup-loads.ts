@@ -1,13 +1,11 @@
 import { useQueries } from '@tanstack/react-query';
+import { alarmsQueryOptions } from '../features/alarms/api/get-alarms';
 import { clientsQueryOptions } from '../features/clients/api/get-clients';
 import { dashboardsQueryOptions } from '../features/dashboards/api/get-dashboards';
 import { api } from '../lib/api-client';
 import { useCurrentUser } from '../lib/auth';
 import { devicesQueryOptions } from '../lib/devices/get-devices';
 import { hasModule, isSuperAdmin } from '../lib/guards';
-
-/** How often the alarm list is fetched again (the spec does not give the polling interval). */
-export const ALARM_POLL_MS = 60_000;
 
 /**
  * Lists whose screens are not built yet may answer 404 (no route) or 422 on this server; they load
@@ -24,11 +22,10 @@ function quietList(path: string): () => Promise<unknown[] | null> {
 }
 
 /**
- * Keys of the lists no feature owns yet (alarms, parking areas, farming fields); the features that take
- * them over keep these keys, so the start-up answers are theirs.
+ * Keys of the lists no feature owns yet (parking areas, farming fields); the features that take them over
+ * keep these keys, so the start-up answers are theirs.
  */
 export const STARTUP_KEYS = {
-  alarms: ['core', 'devices', 'alarms'],
   parkingAreas: ['parking', 'areas'],
   farmingFields: ['farming', 'fields'],
 } as const;
@@ -45,12 +42,8 @@ export function useStartupLoads(): void {
     queries: [
       { ...devicesQueryOptions(), enabled: signedIn },
       { ...dashboardsQueryOptions(), enabled: signedIn },
-      {
-        queryKey: STARTUP_KEYS.alarms,
-        queryFn: quietList('/core/devices/alarms'),
-        refetchInterval: ALARM_POLL_MS,
-        enabled: signedIn,
-      },
+      // The alarm page's own query (open alarms, polled on its timer): one poll, one cache entry.
+      { ...alarmsQueryOptions('open'), enabled: signedIn },
       { ...clientsQueryOptions(), enabled: signedIn && isSuperAdmin(user) },
       {
         queryKey: STARTUP_KEYS.parkingAreas,
