@@ -5,41 +5,17 @@
  * writes the system message and queues the email to alerts@demo.test, each once.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { waitFor } from '../support/wait-for.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
 let platform: TestPlatform;
-let ingestPort: number;
 
 beforeAll(async () => {
-  ingestPort = await freePort();
   // No simulated fleet: this test alone decides what the cold room reports.
-  platform = await startTestPlatform({ INGEST_PORT: String(ingestPort), SIMULATE_DEVICES: '0' });
+  platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
 }, 120_000);
 
 afterAll(async () => {
@@ -69,7 +45,7 @@ describe('Demo Cold Room', () => {
       createHash('sha256').update(token).digest('hex'),
     ]);
     const post = (body: unknown) =>
-      fetch(`http://127.0.0.1:${ingestPort}/ingest/v1/uplinks/${device.uuid}`, {
+      fetch(`${platform.ingestUrl}/uplinks/${device.uuid}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),

@@ -4,46 +4,20 @@
  * over MQTT and HTTP, and the uplinks land in device_data, device_current and devices.last_online_at.
  * Also: the platform's own demo fleet sends by default, and a demo fleet stops sending when stopped.
  */
-import { createServer } from 'node:net';
 import { createLogger } from '@iot/runtime';
 import { runSimulation, startDemoFleet } from '@iot/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { waitFor } from '../support/wait-for.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
-
 let platform: TestPlatform;
-let mqttPort: number;
-let ingestPort: number;
 /** When the platform was up: the seeded history ends before this, so later rows come from the demo fleet. */
 let startedAt: Date;
 
 beforeAll(async () => {
-  mqttPort = await freePort();
-  ingestPort = await freePort();
-  platform = await startTestPlatform({ MQTT_PORT: String(mqttPort), INGEST_PORT: String(ingestPort) });
+  platform = await startTestPlatform();
   startedAt = new Date();
 }, 120_000);
 
@@ -81,8 +55,8 @@ describe('simulator against the in-process platform', () => {
       devices: 6,
       rate: 30,
       url: platform.url,
-      ingestUrl: `http://127.0.0.1:${ingestPort}`,
-      mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+      ingestUrl: new URL(platform.ingestUrl).origin,
+      mqttUrl: `mqtt://127.0.0.1:${platform.mqttPort}`,
       transport: 'mixed',
       email: 'main@demo.test',
       password: 'DemoPass#2026',
@@ -144,8 +118,8 @@ describe('simulator against the in-process platform', () => {
       devices: 100,
       rate: 40,
       url: platform.url,
-      ingestUrl: `http://127.0.0.1:${ingestPort}`,
-      mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+      ingestUrl: new URL(platform.ingestUrl).origin,
+      mqttUrl: `mqtt://127.0.0.1:${platform.mqttPort}`,
       transport: 'mixed',
       email: 'main@other.test',
       password: 'DemoPass#2026',
@@ -189,7 +163,7 @@ describe('simulator against the in-process platform', () => {
     const fleet = await startDemoFleet({
       db: platform.db,
       log,
-      mqttPort,
+      mqttPort: platform.mqttPort,
       devices: 2,
       companyId: 4,
       perDevicePerMinute: 60,
