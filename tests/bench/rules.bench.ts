@@ -1,0 +1,728 @@
+/**
+ * Rules and notifications, ours beside Node-RED in the same process: latency from an uplink's MQTT
+ * publish to its alert email accepted by an SMTP server, at a fixed rate, and rule evaluations per second
+ * when no rule fires.
+ *
+ *   npx tsx tests/bench/rules.bench.ts [ours|node-red|both] [rate=1000] [latency phase s=15]
+ *     [throughput phase s=8] [devices=100] [Mosquitto URL=mqtt://127.0.0.1:1883]
+ *
+ * Per side: warm-up, throughput phase, 8 s at the rate with 1 in 50 uplinks firing, then the main phase
+ * at the rate with every second uplink firing (last, as it may leave a backlog of mails behind).
+ *
+ * Every device has ten rules on `temperature`: nine that never hold for the values sent (lte -100, gte
+ * 1e9, eq -999, in [-1000, -900], out [-1e9, 1e9], rie 1e9, fae -1e9, lte -200, gte 2e9) and one
+ * `gte 500000` with an email action whose subject is `bench {value}`. Each device alternates its values:
+ * 1 (below: the episode ends, the rule re-arms) and 1 000 000 + sequence number (above: a new episode, the
+ * rule fires once, time window 0, no schedule, no max actions). So every second uplink mails, and the
+ * subject carries the sequence number, which the SMTP server maps back to the publish time.
+ *
+ * (a) ours: the whole platform in this process (startPlatform: PGlite, embedded aedes broker, in-process
+ *     log, storage writer, rules worker, notifier with SMTP_URL at a local smtp-server); devices, tokens,
+ *     rules and actions created by SQL; one MQTT connection per device, authenticated as the device.
+ * (b) Node-RED 4 embedded (RED.init / RED.start, editor and HTTP nodes off) with a generated flow:
+ *     `mqtt in` (Mosquitto, a unique topic) -> `function` "ten conditions" (the same conditions with
+ *     the same episode semantics, state per device in node context) -> `function` "send email" (nodemailer
+ *     from functionGlobalContext, one connection per mail like our notifier) to its own smtp-server.
+ *     node-red-node-email is not used: see tests/bench/README.md.
+ *
+ * Throughput phase: both sides get only values that fire nothing (1), closed loop (at most WINDOW uplinks
+ * published and not yet evaluated), and the rate is uplinks evaluated x 10 rules / time until the last
+ * one was evaluated. "Evaluated" is, for ours, PUBACKs (sent after the event log accepted the uplink)
+ * minus the rules worker's consumer lag; for Node-RED, a counter the conditions function increments.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '@iot/config';
+import type { Db } from '@iot/db';
+import type { IngestService } from '@iot/ingest';
+import { startPlatform } from '@iot/platform';
+import { createLogger } from '@iot/runtime';
+import mqtt, { type MqttClient } from 'mqtt';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+
+const which = process.argv[2] ?? 'both';
+const RATE = Number(process.argv[3] ?? 1000);
+const LATENCY_S = Number(process.argv[4] ?? 15);
+const THROUGHPUT_S = Number(process.argv[5] ?? 8);
+const DEVICES = Number(process.argv[6] ?? 100);
+/** A second latency phase where only 1 in FEW_PERIOD uplinks fires (the rate the notifier is sized for). */
+const FEW_PERIOD = 50;
+const FEW_S = 8;
+const MOSQUITTO_URL = process.argv[7] ?? 'mqtt://127.0.0.1:1883';
+/** Publishing to Mosquitto for Node-RED: a few anonymous connections carry all devices' topics. */
+const MOSQUITTO_CONNECTIONS = 4;
+/** After publishing stops, mails still on their way are waited for at most this long (bounded run). */
+const DRAIN_MS = 20_000;
+/**
+ * Throughput phase, uplinks published and not yet evaluated. Node-RED: Mosquitto queues at most 1000
+ * messages per subscriber (max_queued_messages) and drops the rest, so stay below. Ours: the embedded
+ * broker's PUBACK already waits for the event log; the window only keeps the backlog comparable.
+ */
+const WINDOW_NODE_RED = 900;
+const WINDOW_OURS = 4000;
+const THRESHOLD = 500_000;
+const ABOVE_BASE = 1_000_000;
+const BELOW = 1;
+
+const log = createLogger({ level: 'warn', name: 'bench-rules' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : String(n));
+
+// -------------------------------------------------------------------------------------------- the rules
+interface Condition {
+  operator: 'lte' | 'gte' | 'eq' | 'in' | 'out' | 'rie' | 'fae';
+  value?: number;
+  rangeMin?: number;
+  rangeMax?: number;
+  fires?: true;
+}
+/** Nine conditions that never hold for the values sent, then the one that mails. */
+const CONDITIONS: Condition[] = [
+  { operator: 'lte', value: -100 },
+  { operator: 'gte', value: 1e9 },
+  { operator: 'eq', value: -999 },
+  { operator: 'in', rangeMin: -1000, rangeMax: -900 },
+  { operator: 'out', rangeMin: -1e9, rangeMax: 1e9 },
+  { operator: 'rie', value: 1e9 },
+  { operator: 'fae', value: -1e9 },
+  { operator: 'lte', value: -200 },
+  { operator: 'gte', value: 2e9 },
+  { operator: 'gte', value: THRESHOLD, fires: true },
+];
+const SUBJECT = 'bench {value}';
+
+// ------------------------------------------------------------------------------------------ SMTP sinks
+interface MailSink {
+  port: number;
+  /** performance.now() at which the mail with this sequence number was accepted (end of DATA). */
+  arrivals: Map<number, number>;
+  duplicates: number;
+  close: () => Promise<void>;
+}
+
+/** A local SMTP server that records when each mail's DATA ended, keyed by the number in its subject. */
+async function startMailSink(): Promise<MailSink> {
+  const arrivals = new Map<number, number>();
+  const sink = { arrivals, duplicates: 0 } as MailSink;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    // smtp-server looks up each client's address in reverse DNS by default: about a second here per
+    // connection, which would be the SMTP server's delay, not the sender's.
+    disableReverseLookup: true,
+    size: 1_000_000,
+    onData(stream, _session, callback) {
+      let head = '';
+      stream.on('data', (chunk: Buffer) => {
+        if (head.length < 4096) head += chunk.toString('utf8');
+      });
+      stream.on('end', () => {
+        const at = performance.now();
+        const m = /^Subject: bench (\d+)/im.exec(head);
+        if (m) {
+          const seq = Number(m[1]) - ABOVE_BASE;
+          if (arrivals.has(seq)) sink.duplicates += 1;
+          else arrivals.set(seq, at);
+        }
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  sink.port = (server.server.address() as { port: number }).port;
+  sink.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return sink;
+}
+
+// ------------------------------------------------------------------------------------------ the sides
+interface Publisher {
+  client: MqttClient;
+  topics: string[];
+  next: number;
+}
+
+interface Side {
+  name: string;
+  mail: MailSink;
+  publishers: Publisher[];
+  /** Uplinks whose ten conditions have been evaluated so far (since the side started). */
+  evaluated: () => Promise<number>;
+  /** Uplinks accepted so far (PUBACK). */
+  accepted: () => number;
+  window: number;
+  /** Ours: backlogs sampled during a latency phase (consumer lags of the event log). */
+  backlog?: () => Promise<Record<string, number>>;
+  /** Ours: when the rules worker's transaction that logged each firing began (epoch ms, by sequence). */
+  firedAt?: (fromSeq: number) => Promise<Map<number, number>>;
+  /** Ours: when the notifier claimed each firing's job (job_keys.created_at, epoch ms, by sequence). */
+  claimedAt?: (fromSeq: number) => Promise<Map<number, number>>;
+  close: () => Promise<void>;
+}
+
+/** One uplink per device in turn; `fire` decides above or below; the body carries the sequence number. */
+function publishNext(side: Side, seq: number, value: number, ack: (ok: boolean) => void): void {
+  const p = side.publishers[seq % side.publishers.length] as Publisher;
+  const topic = p.topics[p.next++ % p.topics.length] as string;
+  const body = JSON.stringify({ message_id: `b${seq}`, ts: Date.now(), temperature: value });
+  p.client.publishAsync(topic, body, { qos: 1 }).then(
+    () => ack(true),
+    () => ack(false),
+  );
+}
+
+/**
+ * Values per device: `period - 1` below, then one above. Period 2 alternates, so each device's "above"
+ * uplinks fire exactly once each (the "below" ends the episode and re-arms the rule).
+ */
+class Pattern {
+  private readonly count = new Map<string, number>();
+  constructor(
+    private readonly publishers: Publisher[],
+    private readonly period: number,
+  ) {}
+  above(seq: number): boolean {
+    const p = this.publishers[seq % this.publishers.length] as Publisher;
+    const topic = p.topics[p.next % p.topics.length] as string;
+    const n = this.count.get(topic) ?? 0;
+    this.count.set(topic, n + 1);
+    return n % this.period === this.period - 1;
+  }
+}
+
+let sequence = 0;
+
+async function latencyPhase(side: Side, rate: number, seconds: number, period: number) {
+  const pattern = new Pattern(side.publishers, period);
+  const publishedAt = new Map<number, number>();
+  const publishedEpoch = new Map<number, number>();
+  const firstSeq = sequence;
+  const maxBacklog: Record<string, number> = {};
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling && side.backlog) {
+      for (const [k, v] of Object.entries(await side.backlog()))
+        maxBacklog[k] = Math.max(maxBacklog[k] ?? 0, v);
+      await sleep(100);
+    }
+  })();
+  let published = 0;
+  let failed = 0;
+  const start = performance.now();
+  let slots = 0;
+  while (performance.now() - start < seconds * 1000) {
+    const due = Math.floor(((performance.now() - start) * rate) / 1000) - slots;
+    for (let i = 0; i < due; i++) {
+      slots += 1;
+      const seq = sequence++;
+      const above = pattern.above(seq);
+      if (above) {
+        publishedAt.set(seq, performance.now());
+        publishedEpoch.set(seq, Date.now());
+      }
+      published += 1;
+      publishNext(side, seq, above ? ABOVE_BASE + seq : BELOW, (ok) => {
+        if (!ok) failed += 1;
+      });
+    }
+    await sleep(2);
+  }
+  const sendSeconds = (performance.now() - start) / 1000;
+  const end = performance.now();
+  const delivered = () => [...publishedAt.keys()].filter((s) => side.mail.arrivals.has(s)).length;
+  while (delivered() < publishedAt.size && performance.now() - end < DRAIN_MS) await sleep(50);
+  const drainMs = performance.now() - end;
+  sampling = false;
+  await sampler;
+  // Stage: publish -> the rules worker's transaction that logged the firing (its start, PostgreSQL now()).
+  const stage = async (read?: (fromSeq: number) => Promise<Map<number, number>>) => {
+    if (!read) return { n: 0, p50: Number.NaN, p99: Number.NaN };
+    const at = await read(firstSeq);
+    const ms = [...publishedEpoch].flatMap(([s, t]) => (at.has(s) ? [(at.get(s) as number) - t] : []));
+    ms.sort((a, b) => a - b);
+    const pct = (q: number) =>
+      ms[Math.min(ms.length - 1, Math.ceil((q / 100) * ms.length) - 1)] ?? Number.NaN;
+    return { n: ms.length, p50: pct(50), p99: pct(99) };
+  };
+  const fired = await stage(side.firedAt);
+  const claimed = await stage(side.claimedAt);
+  // Mails not delivered within the drain bound count as infinitely late: p99 is then at least that late.
+  const latencies = [...publishedAt].map(
+    ([s, t]) => (side.mail.arrivals.get(s) ?? Number.POSITIVE_INFINITY) - t,
+  );
+  latencies.sort((a, b) => a - b);
+  const pct = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.ceil((q / 100) * latencies.length) - 1)] ?? Number.NaN;
+  return {
+    offered: published / sendSeconds,
+    published,
+    failed,
+    expected: publishedAt.size,
+    delivered: delivered(),
+    p50: pct(50),
+    p99: pct(99),
+    max: latencies.at(-1) ?? Number.NaN,
+    drainMs,
+    maxBacklog,
+    fired,
+    claimed,
+  };
+}
+
+async function throughputPhase(side: Side, seconds: number) {
+  // Start from an idle path: everything published before has been evaluated.
+  const idleBy = performance.now() + DRAIN_MS;
+  let before = await side.evaluated();
+  while (before < side.accepted() && performance.now() < idleBy) {
+    await sleep(50);
+    before = await side.evaluated();
+  }
+  let published = 0;
+  let failed = 0;
+  let evaluated = 0;
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) {
+    evaluated = (await side.evaluated()) - before;
+    const room = side.window - (published - evaluated);
+    for (let i = 0; i < room; i++) {
+      published += 1;
+      publishNext(side, sequence++, BELOW, (ok) => {
+        if (!ok) failed += 1;
+      });
+    }
+    await sleep(5);
+  }
+  // The phase ends with the last evaluation: uplinks lost on the way (a broker dropping them) must not
+  // count the drain bound as working time.
+  const end = performance.now();
+  let lastProgress = end;
+  while (
+    evaluated < published - failed &&
+    performance.now() - lastProgress < 3_000 &&
+    performance.now() - end < DRAIN_MS
+  ) {
+    await sleep(5);
+    const now = (await side.evaluated()) - before;
+    if (now > evaluated) lastProgress = performance.now();
+    evaluated = now;
+  }
+  const ms = (evaluated < published - failed ? lastProgress : performance.now()) - start;
+  return {
+    published,
+    failed,
+    evaluated,
+    uplinksPerSecond: (evaluated / ms) * 1000,
+    evaluationsPerSecond: ((evaluated * CONDITIONS.length) / ms) * 1000,
+  };
+}
+
+// ------------------------------------------------------------------------------------------------ ours
+async function createBenchFleet(db: Db, n: number) {
+  const { rows: c } = await db.query<{ id: number }>(
+    "INSERT INTO companies (name) VALUES ('Bench rules ' || md5(random()::text)) RETURNING id::int AS id",
+  );
+  const companyId = c[0]?.id;
+  if (companyId === undefined) throw new Error('no company');
+  const uuids = Array.from({ length: n }, (): string => randomUUID());
+  const tokens = uuids.map(() => randomBytes(16).toString('hex'));
+  const hashes = tokens.map((t) => createHash('sha256').update(t).digest('hex'));
+  const { rows: devices } = await db.query<{ id: number; uuid: string }>(
+    `INSERT INTO devices (company_id, name, uuid, credentials_hash)
+     SELECT $1, 'bench ' || t.i, t.u::uuid, t.h FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(u, h, i)
+     RETURNING id::int AS id, uuid::text AS uuid`,
+    [companyId, uuids, hashes],
+  );
+  const conditions = JSON.stringify(CONDITIONS.map((k, i) => ({ ...k, position: i })));
+  const { rows: firing } = await db.query<{ id: number; fires: boolean }>(
+    `INSERT INTO rules (company_id, device_id, name, trigger, data_field, operator, value, range_min, range_max)
+     SELECT $1, d.id, 'bench ' || c.position, 'data', 'temperature', c.operator, c.value, c."rangeMin", c."rangeMax"
+     FROM unnest($2::bigint[]) AS d(id)
+     CROSS JOIN jsonb_to_recordset($3::jsonb) AS c(position int, operator text, value float8, "rangeMin" float8,
+                                                   "rangeMax" float8, fires boolean)
+     RETURNING id::int AS id, (name = 'bench ' || $4::text) AS fires`,
+    [companyId, devices.map((d) => d.id), conditions, CONDITIONS.length - 1],
+  );
+  const firingIds = firing.filter((r) => r.fires).map((r) => r.id);
+  await db.query(
+    `INSERT INTO rule_actions (company_id, rule_id, position, type, recipients, subject, body)
+     SELECT $1, r.id, 0, 'email', ARRAY['bench@example.test'], $3, '{device}: {field} {value} at {time}'
+     FROM unnest($2::bigint[]) AS r(id)`,
+    [companyId, firingIds, SUBJECT],
+  );
+  const token = new Map(uuids.map((u, i) => [u, tokens[i] ?? '']));
+  return {
+    companyId,
+    rules: firing.length,
+    firingRules: firingIds.length,
+    devices: devices.map((d) => ({ ...d, token: token.get(d.uuid) ?? '' })),
+  };
+}
+
+async function ourSide(): Promise<Side> {
+  const mail = await startMailSink();
+  const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-rules-'));
+  const config = loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_DATA: 'false',
+    SIMULATE_DEVICES: '0',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+  });
+  const platform = await startPlatform({ config, log });
+  const ingest = platform.services.find((s) => s.name === 'ingest') as IngestService;
+  const fleet = await createBenchFleet(platform.db, DEVICES);
+  console.log(
+    `ours: ${fleet.devices.length} devices, ${fleet.rules} rules, ${fleet.firingRules} with an email action`,
+  );
+  const url = `mqtt://127.0.0.1:${ingest.mqttPort}`;
+  const publishers = await Promise.all(
+    fleet.devices.map(async (d) => ({
+      client: await mqtt.connectAsync(url, { username: d.uuid, password: d.token, reconnectPeriod: 0 }),
+      topics: [`devices/${d.uuid}/up`],
+      next: 0,
+    })),
+  );
+  let accepted = 0;
+  for (const p of publishers)
+    p.client.on('packetreceive', (packet) => {
+      if (packet.cmd === 'puback') accepted += 1;
+    });
+  return {
+    name: 'ours (platform in-process: aedes, PGlite, in-process log and queue, nodemailer)',
+    mail,
+    publishers,
+    accepted: () => accepted,
+    evaluated: async () => accepted - (await ingest.eventLog.lag(ingest.topic, 'rules-worker')),
+    window: WINDOW_OURS,
+    backlog: async () => ({
+      'rules-worker lag': await ingest.eventLog.lag(ingest.topic, 'rules-worker'),
+      'storage-writer lag': await ingest.eventLog.lag(ingest.topic, 'storage-writer'),
+    }),
+    firedAt: async (fromSeq) => {
+      const { rows } = await platform.db.query<{ seq: number; at: number }>(
+        `SELECT substr(payload->>'messageId', 2)::int AS seq, (extract(epoch FROM created_at) * 1000)::float8 AS at
+         FROM device_logs WHERE company_id = $1 AND payload->>'kind' = 'rule_fired'
+           AND substr(payload->>'messageId', 2)::int >= $2`,
+        [fleet.companyId, fromSeq],
+      );
+      return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    claimedAt: async (fromSeq) => {
+      // Job key <rule id>:b<sequence>:<action id>.
+      const { rows } = await platform.db.query<{ seq: number; at: number }>(
+        `SELECT substr(split_part(key, ':', 2), 2)::int AS seq, (extract(epoch FROM created_at) * 1000)::float8 AS at
+         FROM job_keys WHERE split_part(key, ':', 2) LIKE 'b%' AND substr(split_part(key, ':', 2), 2)::int >= $1`,
+        [fromSeq],
+      );
+      return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    close: async () => {
+      await Promise.all(publishers.map((p) => p.client.endAsync()));
+      for (const s of [...platform.services].reverse()) await s.stop();
+      await mail.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// -------------------------------------------------------------------------------------------- Node-RED
+interface NodeRed {
+  init: (server: Server, settings: Record<string, unknown>) => void;
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** The ten conditions with the rules engine's episode semantics (fire once per episode, re-arm when it ends). */
+const CONDITIONS_FUNCTION = `
+const bench = global.get('bench');
+const conditions = ${JSON.stringify(CONDITIONS)};
+const v = msg.payload && msg.payload.temperature;
+if (typeof v !== 'number') return null;
+const key = msg.topic;
+const state = context.get(key) || { prev: null, holding: conditions.map(() => false) };
+let fired = null;
+for (let i = 0; i < conditions.length; i++) {
+  const c = conditions[i];
+  let holds;
+  switch (c.operator) {
+    case 'lte': holds = v <= c.value; break;
+    case 'gte': holds = v >= c.value; break;
+    case 'eq': holds = Math.abs(v - c.value) <= 1e-9 * Math.max(1, Math.abs(v), Math.abs(c.value)); break;
+    case 'in': holds = v >= c.rangeMin && v <= c.rangeMax; break;
+    case 'out': holds = v < c.rangeMin || v > c.rangeMax; break;
+    case 'rie': holds = state.holding[i] ? v >= c.value : state.prev !== null && state.prev < c.value && v >= c.value; break;
+    case 'fae': holds = state.holding[i] ? v <= c.value : state.prev !== null && state.prev > c.value && v <= c.value; break;
+  }
+  if (holds && !state.holding[i] && c.fires) fired = { field: 'temperature', value: v };
+  state.holding[i] = holds;
+}
+state.prev = v;
+context.set(key, state);
+bench.evaluated();
+if (!fired) return null;
+msg.fired = fired;
+return msg;
+`;
+
+const SEND_FUNCTION = `
+const bench = global.get('bench');
+const subject = ${JSON.stringify(SUBJECT)}.replace('{value}', String(msg.fired.value));
+bench.transport.sendMail({
+  from: 'Node-RED <no-reply@localhost>',
+  to: 'bench@example.test',
+  subject,
+  text: msg.topic + ': temperature ' + msg.fired.value,
+}).then(() => node.done(), (err) => node.done(err));
+return null;
+`;
+
+async function nodeRedSide(): Promise<Side> {
+  const mail = await startMailSink();
+  const userDir = mkdtempSync(join(tmpdir(), 'iot-bench-node-red-'));
+  const prefix = `bench-node-red-${randomBytes(4).toString('hex')}`;
+  const u = new URL(MOSQUITTO_URL);
+  const flows = [
+    { id: 'tab1', type: 'tab', label: 'bench' },
+    {
+      id: 'broker1',
+      type: 'mqtt-broker',
+      name: 'mosquitto',
+      broker: u.hostname,
+      port: u.port || '1883',
+      clientid: `${prefix}-sub`,
+      autoConnect: true,
+      usetls: false,
+      protocolVersion: '4',
+      keepalive: '60',
+      cleansession: true,
+    },
+    {
+      id: 'in1',
+      type: 'mqtt in',
+      z: 'tab1',
+      name: 'uplinks',
+      topic: `${prefix}/+/up`,
+      qos: '1',
+      datatype: 'json',
+      broker: 'broker1',
+      nl: false,
+      rap: true,
+      rh: 0,
+      inputs: 0,
+      wires: [['cond1']],
+    },
+    {
+      id: 'cond1',
+      type: 'function',
+      z: 'tab1',
+      name: 'ten conditions',
+      func: CONDITIONS_FUNCTION,
+      outputs: 1,
+      wires: [['mail1']],
+    },
+    {
+      id: 'mail1',
+      type: 'function',
+      z: 'tab1',
+      name: 'send email',
+      func: SEND_FUNCTION,
+      outputs: 0,
+      wires: [],
+    },
+  ];
+  const flowFile = join(userDir, 'flows.json');
+  writeFileSync(flowFile, JSON.stringify(flows));
+  let evaluated = 0;
+  // One connection per mail (no pool), as our notifier's SmtpMailer does.
+  const transport = nodemailer.createTransport(`smtp://127.0.0.1:${mail.port}`);
+  const require = createRequire(import.meta.url);
+  const RED = require('node-red') as NodeRed;
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  RED.init(server, {
+    userDir,
+    flowFile,
+    httpAdminRoot: false,
+    httpNodeRoot: false,
+    disableEditor: true,
+    credentialSecret: false,
+    logging: { console: { level: 'warn', metrics: false, audit: false } },
+    functionGlobalContext: {
+      bench: {
+        transport,
+        evaluated: () => {
+          evaluated += 1;
+        },
+      },
+    },
+    externalModules: { autoInstall: false, palette: { allowInstall: false } },
+  });
+  await RED.start();
+  const publishers = await Promise.all(
+    Array.from({ length: MOSQUITTO_CONNECTIONS }, async (_, c) => ({
+      client: await mqtt.connectAsync(MOSQUITTO_URL, { clientId: `${prefix}-pub-${c}`, reconnectPeriod: 0 }),
+      topics: Array.from(
+        { length: Math.ceil(DEVICES / MOSQUITTO_CONNECTIONS) },
+        (_d, i) => `${prefix}/dev${i * MOSQUITTO_CONNECTIONS + c}/up`,
+      ),
+      next: 0,
+    })),
+  );
+  let accepted = 0;
+  for (const p of publishers)
+    p.client.on('packetreceive', (packet) => {
+      if (packet.cmd === 'puback') accepted += 1;
+    });
+  // Wait until the mqtt in node has subscribed: a probe uplink must be evaluated.
+  const probeBy = performance.now() + 15_000;
+  while (evaluated === 0 && performance.now() < probeBy) {
+    await publishers[0]?.client.publishAsync(`${prefix}/probe/up`, JSON.stringify({ temperature: BELOW }), {
+      qos: 1,
+    });
+    await sleep(200);
+  }
+  if (evaluated === 0) throw new Error('Node-RED never received an uplink from Mosquitto');
+  const base = evaluated;
+  const baseAccepted = accepted;
+  return {
+    name: 'Node-RED 4 (embedded; mqtt in from Mosquitto, 2 function nodes, nodemailer)',
+    mail,
+    publishers,
+    accepted: () => accepted - baseAccepted,
+    evaluated: async () => evaluated - base,
+    window: WINDOW_NODE_RED,
+    close: async () => {
+      await Promise.all(publishers.map((p) => p.client.endAsync()));
+      await RED.stop();
+      transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await mail.close();
+      rmSync(userDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------------- run
+type Latency = Awaited<ReturnType<typeof latencyPhase>>;
+interface Figures {
+  side: string;
+  all: Latency;
+  few: Latency;
+  throughput: Awaited<ReturnType<typeof throughputPhase>>;
+  duplicates: number;
+}
+
+/** A latency ratio; a side that never delivered its p99 within the bound has no finite ratio. */
+function ratioText(a: number, b: number): string {
+  return Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}x` : 'n/a (mails missing)';
+}
+
+/** p99 as text; mails still missing at the end of the drain bound make it "> bound". */
+function p99Text(l: Latency): string {
+  if (Number.isFinite(l.p99)) return fmt(l.p99);
+  return `> ${fmt(DRAIN_MS)} (${fmt(l.expected - l.delivered)} never arrived)`;
+}
+
+function describe(what: string, l: Latency): string {
+  return (
+    `${what}: ${fmt(l.offered)} uplinks/s offered, ${fmt(l.published)} published (${fmt(l.failed)} failed), ` +
+    `${fmt(l.delivered)} of ${fmt(l.expected)} mails accepted by SMTP, waited ${fmt(l.drainMs)} ms after ` +
+    `publishing stopped; p50 ${fmt(l.p50)} ms, p99 ${p99Text(l)} ms; load ${loadavg()[0]?.toFixed(1)}` +
+    (l.fired.n > 0
+      ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
+        `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job claimed by the notifier (job_keys row) p50 ` +
+        `${fmt(l.claimed.p50)} / p99 ${fmt(l.claimed.p99)} ms (${fmt(l.claimed.n)}); max backlog ${JSON.stringify(l.maxBacklog)}`
+      : '')
+  );
+}
+
+async function runSide(open: () => Promise<Side>): Promise<Figures> {
+  const side = await open();
+  try {
+    console.log(`\n== ${side.name}`);
+    // Warm-up: device lookups cached, JIT, first SMTP connections (about 10 mails).
+    await latencyPhase(side, 40, 1, 2);
+    // Order matters: the phase that may leave a backlog of mails runs last.
+    const throughput = await throughputPhase(side, THROUGHPUT_S);
+    console.log(
+      `throughput (nothing fires, closed loop, window ${side.window}): ${fmt(throughput.evaluated)} of ` +
+        `${fmt(throughput.published)} uplinks evaluated (${fmt(throughput.failed)} failed): ` +
+        `${fmt(throughput.uplinksPerSecond)} uplinks/s = ${fmt(throughput.evaluationsPerSecond)} rule evaluations/s; ` +
+        `load ${loadavg()[0]?.toFixed(1)}`,
+    );
+    // The storage writer may still be behind after the closed loop: start the latency phases idle.
+    const idleBy = performance.now() + DRAIN_MS;
+    while (side.backlog && performance.now() < idleBy) {
+      if (Object.values(await side.backlog()).every((v) => v === 0)) break;
+      await sleep(50);
+    }
+    const few = await latencyPhase(side, RATE, FEW_S, FEW_PERIOD);
+    console.log(describe(`1 in ${FEW_PERIOD} uplinks fires, ${FEW_S} s`, few));
+    const all = await latencyPhase(side, RATE, LATENCY_S, 2);
+    console.log(describe(`every second uplink fires, ${LATENCY_S} s`, all));
+    return { side: side.name, all, few, throughput, duplicates: side.mail.duplicates };
+  } finally {
+    await side.close();
+  }
+}
+
+console.log(
+  `rules benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
+    `${DEVICES} devices x ${CONDITIONS.length} rules at ${RATE} uplinks/s; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+);
+const results: Figures[] = [];
+if (which === 'ours' || which === 'both') results.push(await runSide(ourSide));
+if (which === 'node-red' || which === 'both') {
+  try {
+    results.push(await runSide(nodeRedSide));
+  } catch (err) {
+    console.log(`Node-RED side failed: ${(err as Error).stack ?? err}`);
+  }
+}
+console.log('');
+console.table(
+  results.map((r) => ({
+    side: r.side.split(' (')[0],
+    'every 2nd fires: mails': `${fmt(r.all.delivered)} / ${fmt(r.all.expected)}`,
+    'p50 / p99 ms': `${Number.isFinite(r.all.p50) ? fmt(r.all.p50) : `> ${fmt(DRAIN_MS)}`} / ${p99Text(r.all)}`,
+    [`1 in ${FEW_PERIOD} fires: mails`]: `${fmt(r.few.delivered)} / ${fmt(r.few.expected)}`,
+    'p50 / p99 ms ': `${fmt(r.few.p50)} / ${p99Text(r.few)}`,
+    'rule evaluations/s': fmt(r.throughput.evaluationsPerSecond),
+    duplicates: r.duplicates,
+  })),
+);
+const ours = results.find((r) => r.side.startsWith('ours'));
+const red = results.find((r) => r.side.startsWith('Node-RED'));
+if (ours) {
+  for (const [what, l] of [
+    ['every second uplink firing', ours.all],
+    [`1 in ${FEW_PERIOD} firing`, ours.few],
+  ] as const) {
+    console.log(
+      `target ours p99 < 100 ms at ${RATE} uplinks/s, ${what}: ${l.p99 < 100 ? 'MET' : 'NOT MET'} (${p99Text(l)} ms)`,
+    );
+  }
+}
+if (ours && red) {
+  const ratio = ours.throughput.evaluationsPerSecond / red.throughput.evaluationsPerSecond;
+  console.log(
+    `ours / Node-RED: rule evaluations/s ${ratio.toFixed(2)}x (target >= 3x: ${ratio >= 3 ? 'MET' : 'NOT MET'}); ` +
+      `p99 every second firing ${ratioText(ours.all.p99, red.all.p99)}, 1 in ${FEW_PERIOD} ${ratioText(ours.few.p99, red.few.p99)}`,
+  );
+}
+console.log(
+  `load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+);
+process.exit(0);
