@@ -1,14 +1,13 @@
 import { CLICK_TYPES } from '@iot/domain';
-import { PlusIcon, SaveIcon } from 'lucide-react';
+import { PlusIcon } from 'lucide-react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
-import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
+import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
-import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
 import { notifySuccess } from '../../../lib/notify';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import { useSaveRule } from '../api/save-rule';
@@ -27,6 +26,7 @@ import {
 } from '../rule-form';
 import type { Rule } from '../types';
 import { ActionEditor } from './action-editor';
+import { ItemEditorForm } from './item-editor-form';
 
 /**
  * One rule's form (ROLE_ADMIN and ROLE_MAINUSER; read-only for others): condition, schedule, limits,
@@ -67,222 +67,206 @@ export function RuleEditor({
   );
 
   return (
-    <form
+    <ItemEditorForm
+      testId="rule-form"
+      fieldsetTestId="rule-fieldset"
+      testIdPrefix="rule"
+      readOnly={readOnly}
+      summary={summary}
+      submitDisabled={actionsInvalid || save.isPending}
       onSubmit={onSubmit}
-      className="flex flex-1 flex-col overflow-hidden"
-      noValidate
-      data-testid="rule-form"
+      onCancel={onDone}
     >
-      <SheetBody className="py-2">
-        <fieldset disabled={readOnly} className="flex flex-col gap-4" data-testid="rule-fieldset">
-          {input('name', t('rules.name'), 'text', true)}
-          <div className="flex items-center gap-2">
-            <Controller
-              control={form.control}
-              name="is_active"
-              render={({ field }) => (
-                <Checkbox
-                  id="rule-active"
-                  checked={field.value}
-                  onCheckedChange={(v) => field.onChange(v === true)}
-                  disabled={readOnly}
-                  data-testid="rule-is_active"
-                />
-              )}
+      {input('name', t('rules.name'), 'text', true)}
+      <div className="flex items-center gap-2">
+        <Controller
+          control={form.control}
+          name="is_active"
+          render={({ field }) => (
+            <Checkbox
+              id="rule-active"
+              checked={field.value}
+              onCheckedChange={(v) => field.onChange(v === true)}
+              disabled={readOnly}
+              data-testid="rule-is_active"
             />
-            <Label htmlFor="rule-active">{t('rules.active')}</Label>
-          </div>
-          <FormField name="trigger" label={t('rules.trigger')} summary={summary} required>
-            <NativeSelect id="trigger" data-testid="rule-trigger" {...form.register('trigger')}>
-              {RULE_TRIGGERS.map((tr) => (
-                <option key={tr} value={tr}>
-                  {t(`rules.triggers.${tr}`)}
+          )}
+        />
+        <Label htmlFor="rule-active">{t('rules.active')}</Label>
+      </div>
+      <FormField name="trigger" label={t('rules.trigger')} summary={summary} required>
+        <NativeSelect id="trigger" data-testid="rule-trigger" {...form.register('trigger')}>
+          {RULE_TRIGGERS.map((tr) => (
+            <option key={tr} value={tr}>
+              {t(`rules.triggers.${tr}`)}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+      {values.trigger === 'data' && (
+        <>
+          <FormField
+            name="data_field"
+            label={t('rules.data-field')}
+            summary={summary}
+            required
+            testId="rule-data_field"
+          >
+            <NativeSelect id="data_field" data-testid="rule-data_field" {...form.register('data_field')}>
+              <option value="">{t('rules.choose')}</option>
+              {values.data_field && !fields.some((f) => f.value === values.data_field) && (
+                <option value={values.data_field}>{values.data_field}</option>
+              )}
+              {fields.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
                 </option>
               ))}
             </NativeSelect>
           </FormField>
-          {values.trigger === 'data' && (
-            <>
-              <FormField
-                name="data_field"
-                label={t('rules.data-field')}
-                summary={summary}
-                required
-                testId="rule-data_field"
-              >
-                <NativeSelect id="data_field" data-testid="rule-data_field" {...form.register('data_field')}>
-                  <option value="">{t('rules.choose')}</option>
-                  {values.data_field && !fields.some((f) => f.value === values.data_field) && (
-                    <option value={values.data_field}>{values.data_field}</option>
-                  )}
-                  {fields.map((f) => (
-                    <option key={f.value} value={f.value}>
-                      {f.label}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </FormField>
-              <FormField name="operator" label={t('rules.operator')} summary={summary} required>
-                <NativeSelect id="operator" data-testid="rule-operator" {...form.register('operator')}>
-                  {OPERATORS.map((op) => (
-                    <option key={op} value={op}>
-                      {t(`rules.operators.${op}`)}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </FormField>
-              {range ? (
-                <div className="grid grid-cols-2 gap-3">
-                  {input('range_min', t('rules.range-min'), 'text', true)}
-                  {input('range_max', t('rules.range-max'), 'text', true)}
-                </div>
-              ) : (
-                input('value', t('rules.value'), 'text', true)
-              )}
-            </>
-          )}
-          {values.trigger === 'click' && (
+          <FormField name="operator" label={t('rules.operator')} summary={summary} required>
+            <NativeSelect id="operator" data-testid="rule-operator" {...form.register('operator')}>
+              {OPERATORS.map((op) => (
+                <option key={op} value={op}>
+                  {t(`rules.operators.${op}`)}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+          {range ? (
             <div className="grid grid-cols-2 gap-3">
-              <FormField name="click_type" label={t('rules.click-type')} summary={summary} required>
-                <NativeSelect id="click_type" data-testid="rule-click_type" {...form.register('click_type')}>
-                  {Object.entries(CLICK_TYPES).map(([name, value]) => (
-                    <option key={value} value={String(value)}>
-                      {t(`rules.click.${name as keyof typeof CLICK_TYPES}`)}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </FormField>
-              {input('max_clicks', t('rules.max-clicks'), 'number')}
+              {input('range_min', t('rules.range-min'), 'text', true)}
+              {input('range_max', t('rules.range-max'), 'text', true)}
             </div>
+          ) : (
+            input('value', t('rules.value'), 'text', true)
           )}
-          {input(
-            'time_window_seconds',
-            values.trigger === 'no_data' ? t('rules.silence-seconds') : t('rules.time-window'),
-            'number',
-            values.trigger === 'no_data',
-          )}
-          <div className="grid grid-cols-2 gap-3">
-            {input('max_actions', t('rules.max-actions'), 'number')}
-            {input('max_actions_period_seconds', t('rules.max-actions-period'), 'number')}
-          </div>
-          <section className="flex flex-col gap-2 rounded-lg border p-3">
-            <div className="flex items-center gap-2">
-              <Controller
-                control={form.control}
-                name="schedule_enabled"
-                render={({ field }) => (
-                  <Checkbox
-                    id="rule-schedule"
-                    checked={field.value}
-                    onCheckedChange={(v) => field.onChange(v === true)}
-                    disabled={readOnly}
-                    data-testid="rule-schedule-enabled"
-                  />
-                )}
-              />
-              <Label htmlFor="rule-schedule">{t('rules.schedule')}</Label>
-            </div>
-            {values.schedule_enabled && (
-              <FormField
-                name="schedule"
-                label={t('rules.schedule-window')}
-                summary={summary}
-                testId="rule-schedule"
-              >
-                <div className="grid grid-cols-2 gap-3">
-                  <Input
-                    type="time"
-                    aria-label={t('rules.schedule-start')}
-                    data-testid="rule-schedule-start"
-                    {...form.register('schedule.start')}
-                  />
-                  <Input
-                    type="time"
-                    aria-label={t('rules.schedule-end')}
-                    data-testid="rule-schedule-end"
-                    {...form.register('schedule.end')}
-                  />
-                </div>
-                <Controller
-                  control={form.control}
-                  name="schedule.weekdays"
-                  render={({ field }) => (
-                    <div className="flex flex-wrap gap-3" data-testid="rule-weekdays">
-                      {WEEKDAYS.map((d) => (
-                        <span key={d} className="flex items-center gap-1">
-                          <Checkbox
-                            id={`weekday-${d}`}
-                            checked={field.value.includes(d)}
-                            disabled={readOnly}
-                            onCheckedChange={(v) =>
-                              field.onChange(
-                                v === true ? [...field.value, d] : field.value.filter((x) => x !== d),
-                              )
-                            }
-                            data-testid={`rule-weekday-${d}`}
-                          />
-                          <Label htmlFor={`weekday-${d}`}>{t(`rules.weekday.${d as 1}`)}</Label>
-                        </span>
-                      ))}
-                    </div>
-                  )}
-                />
-              </FormField>
-            )}
-          </section>
+        </>
+      )}
+      {values.trigger === 'click' && (
+        <div className="grid grid-cols-2 gap-3">
+          <FormField name="click_type" label={t('rules.click-type')} summary={summary} required>
+            <NativeSelect id="click_type" data-testid="rule-click_type" {...form.register('click_type')}>
+              {Object.entries(CLICK_TYPES).map(([name, value]) => (
+                <option key={value} value={String(value)}>
+                  {t(`rules.click.${name as keyof typeof CLICK_TYPES}`)}
+                </option>
+              ))}
+            </NativeSelect>
+          </FormField>
+          {input('max_clicks', t('rules.max-clicks'), 'number')}
+        </div>
+      )}
+      {input(
+        'time_window_seconds',
+        values.trigger === 'no_data' ? t('rules.silence-seconds') : t('rules.time-window'),
+        'number',
+        values.trigger === 'no_data',
+      )}
+      <div className="grid grid-cols-2 gap-3">
+        {input('max_actions', t('rules.max-actions'), 'number')}
+        {input('max_actions_period_seconds', t('rules.max-actions-period'), 'number')}
+      </div>
+      <section className="flex flex-col gap-2 rounded-lg border p-3">
+        <div className="flex items-center gap-2">
           <Controller
             control={form.control}
-            name="actions"
+            name="schedule_enabled"
             render={({ field }) => (
-              <section className="flex flex-col gap-2" data-testid="rule-actions">
-                <h4 className="text-sm font-semibold">{t('rules.actions')}</h4>
-                {field.value.map((action, i) => (
-                  <ActionEditor
-                    // Actions have no stable id before saving; the index is their identity in the form.
-                    // biome-ignore lint/suspicious/noArrayIndexKey: see above
-                    key={i}
-                    action={action}
-                    index={i}
-                    onChange={(next) => field.onChange(field.value.map((a, j) => (j === i ? next : a)))}
-                    onRemove={() => field.onChange(field.value.filter((_, j) => j !== i))}
-                  />
-                ))}
-                {!readOnly && (
-                  <Button
-                    type="button"
-                    variant="outline"
-                    size="sm"
-                    className="self-start"
-                    onClick={() =>
-                      field.onChange([...field.value, { channel: 'email', config: emptyConfig('email') }])
-                    }
-                    data-testid="rule-add-action"
-                  >
-                    <PlusIcon />
-                    {t('rules.add-action')}
-                  </Button>
-                )}
-              </section>
+              <Checkbox
+                id="rule-schedule"
+                checked={field.value}
+                onCheckedChange={(v) => field.onChange(v === true)}
+                disabled={readOnly}
+                data-testid="rule-schedule-enabled"
+              />
             )}
           />
-        </fieldset>
-      </SheetBody>
-      <SheetFooter className="items-center">
-        <FormErrorMarker summary={summary} className="mr-auto" />
-        <Button type="button" variant="outline" onClick={onDone} data-testid="rule-cancel">
-          {readOnly ? t('common.back') : t('common.cancel')}
-        </Button>
-        {!readOnly && (
-          <Button
-            type="submit"
-            disabled={!summary.canSubmit || actionsInvalid || save.isPending}
-            data-testid="rule-submit"
+          <Label htmlFor="rule-schedule">{t('rules.schedule')}</Label>
+        </div>
+        {values.schedule_enabled && (
+          <FormField
+            name="schedule"
+            label={t('rules.schedule-window')}
+            summary={summary}
+            testId="rule-schedule"
           >
-            <SaveIcon />
-            {t('common.save')}
-          </Button>
+            <div className="grid grid-cols-2 gap-3">
+              <Input
+                type="time"
+                aria-label={t('rules.schedule-start')}
+                data-testid="rule-schedule-start"
+                {...form.register('schedule.start')}
+              />
+              <Input
+                type="time"
+                aria-label={t('rules.schedule-end')}
+                data-testid="rule-schedule-end"
+                {...form.register('schedule.end')}
+              />
+            </div>
+            <Controller
+              control={form.control}
+              name="schedule.weekdays"
+              render={({ field }) => (
+                <div className="flex flex-wrap gap-3" data-testid="rule-weekdays">
+                  {WEEKDAYS.map((d) => (
+                    <span key={d} className="flex items-center gap-1">
+                      <Checkbox
+                        id={`weekday-${d}`}
+                        checked={field.value.includes(d)}
+                        disabled={readOnly}
+                        onCheckedChange={(v) =>
+                          field.onChange(
+                            v === true ? [...field.value, d] : field.value.filter((x) => x !== d),
+                          )
+                        }
+                        data-testid={`rule-weekday-${d}`}
+                      />
+                      <Label htmlFor={`weekday-${d}`}>{t(`rules.weekday.${d as 1}`)}</Label>
+                    </span>
+                  ))}
+                </div>
+              )}
+            />
+          </FormField>
         )}
-      </SheetFooter>
-    </form>
+      </section>
+      <Controller
+        control={form.control}
+        name="actions"
+        render={({ field }) => (
+          <section className="flex flex-col gap-2" data-testid="rule-actions">
+            <h4 className="text-sm font-semibold">{t('rules.actions')}</h4>
+            {field.value.map((action, i) => (
+              <ActionEditor
+                // Actions have no stable id before saving; the index is their identity in the form.
+                // biome-ignore lint/suspicious/noArrayIndexKey: see above
+                key={i}
+                action={action}
+                index={i}
+                onChange={(next) => field.onChange(field.value.map((a, j) => (j === i ? next : a)))}
+                onRemove={() => field.onChange(field.value.filter((_, j) => j !== i))}
+              />
+            ))}
+            {!readOnly && (
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                className="self-start"
+                onClick={() =>
+                  field.onChange([...field.value, { channel: 'email', config: emptyConfig('email') }])
+                }
+                data-testid="rule-add-action"
+              >
+                <PlusIcon />
+                {t('rules.add-action')}
+              </Button>
+            )}
+          </section>
+        )}
+      />
+    </ItemEditorForm>
   );
 }

@@ -1,20 +1,13 @@
-import { PencilIcon, PlusIcon, SaveIcon, Trash2Icon } from 'lucide-react';
-import { useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useOverlay } from '../../../components/shell/overlay-host';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
-import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
+import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
-import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
-import { useCurrentUser } from '../../../lib/auth';
 import { formatNumber } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { canEdit } from '../../../lib/roles';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import type { Device } from '../../../types/device';
 import { useDeviceRules } from '../api/get-device-rules';
@@ -29,6 +22,9 @@ import {
   sensorCheckRules,
 } from '../sensor-check-form';
 import { SENSOR_CHECK_KINDS, type SensorCheck } from '../types';
+import { EditableListDrawer } from './editable-list-drawer';
+import { ItemEditorForm } from './item-editor-form';
+import { useEditableList } from './use-editable-list';
 
 function SensorCheckEditor({
   deviceId,
@@ -89,128 +85,114 @@ function SensorCheckEditor({
     </FormField>
   );
   return (
-    <form
+    <ItemEditorForm
+      testId="check-form"
+      testIdPrefix="check"
+      readOnly={readOnly}
+      summary={summary}
+      submitDisabled={save.isPending}
       onSubmit={onSubmit}
-      className="flex flex-1 flex-col overflow-hidden"
-      noValidate
-      data-testid="check-form"
+      onCancel={onDone}
     >
-      <SheetBody className="py-2">
-        <fieldset disabled={readOnly} className="flex flex-col gap-4">
-          <FormField name="kind" label={t('checks.kind')} summary={summary} required>
-            <NativeSelect id="kind" data-testid="check-kind" {...form.register('kind')}>
-              {SENSOR_CHECK_KINDS.map((k) => (
-                <option key={k} value={k}>
-                  {t(`alarms.check.${k}`)}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          {values.kind === 'no_data' && (
-            <FormField
-              name="max_silence_seconds"
-              label={t('checks.silence')}
-              summary={summary}
-              required
-              testId="check-silence"
-            >
-              <Input
-                id="max_silence_seconds"
-                type="number"
-                data-testid="check-silence"
-                {...form.register('max_silence_seconds')}
-              />
+      <FormField name="kind" label={t('checks.kind')} summary={summary} required>
+        <NativeSelect id="kind" data-testid="check-kind" {...form.register('kind')}>
+          {SENSOR_CHECK_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {t(`alarms.check.${k}`)}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+      {values.kind === 'no_data' && (
+        <FormField
+          name="max_silence_seconds"
+          label={t('checks.silence')}
+          summary={summary}
+          required
+          testId="check-silence"
+        >
+          <Input
+            id="max_silence_seconds"
+            type="number"
+            data-testid="check-silence"
+            {...form.register('max_silence_seconds')}
+          />
+        </FormField>
+      )}
+      {values.kind === 'implausible_value' && (
+        <>
+          {fieldSelect(true)}
+          <div className="grid grid-cols-2 gap-3">
+            <FormField name="min_value" label={t('checks.min')} summary={summary} testId="check-min">
+              <Input id="min_value" data-testid="check-min" {...form.register('min_value')} />
             </FormField>
-          )}
-          {values.kind === 'implausible_value' && (
-            <>
-              {fieldSelect(true)}
-              <div className="grid grid-cols-2 gap-3">
-                <FormField name="min_value" label={t('checks.min')} summary={summary} testId="check-min">
-                  <Input id="min_value" data-testid="check-min" {...form.register('min_value')} />
-                </FormField>
-                <FormField name="max_value" label={t('checks.max')} summary={summary} testId="check-max">
-                  <Input id="max_value" data-testid="check-max" {...form.register('max_value')} />
-                </FormField>
-              </div>
-            </>
-          )}
-          {values.kind === 'battery_low' && (
-            <>
-              <FormField
-                name="level"
-                label={t('checks.level')}
-                summary={summary}
-                required
-                testId="check-level"
-              >
-                <Input
-                  id="level"
-                  type="number"
-                  min={0}
-                  max={100}
-                  data-testid="check-level"
-                  {...form.register('level')}
-                />
-              </FormField>
-              {fieldSelect(false)}
-            </>
-          )}
-          <div className="flex items-center gap-2">
-            <Controller
-              control={form.control}
-              name="is_active"
-              render={({ field }) => (
-                <Checkbox
-                  id="check-active"
-                  checked={field.value}
-                  disabled={readOnly}
-                  onCheckedChange={(v) => field.onChange(v === true)}
-                  data-testid="check-is_active"
-                />
-              )}
-            />
-            <Label htmlFor="check-active">{t('rules.active')}</Label>
+            <FormField name="max_value" label={t('checks.max')} summary={summary} testId="check-max">
+              <Input id="max_value" data-testid="check-max" {...form.register('max_value')} />
+            </FormField>
           </div>
-        </fieldset>
-      </SheetBody>
-      <SheetFooter className="items-center">
-        <FormErrorMarker summary={summary} className="mr-auto" />
-        <Button type="button" variant="outline" onClick={onDone} data-testid="check-cancel">
-          {readOnly ? t('common.back') : t('common.cancel')}
-        </Button>
-        {!readOnly && (
-          <Button type="submit" disabled={!summary.canSubmit || save.isPending} data-testid="check-submit">
-            <SaveIcon />
-            {t('common.save')}
-          </Button>
-        )}
-      </SheetFooter>
-    </form>
+        </>
+      )}
+      {values.kind === 'battery_low' && (
+        <>
+          <FormField name="level" label={t('checks.level')} summary={summary} required testId="check-level">
+            <Input
+              id="level"
+              type="number"
+              min={0}
+              max={100}
+              data-testid="check-level"
+              {...form.register('level')}
+            />
+          </FormField>
+          {fieldSelect(false)}
+        </>
+      )}
+      <div className="flex items-center gap-2">
+        <Controller
+          control={form.control}
+          name="is_active"
+          render={({ field }) => (
+            <Checkbox
+              id="check-active"
+              checked={field.value}
+              disabled={readOnly}
+              onCheckedChange={(v) => field.onChange(v === true)}
+              data-testid="check-is_active"
+            />
+          )}
+        />
+        <Label htmlFor="check-active">{t('rules.active')}</Label>
+      </div>
+    </ItemEditorForm>
   );
 }
 
 /** The device's sensor checks: no data for a time, implausible value, battery below a level. */
 export function SensorChecksDrawer({ device }: { device: Device }) {
   const { t, i18n } = useTranslation();
-  const overlay = useOverlay();
-  const editor = canEdit(useCurrentUser()?.roles);
   const checks = useSensorChecks(device.id);
   const details = useDeviceRules(device.id);
   const virtual = useVirtualFields(device.id);
   const remove = useDeleteSensorCheck(device.id);
-  const [editing, setEditing] = useState<SensorCheck | 'new' | null>(null);
+  const list = useEditableList<SensorCheck>({
+    remove,
+    confirmDelete: () => ({
+      title: t('checks.delete-title'),
+      message: t('checks.delete-message'),
+      testId: 'check-delete-confirm',
+    }),
+  });
   const fields = deviceFieldOptions(details.data, virtual.data ?? []);
   const n = (v: number | null) => (v === null ? '–' : formatNumber(v, i18n.language));
 
-  if (editing !== null) {
+  if (list.editing !== null) {
     return (
       <SensorCheckEditor
         deviceId={device.id}
-        check={editing === 'new' ? null : editing}
+        check={list.editing === 'new' ? null : list.editing}
         fields={fields}
-        readOnly={!editor}
-        onDone={() => setEditing(null)}
+        readOnly={!list.editable}
+        onDone={list.closeEditor}
       />
     );
   }
@@ -226,78 +208,33 @@ export function SensorChecksDrawer({ device }: { device: Device }) {
     });
   };
 
-  const confirmDelete = async (c: SensorCheck) => {
-    const ok = await overlay.confirm({
-      title: t('checks.delete-title'),
-      message: t('checks.delete-message'),
-      confirmLabel: t('common.delete'),
-      destructive: true,
-      testId: 'check-delete-confirm',
-    });
-    if (ok) remove.mutate(c.id);
-  };
-
   return (
-    <SheetBody className="flex flex-col gap-3 pb-4" data-testid="sensor-checks">
-      <div className="flex items-center justify-between gap-2">
-        <h3 className="text-sm font-semibold">{t('checks.title')}</h3>
-        {editor && (
-          <Button size="sm" onClick={() => setEditing('new')} data-testid="check-add">
-            <PlusIcon />
-            {t('checks.add')}
-          </Button>
-        )}
-      </div>
-      {(checks.data ?? []).length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          {checks.isPending ? t('common.loading') : t('checks.empty')}
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-2">
-          {(checks.data ?? []).map((c) => (
-            <li
-              key={c.id}
-              className="flex items-start justify-between gap-2 rounded-lg border p-3"
-              data-testid={`check-${c.id}`}
-            >
-              <div className="min-w-0">
-                <p className="font-medium">
-                  {t(`alarms.check.${c.kind as 'no_data'}`, c.kind)}
-                  {!c.is_active && (
-                    <Badge variant="secondary" className="ml-2">
-                      {t('rules.inactive')}
-                    </Badge>
-                  )}
-                </p>
-                <p className="text-sm">{describe(c)}</p>
-              </div>
-              <div className="flex shrink-0 gap-1">
-                <Button
-                  size="icon"
-                  variant="ghost"
-                  aria-label={t('common.edit')}
-                  onClick={() => setEditing(c)}
-                  data-testid={`check-edit-${c.id}`}
-                >
-                  <PencilIcon />
-                </Button>
-                {editor && (
-                  <Button
-                    size="icon"
-                    variant="ghost"
-                    aria-label={t('common.delete')}
-                    disabled={remove.isPending}
-                    onClick={() => void confirmDelete(c)}
-                    data-testid={`check-delete-${c.id}`}
-                  >
-                    <Trash2Icon className="text-destructive" />
-                  </Button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
+    <EditableListDrawer
+      testId="sensor-checks"
+      testIdPrefix="check"
+      title={t('checks.title')}
+      addLabel={t('checks.add')}
+      items={checks.data ?? []}
+      isPending={checks.isPending}
+      emptyText={t('checks.empty')}
+      editable={list.editable}
+      deletePending={remove.isPending}
+      onAdd={list.startNew}
+      onEdit={list.startEdit}
+      onDelete={(c) => void list.askAndDelete(c)}
+      renderItem={(c) => (
+        <>
+          <p className="font-medium">
+            {t(`alarms.check.${c.kind as 'no_data'}`, c.kind)}
+            {!c.is_active && (
+              <Badge variant="secondary" className="ml-2">
+                {t('rules.inactive')}
+              </Badge>
+            )}
+          </p>
+          <p className="text-sm">{describe(c)}</p>
+        </>
       )}
-    </SheetBody>
+    />
   );
 }

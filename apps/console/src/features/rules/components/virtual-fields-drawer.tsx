@@ -1,21 +1,15 @@
 import { AGGREGATION_FUNCTIONS } from '@iot/domain';
-import { PencilIcon, PlusIcon, SaveIcon, Trash2Icon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useOverlay } from '../../../components/shell/overlay-host';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
-import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
+import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
-import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
 import { ApiError } from '../../../lib/api-error';
-import { useCurrentUser } from '../../../lib/auth';
 import { notifySuccess } from '../../../lib/notify';
-import { canEdit } from '../../../lib/roles';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import type { Device } from '../../../types/device';
 import type { TranslationKey } from '../../../types/translation-key';
@@ -33,6 +27,9 @@ import {
   type VirtualFieldFormValues,
   virtualFieldToForm,
 } from '../virtual-field-form';
+import { EditableListDrawer } from './editable-list-drawer';
+import { ItemEditorForm } from './item-editor-form';
+import { useEditableList } from './use-editable-list';
 
 /** The preview waits for a pause in typing, so the API is not asked on every key stroke. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -120,214 +117,158 @@ function VirtualFieldEditor({
   );
 
   return (
-    <form
+    <ItemEditorForm
+      testId="virtual-field-form"
+      testIdPrefix="virtual"
+      readOnly={readOnly}
+      summary={summary}
+      submitDisabled={save.isPending}
       onSubmit={onSubmit}
-      className="flex flex-1 flex-col overflow-hidden"
-      noValidate
-      data-testid="virtual-field-form"
+      onCancel={onDone}
     >
-      <SheetBody className="py-2">
-        <fieldset disabled={readOnly} className="flex flex-col gap-4">
-          <div className="grid grid-cols-[2fr_1fr] gap-3">
-            <FormField name="name" label={t('virtual.name')} summary={summary} required testId="virtual-name">
-              <Input id="name" data-testid="virtual-name" {...form.register('name')} />
-            </FormField>
-            <FormField name="unit" label={t('virtual.unit')} summary={summary}>
-              <Input id="unit" data-testid="virtual-unit" {...form.register('unit')} />
-            </FormField>
-          </div>
-          <FormField name="formula" label={t('virtual.formula')} summary={summary}>
-            <Textarea
-              id="formula"
-              className="font-mono"
-              data-testid="virtual-formula"
-              {...form.register('formula')}
-            />
-          </FormField>
-          <p className="text-xs text-muted-foreground">
-            {t('virtual.inputs', { list: Object.keys(sample).sort().join(', ') || '–' })}
-          </p>
-          <div
-            className="rounded-md border bg-muted/40 p-2 text-sm"
-            data-testid="virtual-preview"
-            data-state={preview.kind}
-          >
-            <span className="text-muted-foreground">{t('virtual.preview')}: </span>
-            {preview.kind === 'idle' && '–'}
-            {preview.kind === 'ok' &&
-              (preview.preview.error ? (
-                <span className="text-amber-600" data-testid="virtual-preview-warning">
-                  {t(
-                    `virtual.preview-error.${preview.preview.error as 'missing_input'}`,
-                    preview.preview.error,
-                  )}
-                </span>
-              ) : (
-                <strong data-testid="virtual-preview-value">
-                  {String(preview.preview.value)}
-                  {values.unit ? ` ${values.unit}` : ''}
-                </strong>
-              ))}
-            {preview.kind === 'error' && (
-              <span className="text-destructive" data-testid="virtual-preview-error" data-code={preview.code}>
-                {apiText(preview.code)}
-              </span>
-            )}
-          </div>
-          <FormField name="function" label={t('virtual.function')} summary={summary}>
-            <NativeSelect id="function" data-testid="virtual-function" {...form.register('function')}>
-              <option value="">{t('virtual.function-none')}</option>
-              {AGGREGATION_FUNCTIONS.map((f) => (
-                <option key={f} value={f}>
-                  {t(`virtual.functions.${f}`)}
-                </option>
-              ))}
-            </NativeSelect>
-          </FormField>
-          <FormField name="mapping" label={t('virtual.mapping')} summary={summary}>
-            <Textarea
-              id="mapping"
-              placeholder={'0=closed\n1=open\n30..=hot'}
-              data-testid="virtual-mapping"
-              {...form.register('mapping')}
-            />
-          </FormField>
-          <div className="flex items-center gap-2">
-            <Controller
-              control={form.control}
-              name="store"
-              render={({ field: f }) => (
-                <Checkbox
-                  id="virtual-store"
-                  checked={f.value}
-                  disabled={readOnly}
-                  onCheckedChange={(v) => f.onChange(v === true)}
-                  data-testid="virtual-store"
-                />
-              )}
-            />
-            <Label htmlFor="virtual-store">{t('virtual.store')}</Label>
-          </div>
-        </fieldset>
-      </SheetBody>
-      <SheetFooter className="items-center">
-        <FormErrorMarker summary={summary} className="mr-auto" />
-        <Button type="button" variant="outline" onClick={onDone} data-testid="virtual-cancel">
-          {readOnly ? t('common.back') : t('common.cancel')}
-        </Button>
-        {!readOnly && (
-          <Button type="submit" disabled={!summary.canSubmit || save.isPending} data-testid="virtual-submit">
-            <SaveIcon />
-            {t('common.save')}
-          </Button>
+      <div className="grid grid-cols-[2fr_1fr] gap-3">
+        <FormField name="name" label={t('virtual.name')} summary={summary} required testId="virtual-name">
+          <Input id="name" data-testid="virtual-name" {...form.register('name')} />
+        </FormField>
+        <FormField name="unit" label={t('virtual.unit')} summary={summary}>
+          <Input id="unit" data-testid="virtual-unit" {...form.register('unit')} />
+        </FormField>
+      </div>
+      <FormField name="formula" label={t('virtual.formula')} summary={summary}>
+        <Textarea
+          id="formula"
+          className="font-mono"
+          data-testid="virtual-formula"
+          {...form.register('formula')}
+        />
+      </FormField>
+      <p className="text-xs text-muted-foreground">
+        {t('virtual.inputs', { list: Object.keys(sample).sort().join(', ') || '–' })}
+      </p>
+      <div
+        className="rounded-md border bg-muted/40 p-2 text-sm"
+        data-testid="virtual-preview"
+        data-state={preview.kind}
+      >
+        <span className="text-muted-foreground">{t('virtual.preview')}: </span>
+        {preview.kind === 'idle' && '–'}
+        {preview.kind === 'ok' &&
+          (preview.preview.error ? (
+            <span className="text-amber-600" data-testid="virtual-preview-warning">
+              {t(`virtual.preview-error.${preview.preview.error as 'missing_input'}`, preview.preview.error)}
+            </span>
+          ) : (
+            <strong data-testid="virtual-preview-value">
+              {String(preview.preview.value)}
+              {values.unit ? ` ${values.unit}` : ''}
+            </strong>
+          ))}
+        {preview.kind === 'error' && (
+          <span className="text-destructive" data-testid="virtual-preview-error" data-code={preview.code}>
+            {apiText(preview.code)}
+          </span>
         )}
-      </SheetFooter>
-    </form>
+      </div>
+      <FormField name="function" label={t('virtual.function')} summary={summary}>
+        <NativeSelect id="function" data-testid="virtual-function" {...form.register('function')}>
+          <option value="">{t('virtual.function-none')}</option>
+          {AGGREGATION_FUNCTIONS.map((f) => (
+            <option key={f} value={f}>
+              {t(`virtual.functions.${f}`)}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+      <FormField name="mapping" label={t('virtual.mapping')} summary={summary}>
+        <Textarea
+          id="mapping"
+          placeholder={'0=closed\n1=open\n30..=hot'}
+          data-testid="virtual-mapping"
+          {...form.register('mapping')}
+        />
+      </FormField>
+      <div className="flex items-center gap-2">
+        <Controller
+          control={form.control}
+          name="store"
+          render={({ field: f }) => (
+            <Checkbox
+              id="virtual-store"
+              checked={f.value}
+              disabled={readOnly}
+              onCheckedChange={(v) => f.onChange(v === true)}
+              data-testid="virtual-store"
+            />
+          )}
+        />
+        <Label htmlFor="virtual-store">{t('virtual.store')}</Label>
+      </div>
+    </ItemEditorForm>
   );
 }
 
 /** The device's virtual data fields: list and editor with a live preview on the latest values. */
 export function VirtualFieldsDrawer({ device }: { device: Device }) {
   const { t } = useTranslation();
-  const overlay = useOverlay();
-  const editor = canEdit(useCurrentUser()?.roles);
-  const list = useVirtualFields(device.id);
+  const virtual = useVirtualFields(device.id);
   const details = useDeviceRules(device.id);
   const remove = useDeleteVirtualField(device.id);
-  const [editing, setEditing] = useState<VirtualField | 'new' | null>(null);
+  const list = useEditableList<VirtualField>({
+    remove,
+    confirmDelete: (field) => ({
+      title: t('virtual.delete-title'),
+      message: t('virtual.delete-message', { name: field.name }),
+      testId: 'virtual-delete-confirm',
+    }),
+  });
   // The preview computes on the device's current values (virtual ones included, for chained fields).
   const sample = details.data?.data ?? device.data ?? {};
 
-  if (editing !== null) {
+  if (list.editing !== null) {
     return (
       <VirtualFieldEditor
         device={device}
-        field={editing === 'new' ? null : editing}
-        readOnly={!editor}
+        field={list.editing === 'new' ? null : list.editing}
+        readOnly={!list.editable}
         sample={sample}
-        onDone={() => setEditing(null)}
+        onDone={list.closeEditor}
       />
     );
   }
 
-  const confirmDelete = async (field: VirtualField) => {
-    const ok = await overlay.confirm({
-      title: t('virtual.delete-title'),
-      message: t('virtual.delete-message', { name: field.name }),
-      confirmLabel: t('common.delete'),
-      destructive: true,
-      testId: 'virtual-delete-confirm',
-    });
-    if (ok) remove.mutate(field.id);
-  };
-
   return (
-    <SheetBody className="flex flex-col gap-3 pb-4" data-testid="virtual-fields">
-      <div className="flex items-center justify-between gap-2">
-        <h3 className="text-sm font-semibold">{t('virtual.title')}</h3>
-        {editor && (
-          <Button size="sm" onClick={() => setEditing('new')} data-testid="virtual-add">
-            <PlusIcon />
-            {t('virtual.add')}
-          </Button>
-        )}
-      </div>
-      {(list.data ?? []).length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          {list.isPending ? t('common.loading') : t('virtual.empty')}
-        </p>
-      ) : (
-        <ul className="flex flex-col gap-2">
-          {(list.data ?? []).map((f) => (
-            <li
-              key={f.id}
-              className="flex items-start justify-between gap-2 rounded-lg border p-3"
-              data-testid={`virtual-${f.id}`}
-            >
-              <div className="min-w-0">
-                <p className="font-medium">
-                  {f.name}
-                  {f.unit && <span className="text-muted-foreground"> [{f.unit}]</span>}
-                  {f.store && (
-                    <Badge variant="outline" className="ml-2">
-                      {t('virtual.stored')}
-                    </Badge>
-                  )}
-                </p>
-                <p className="font-mono text-xs break-all">{f.formula}</p>
-                {f.function && (
-                  <p className="text-xs text-muted-foreground">
-                    {t(`virtual.functions.${f.function as 'sum_up'}`, f.function)}
-                  </p>
-                )}
-              </div>
-              <div className="flex shrink-0 gap-1">
-                <Button
-                  size="icon"
-                  variant="ghost"
-                  aria-label={t('common.edit')}
-                  onClick={() => setEditing(f)}
-                  data-testid={`virtual-edit-${f.id}`}
-                >
-                  <PencilIcon />
-                </Button>
-                {editor && (
-                  <Button
-                    size="icon"
-                    variant="ghost"
-                    aria-label={t('common.delete')}
-                    disabled={remove.isPending}
-                    onClick={() => void confirmDelete(f)}
-                    data-testid={`virtual-delete-${f.id}`}
-                  >
-                    <Trash2Icon className="text-destructive" />
-                  </Button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
+    <EditableListDrawer
+      testId="virtual-fields"
+      testIdPrefix="virtual"
+      title={t('virtual.title')}
+      addLabel={t('virtual.add')}
+      items={virtual.data ?? []}
+      isPending={virtual.isPending}
+      emptyText={t('virtual.empty')}
+      editable={list.editable}
+      deletePending={remove.isPending}
+      onAdd={list.startNew}
+      onEdit={list.startEdit}
+      onDelete={(f) => void list.askAndDelete(f)}
+      renderItem={(f) => (
+        <>
+          <p className="font-medium">
+            {f.name}
+            {f.unit && <span className="text-muted-foreground"> [{f.unit}]</span>}
+            {f.store && (
+              <Badge variant="outline" className="ml-2">
+                {t('virtual.stored')}
+              </Badge>
+            )}
+          </p>
+          <p className="font-mono text-xs break-all">{f.formula}</p>
+          {f.function && (
+            <p className="text-xs text-muted-foreground">
+              {t(`virtual.functions.${f.function as 'sum_up'}`, f.function)}
+            </p>
+          )}
+        </>
       )}
-    </SheetBody>
+    />
   );
 }
