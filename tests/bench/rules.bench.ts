@@ -162,6 +162,8 @@ interface Side {
   firedAt?: (fromSeq: number) => Promise<Map<number, number>>;
   /** Ours: when the notifier claimed each firing's job (job_keys.created_at, epoch ms, by sequence). */
   claimedAt?: (fromSeq: number) => Promise<Map<number, number>>;
+  /** Ours: how long each completed notify job took, claim to completion (job_keys), in ms. */
+  jobDurations?: (fromSeq: number) => Promise<number[]>;
   close: () => Promise<void>;
 }
 
@@ -251,6 +253,12 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   };
   const fired = await stage(side.firedAt);
   const claimed = await stage(side.claimedAt);
+  const durations = side.jobDurations ? (await side.jobDurations(firstSeq)).sort((a, b) => a - b) : [];
+  const job = {
+    n: durations.length,
+    p50: durations[Math.max(0, Math.ceil(0.5 * durations.length) - 1)] ?? Number.NaN,
+    p99: durations[Math.max(0, Math.ceil(0.99 * durations.length) - 1)] ?? Number.NaN,
+  };
   // Mails not delivered within the drain bound count as infinitely late: p99 is then at least that late.
   const latencies = [...publishedAt].map(
     ([s, t]) => (side.mail.arrivals.get(s) ?? Number.POSITIVE_INFINITY) - t,
@@ -271,6 +279,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     maxBacklog,
     fired,
     claimed,
+    job,
   };
 }
 
@@ -423,6 +432,15 @@ async function ourSide(): Promise<Side> {
         [fromSeq],
       );
       return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    jobDurations: async (fromSeq) => {
+      const { rows } = await platform.db.query<{ ms: number }>(
+        `SELECT (extract(epoch FROM completed_at - created_at) * 1000)::float8 AS ms FROM job_keys
+         WHERE completed_at IS NOT NULL AND split_part(key, ':', 2) LIKE 'b%'
+           AND substr(split_part(key, ':', 2), 2)::int >= $1`,
+        [fromSeq],
+      );
+      return rows.map((r) => Number(r.ms));
     },
     close: async () => {
       await Promise.all(publishers.map((p) => p.client.endAsync()));
@@ -639,7 +657,8 @@ function describe(what: string, l: Latency): string {
     (l.fired.n > 0
       ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
         `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job claimed by the notifier (job_keys row) p50 ` +
-        `${fmt(l.claimed.p50)} / p99 ${fmt(l.claimed.p99)} ms (${fmt(l.claimed.n)}); max backlog ${JSON.stringify(l.maxBacklog)}`
+        `${fmt(l.claimed.p50)} / p99 ${fmt(l.claimed.p99)} ms (${fmt(l.claimed.n)}); notify job claim -> completed p50 ${fmt(l.job.p50)} / p99 ${fmt(l.job.p99)} ms ` +
+        `(${fmt(l.job.n)}); max backlog ${JSON.stringify(l.maxBacklog)}`
       : '')
   );
 }
