@@ -18,10 +18,21 @@ export interface DataTableProps<T> {
   rowTestId: (row: Row<T>) => string;
   /** Shown in one full-width row when there are no rows (loading or empty). */
   empty: ReactNode;
+  /** Makes every row clickable (with a pointer cursor); buttons inside a row stop the event themselves. */
+  onRowClick?: (row: Row<T>) => void;
+  /** Extra `data-*` attributes of a row, e.g. an alarm's `data-state`. */
+  rowAttributes?: (row: Row<T>) => Record<`data-${string}`, string>;
 }
 
 /** A TanStack table rendered with the shadcn table parts: sortable headers, one row per record. */
-export function DataTable<T>({ table, testId, rowTestId, empty }: DataTableProps<T>) {
+export function DataTable<T>({
+  table,
+  testId,
+  rowTestId,
+  empty,
+  onRowClick,
+  rowAttributes,
+}: DataTableProps<T>) {
   const rows = table.getRowModel().rows;
   return (
     <Table data-testid={testId}>
@@ -49,7 +60,12 @@ export function DataTable<T>({ table, testId, rowTestId, empty }: DataTableProps
       </TableHeader>
       <TableBody>
         {rows.map((row) => (
-          <TableRow key={row.id} data-testid={rowTestId(row)}>
+          <TableRow
+            key={row.id}
+            data-testid={rowTestId(row)}
+            {...rowAttributes?.(row)}
+            {...(onRowClick && { onClick: () => onRowClick(row), className: 'cursor-pointer' })}
+          >
             {row.getVisibleCells().map((cell) => (
               <TableCell key={cell.id}>
                 {renderTableContent(cell.column.columnDef.cell, cell.getContext())}

@@ -1,27 +1,13 @@
 import { formatFieldValue } from '@iot/domain';
-import {
-  type ColumnDef,
-  getCoreRowModel,
-  getSortedRowModel,
-  type Row,
-  useReactTable,
-} from '@tanstack/react-table';
+import { type ColumnDef, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
 import { CheckIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { DataTable } from '../../../components/data-table/data-table';
 import { useOpenDevice } from '../../../components/device-opener';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import {
-  renderTableContent,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table';
 import { ToggleGroup, ToggleGroupItem } from '../../../components/ui/toggle-group';
 import { useDevices } from '../../../lib/devices/get-devices';
 import { formatDateTime, localeTag } from '../../../lib/format';
@@ -150,14 +136,6 @@ export function AlarmsPage() {
     getCoreRowModel: getCoreRowModel(),
     getSortedRowModel: getSortedRowModel(),
   });
-  const rows = table.getRowModel().rows;
-
-  const rowProps = (row: Row<Alarm>) => ({
-    onClick: () => open(row.original),
-    className: 'cursor-pointer',
-    'data-testid': `alarm-row-${row.original.id}`,
-    'data-state': row.original.state,
-  });
 
   return (
     <div className="flex flex-col gap-4" data-testid="alarms-page">
@@ -180,47 +158,14 @@ export function AlarmsPage() {
         }
       />
       <Card className="p-2">
-        <Table data-testid="alarms-table">
-          <TableHeader>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {group.headers.map((header) => (
-                  <TableHead key={header.id}>
-                    {header.column.getCanSort() ? (
-                      <button
-                        type="button"
-                        className="inline-flex items-center gap-1"
-                        onClick={header.column.getToggleSortingHandler()}
-                      >
-                        {renderTableContent(header.column.columnDef.header, header.getContext())}
-                      </button>
-                    ) : (
-                      renderTableContent(header.column.columnDef.header, header.getContext())
-                    )}
-                  </TableHead>
-                ))}
-              </TableRow>
-            ))}
-          </TableHeader>
-          <TableBody>
-            {rows.map((row) => (
-              <TableRow key={row.id} {...rowProps(row)}>
-                {row.getVisibleCells().map((cell) => (
-                  <TableCell key={cell.id}>
-                    {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
-            {rows.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={columns.length} className="py-8 text-center text-muted-foreground">
-                  {alarms.isPending ? t('common.loading') : t('alarms.empty')}
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+        <DataTable
+          table={table}
+          testId="alarms-table"
+          rowTestId={(row) => `alarm-row-${row.original.id}`}
+          rowAttributes={(row) => ({ 'data-state': row.original.state })}
+          onRowClick={(row) => open(row.original)}
+          empty={alarms.isPending ? t('common.loading') : t('alarms.empty')}
+        />
       </Card>
     </div>
   );
