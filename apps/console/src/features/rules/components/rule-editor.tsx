@@ -26,6 +26,7 @@ import {
 } from '../rule-form';
 import type { Rule } from '../types';
 import { ActionEditor } from './action-editor';
+import { CheckboxField } from './checkbox-field';
 import { ItemEditorForm } from './item-editor-form';
 
 /**
@@ -78,22 +79,14 @@ export function RuleEditor({
       onCancel={onDone}
     >
       {input('name', t('rules.name'), 'text', true)}
-      <div className="flex items-center gap-2">
-        <Controller
-          control={form.control}
-          name="is_active"
-          render={({ field }) => (
-            <Checkbox
-              id="rule-active"
-              checked={field.value}
-              onCheckedChange={(v) => field.onChange(v === true)}
-              disabled={readOnly}
-              data-testid="rule-is_active"
-            />
-          )}
-        />
-        <Label htmlFor="rule-active">{t('rules.active')}</Label>
-      </div>
+      <CheckboxField
+        control={form.control}
+        name="is_active"
+        id="rule-active"
+        label={t('rules.active')}
+        disabled={readOnly}
+        testId="rule-is_active"
+      />
       <FormField name="trigger" label={t('rules.trigger')} summary={summary} required>
         <NativeSelect id="trigger" data-testid="rule-trigger" {...form.register('trigger')}>
           {RULE_TRIGGERS.map((tr) => (
@@ -168,22 +161,14 @@ export function RuleEditor({
         {input('max_actions_period_seconds', t('rules.max-actions-period'), 'number')}
       </div>
       <section className="flex flex-col gap-2 rounded-lg border p-3">
-        <div className="flex items-center gap-2">
-          <Controller
-            control={form.control}
-            name="schedule_enabled"
-            render={({ field }) => (
-              <Checkbox
-                id="rule-schedule"
-                checked={field.value}
-                onCheckedChange={(v) => field.onChange(v === true)}
-                disabled={readOnly}
-                data-testid="rule-schedule-enabled"
-              />
-            )}
-          />
-          <Label htmlFor="rule-schedule">{t('rules.schedule')}</Label>
-        </div>
+        <CheckboxField
+          control={form.control}
+          name="schedule_enabled"
+          id="rule-schedule"
+          label={t('rules.schedule')}
+          disabled={readOnly}
+          testId="rule-schedule-enabled"
+        />
         {values.schedule_enabled && (
           <FormField
             name="schedule"

@@ -1,10 +1,8 @@
-import { Controller, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../components/ui/badge';
-import { Checkbox } from '../../../components/ui/checkbox';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { formatNumber } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
@@ -22,6 +20,7 @@ import {
   sensorCheckRules,
 } from '../sensor-check-form';
 import { SENSOR_CHECK_KINDS, type SensorCheck } from '../types';
+import { CheckboxField } from './checkbox-field';
 import { EditableListDrawer } from './editable-list-drawer';
 import { ItemEditorForm } from './item-editor-form';
 import { useEditableList } from './use-editable-list';
@@ -147,22 +146,14 @@ function SensorCheckEditor({
           {fieldSelect(false)}
         </>
       )}
-      <div className="flex items-center gap-2">
-        <Controller
-          control={form.control}
-          name="is_active"
-          render={({ field }) => (
-            <Checkbox
-              id="check-active"
-              checked={field.value}
-              disabled={readOnly}
-              onCheckedChange={(v) => field.onChange(v === true)}
-              data-testid="check-is_active"
-            />
-          )}
-        />
-        <Label htmlFor="check-active">{t('rules.active')}</Label>
-      </div>
+      <CheckboxField
+        control={form.control}
+        name="is_active"
+        id="check-active"
+        label={t('rules.active')}
+        disabled={readOnly}
+        testId="check-is_active"
+      />
     </ItemEditorForm>
   );
 }

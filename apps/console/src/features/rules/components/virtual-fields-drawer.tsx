@@ -1,12 +1,10 @@
 import { AGGREGATION_FUNCTIONS } from '@iot/domain';
 import { useEffect, useState } from 'react';
-import { Controller, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../components/ui/badge';
-import { Checkbox } from '../../../components/ui/checkbox';
 import { FormField } from '../../../components/ui/form-field';
 import { Input, Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { ApiError } from '../../../lib/api-error';
 import { notifySuccess } from '../../../lib/notify';
@@ -27,6 +25,7 @@ import {
   type VirtualFieldFormValues,
   virtualFieldToForm,
 } from '../virtual-field-form';
+import { CheckboxField } from './checkbox-field';
 import { EditableListDrawer } from './editable-list-drawer';
 import { ItemEditorForm } from './item-editor-form';
 import { useEditableList } from './use-editable-list';
@@ -187,22 +186,14 @@ function VirtualFieldEditor({
           {...form.register('mapping')}
         />
       </FormField>
-      <div className="flex items-center gap-2">
-        <Controller
-          control={form.control}
-          name="store"
-          render={({ field: f }) => (
-            <Checkbox
-              id="virtual-store"
-              checked={f.value}
-              disabled={readOnly}
-              onCheckedChange={(v) => f.onChange(v === true)}
-              data-testid="virtual-store"
-            />
-          )}
-        />
-        <Label htmlFor="virtual-store">{t('virtual.store')}</Label>
-      </div>
+      <CheckboxField
+        control={form.control}
+        name="store"
+        id="virtual-store"
+        label={t('virtual.store')}
+        disabled={readOnly}
+        testId="virtual-store"
+      />
     </ItemEditorForm>
   );
 }
