@@ -8,6 +8,9 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // expect.poll waits for pages and background work; vitest's 1 s default is too short on a busy 2-core
+    // machine (a lazy route chunk alone can take longer), and a longer wait only slows a failing check.
+    expect: { poll: { timeout: 15_000 } },
     // Two cores: more workers than that only makes database-heavy suites fight for CPU.
     maxWorkers: 2,
     // CI reads the totals from the JSON report (.ci/run prints "N passed, N failed").
