@@ -16,7 +16,6 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { renderTableContent } from '../../../components/ui/table';
 import { useDevices } from '../../../lib/devices/get-devices';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
@@ -48,12 +47,12 @@ import {
   useTypeLabel,
 } from './device-cells';
 import { useDeviceDrawers } from './device-drawers';
+import { FilterSelect } from './filter-select';
 
 /** Fixed row height: the virtualizer positions rows without measuring them, so 10k rows scroll smoothly. */
 const ROW_HEIGHT = 52;
 const GRID =
   'minmax(14rem,2fr) minmax(8rem,1fr) minmax(8rem,1fr) 4rem minmax(9rem,1fr) 3rem 4.5rem 7rem minmax(14rem,2fr)';
-const ALL = '__all';
 const NO_DEVICES: Device[] = [];
 
 const BATTERY_ORDER = Object.fromEntries(BATTERY_BUCKETS.map((b, i) => [b, i]));
@@ -209,9 +208,6 @@ export function DevicesPage() {
     overscan: 10,
   });
 
-  const selectValue = (value: string | number | null) => (value === null ? ALL : String(value));
-  const fromSelect = (value: string) => (value === ALL ? null : value);
-
   return (
     <div className="flex flex-col gap-4" data-testid="devices-page">
       <PageHeader
@@ -248,104 +244,56 @@ export function DevicesPage() {
             );
           })}
         </nav>
-        <Select
-          value={selectValue(filter.state)}
-          onValueChange={(v) => apply({ state: fromSelect(v) as DeviceFilterState['state'] })}
-        >
-          <SelectTrigger
-            className="w-40"
-            data-testid="devices-filter-state"
-            aria-label={t('devices.column.state')}
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t('devices.filter.all-states')}</SelectItem>
-            {DEVICE_STATES.map((s) => (
-              <SelectItem key={s} value={s} data-testid={`devices-filter-state-${s}`}>
-                {t(`devices.state.${s}`)}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select
-          value={selectValue(filter.groupId)}
-          onValueChange={(v) => apply({ groupId: v === ALL ? null : Number(v) })}
-        >
-          <SelectTrigger
-            className="w-40"
-            data-testid="devices-filter-group"
-            aria-label={t('devices.column.group')}
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t('devices.filter.all-groups')}</SelectItem>
-            {options.groups.map((g) => (
-              <SelectItem key={g.id} value={String(g.id)}>
-                {g.name}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select value={selectValue(filter.type)} onValueChange={(v) => apply({ type: fromSelect(v) })}>
-          <SelectTrigger
-            className="w-44"
-            data-testid="devices-filter-type"
-            aria-label={t('devices.column.type')}
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t('devices.filter.all-types')}</SelectItem>
-            {options.types.map((type) => (
-              <SelectItem key={type} value={type}>
-                {typeLabel(type)}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select
-          value={selectValue(filter.online)}
-          onValueChange={(v) => apply({ online: fromSelect(v) as DeviceFilterState['online'] })}
-        >
-          <SelectTrigger
-            className="w-36"
-            data-testid="devices-filter-online"
-            aria-label={t('devices.filter.online')}
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t('devices.filter.online-any')}</SelectItem>
-            <SelectItem value="online" data-testid="devices-filter-online-online">
-              {t('devices.preset.online')}
-            </SelectItem>
-            <SelectItem value="offline" data-testid="devices-filter-online-offline">
-              {t('devices.preset.offline')}
-            </SelectItem>
-          </SelectContent>
-        </Select>
-        <Select
-          value={selectValue(filter.battery)}
-          onValueChange={(v) => apply({ battery: fromSelect(v) as DeviceFilterState['battery'] })}
-        >
-          <SelectTrigger
-            className="w-40"
-            data-testid="devices-filter-battery"
-            aria-label={t('devices.column.battery')}
-          >
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>{t('devices.filter.all-batteries')}</SelectItem>
-            {BATTERY_BUCKETS.map((b) => (
-              <SelectItem key={b} value={b}>
-                {t(batteryLabelKey(b))}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          value={filter.state}
+          onChange={(v) => apply({ state: v as DeviceFilterState['state'] })}
+          allLabel={t('devices.filter.all-states')}
+          options={DEVICE_STATES.map((s) => ({
+            value: s,
+            label: t(`devices.state.${s}`),
+            testId: `devices-filter-state-${s}`,
+          }))}
+          testId="devices-filter-state"
+          ariaLabel={t('devices.column.state')}
+        />
+        <FilterSelect
+          value={filter.groupId}
+          onChange={(v) => apply({ groupId: v === null ? null : Number(v) })}
+          allLabel={t('devices.filter.all-groups')}
+          options={options.groups.map((g) => ({ value: String(g.id), label: g.name }))}
+          testId="devices-filter-group"
+          ariaLabel={t('devices.column.group')}
+        />
+        <FilterSelect
+          value={filter.type}
+          onChange={(v) => apply({ type: v })}
+          allLabel={t('devices.filter.all-types')}
+          options={options.types.map((type) => ({ value: type, label: typeLabel(type) }))}
+          testId="devices-filter-type"
+          ariaLabel={t('devices.column.type')}
+          className="w-44"
+        />
+        <FilterSelect
+          value={filter.online}
+          onChange={(v) => apply({ online: v as DeviceFilterState['online'] })}
+          allLabel={t('devices.filter.online-any')}
+          options={(['online', 'offline'] as const).map((o) => ({
+            value: o,
+            label: t(`devices.preset.${o}`),
+            testId: `devices-filter-online-${o}`,
+          }))}
+          testId="devices-filter-online"
+          ariaLabel={t('devices.filter.online')}
+          className="w-36"
+        />
+        <FilterSelect
+          value={filter.battery}
+          onChange={(v) => apply({ battery: v as DeviceFilterState['battery'] })}
+          allLabel={t('devices.filter.all-batteries')}
+          options={BATTERY_BUCKETS.map((b) => ({ value: b, label: t(batteryLabelKey(b)) }))}
+          testId="devices-filter-battery"
+          ariaLabel={t('devices.column.battery')}
+        />
         <label className="flex items-center gap-2 text-sm" htmlFor="devices-filter-stale">
           <Checkbox
             id="devices-filter-stale"
