@@ -70,6 +70,40 @@ export interface IngestService extends Service {
   invalidateAll(): void;
 }
 
+/** The MQTT port a broker takes when none is configured. */
+const DEFAULT_MQTT_PORT = 1883;
+
+/**
+ * Starts the embedded broker on the configured port; with none configured on 1883, or, when another broker
+ * on this machine already holds 1883, on a free port (logged, and shown in the platform's banner), so that
+ * `npm start` works beside a local Mosquitto.
+ */
+async function startEmbeddedMqtt(
+  ctx: Parameters<typeof startEmbeddedBroker>[0]['ctx'],
+  configured: number | undefined,
+  host: string,
+  log: Logger,
+): Promise<EmbeddedBroker> {
+  try {
+    return await startEmbeddedBroker({ ctx, port: configured ?? DEFAULT_MQTT_PORT, host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    if (configured !== undefined) {
+      throw new Error(
+        `MQTT_PORT ${configured} is already in use (another MQTT broker?): choose a free port`,
+        {
+          cause: error,
+        },
+      );
+    }
+    log.warn(
+      { port: DEFAULT_MQTT_PORT },
+      'MQTT port 1883 is taken; the embedded broker uses a free port instead',
+    );
+    return startEmbeddedBroker({ ctx, port: 0, host });
+  }
+}
+
 function defaultHttpPort(config: Config): number {
   if (config.INGEST_PORT !== undefined) return config.INGEST_PORT;
   return config.PORT === 0 ? 0 : config.PORT + 1;
@@ -118,11 +152,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     let mqttBroker: EmbeddedBroker['broker'] | undefined;
     const mqttMode = options.mqtt ?? (config.PROFILE === 'embedded' ? 'embedded' : 'external');
     if (mqttMode === 'embedded') {
-      const broker = await startEmbeddedBroker({
-        ctx,
-        port: options.mqttPort ?? config.MQTT_PORT,
-        host: config.HOST,
-      });
+      const broker = await startEmbeddedMqtt(ctx, options.mqttPort ?? config.MQTT_PORT, config.HOST, log);
       mqttPort = broker.port;
       mqttBroker = broker.broker;
       stops.push(() => broker.close());

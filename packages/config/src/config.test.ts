@@ -8,13 +8,13 @@ describe('loadConfig', () => {
       PROFILE: 'embedded',
       PORT: 8080,
       DATA_DIR: './data',
-      MQTT_PORT: 1883,
       DEMO_DATA: true,
       COOKIE_SECURE: false,
       HTTP_ACTIONS_ALLOW_PRIVATE: false,
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.MQTT_PORT).toBeUndefined(); // ingest uses 1883, or a free port when 1883 is taken
   });
 
   it('converts numbers and booleans from their string form', () => {

@@ -22,8 +22,11 @@ export const ConfigSchema = Type.Object({
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
   /** External MQTT broker for the distributed profile. */
   MQTT_URL: Type.String({ default: 'mqtt://127.0.0.1:1883' }),
-  /** Port of the embedded MQTT broker. */
-  MQTT_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 1883 }),
+  /**
+   * Port of the embedded MQTT broker. Unset, it is 1883, and when another broker already holds 1883 the
+   * embedded one takes a free port and says which (the start banner shows it); set, it must be free.
+   */
+  MQTT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   NATS_URL: Type.Optional(Url),
   /** Comma-separated Kafka bootstrap brokers; when set, the event log uses Kafka. */
   KAFKA_BROKERS: Type.Optional(Type.String()),
