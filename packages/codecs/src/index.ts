@@ -10,7 +10,7 @@ export {
   type UserCodec,
 } from './sandbox/codec-sandbox.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './sandbox/limits.js';
-export type { CodecEncodeResult } from './sandbox/read-codec-output.js';
+export { type CodecEncodeResult, flattenData } from './sandbox/read-codec-output.js';
 export {
   type DataRecord,
   type DecodeInput,

@@ -28,24 +28,29 @@ function parseEnvelope(text: string): Envelope | undefined {
 }
 
 /**
- * Flattens a codec's `data` into the stored shape: nested objects become dotted names
+ * Flattens decoded data into the stored shape: nested objects become dotted names
  * (`distance_alarm_config.condition`), arrays get their index (`readings.0`); null, NaN and
- * Infinity (which JSON turns into null) are left out with a warning.
+ * Infinity (which JSON turns into null) are left out with a warning. Codec output and the JSON that
+ * ingest takes as it is (device JSON, ChirpStack's `object`, TTS's `decoded_payload`) both go through
+ * here, so a field has one name whoever decoded it. `source` names the sender in the warning.
  */
 export function flattenData(
   data: Record<string, unknown>,
   maxFields: number,
   warnings: string[],
+  source = 'codec returned',
 ): DataRecord {
   const out: DataRecord = {};
   let count = 0;
   let truncated = false;
   const visit = (prefix: string, value: unknown, depth: number) => {
     if (truncated) return;
-    if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      warnings.push(`${prefix}: no value, dropped`);
+    } else if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') {
       if (count >= maxFields) {
         truncated = true;
-        warnings.push(`codec returned more than ${maxFields} fields; the rest are dropped`);
+        warnings.push(`${source} more than ${maxFields} fields; the rest are dropped`);
         return;
       }
       out[prefix] = value;
