@@ -1,25 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CurrentUser } from '../types/api';
 import { decideStartup, guardNavigation, guardRouteAccess, isResetPage } from './guards';
+import { testUser } from './test-user';
 
-function user(
-  overrides: Partial<CurrentUser> = {},
-  company: Partial<CurrentUser['company']> = {},
-): CurrentUser {
-  return {
-    id: 7,
-    email: 'anna@example.com',
-    name: 'Anna',
-    locale: 'de',
-    roles: [],
-    eula_accepted: true,
-    require_password_reset: false,
-    impersonated: false,
-    company_id: 5,
-    company: { id: 5, name: 'Acme', modules: [], is_nwa: false, ...company },
-    ...overrides,
-  };
-}
+const user = testUser;
 
 const ok = user();
 const needsReset = user({ require_password_reset: true });
