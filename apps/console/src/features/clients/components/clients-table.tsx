@@ -1,14 +1,9 @@
-import {
-  type ColumnDef,
-  getCoreRowModel,
-  getFilteredRowModel,
-  getSortedRowModel,
-  useReactTable,
-} from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
 import { Building2Icon, VenetianMaskIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
+import { useUrlListTable } from '../../../components/data-table/use-url-list-table';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Badge } from '../../../components/ui/badge';
@@ -16,7 +11,6 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { formatNumber } from '../../../lib/format';
-import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Client } from '../../../types/api';
 import type { TranslationKey } from '../../../types/translation-key';
 import { useClients } from '../api/get-clients';
@@ -29,7 +23,6 @@ export function ClientsTable() {
   const overlay = useOverlay();
   const clients = useClients();
   const impersonate = useImpersonateClient();
-  const { filter, setFilter, sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
 
   const actAs = async (client: Client) => {
     const ok = await overlay.confirm({
@@ -106,14 +99,10 @@ export function ClientsTable() {
     },
   ];
 
-  const table = useReactTable({
-    data: clients.data ?? [],
+  const { table, filter, setFilter } = useUrlListTable({
+    data: clients.data,
     columns,
-    state: { sorting, globalFilter: filter },
-    onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
+    defaultSort: [{ id: 'name', desc: false }],
   });
 
   return (

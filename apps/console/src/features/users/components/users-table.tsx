@@ -1,13 +1,8 @@
-import {
-  type ColumnDef,
-  getCoreRowModel,
-  getFilteredRowModel,
-  getSortedRowModel,
-  useReactTable,
-} from '@tanstack/react-table';
+import type { ColumnDef } from '@tanstack/react-table';
 import { PencilIcon, PlusIcon, Trash2Icon, UserIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table';
+import { useUrlListTable } from '../../../components/data-table/use-url-list-table';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
@@ -18,7 +13,6 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/
 import { useCurrentUser } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { ManagedUser } from '../../../types/api';
 import { ROLE_ADMIN, toggledRoles } from '../admin-role';
 import { useDeleteUser } from '../api/delete-user';
@@ -34,7 +28,6 @@ export function UsersTable() {
   const users = useUsers();
   const update = useUpdateUser();
   const remove = useDeleteUser();
-  const { filter, setFilter, sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
 
   const openDrawer = (user: ManagedUser | null) =>
     overlay.openDrawer({
@@ -144,14 +137,10 @@ export function UsersTable() {
     },
   ];
 
-  const table = useReactTable({
-    data: users.data ?? [],
+  const { table, filter, setFilter } = useUrlListTable({
+    data: users.data,
     columns,
-    state: { sorting, globalFilter: filter },
-    onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
+    defaultSort: [{ id: 'name', desc: false }],
   });
 
   return (
