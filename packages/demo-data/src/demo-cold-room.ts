@@ -1,8 +1,9 @@
 /**
- * The demo's alarm walkthrough: a cold room in the demo client whose rule raises an alarm at 8 °C or
- * more, mails alerts@demo.test and writes a system message. Its generated values (seeded history and the
- * simulator, which both read this kind's generator) stay between 2 and 6 °C, so the alarm comes only when
- * someone pushes a warmer reading (e.g. `{"temperature": 9}` to the device's HTTP uplink).
+ * The demo's alarm walkthrough: a cold room in the demo client whose rule, at 8 °C or more, raises an
+ * alarm, mails alerts@demo.test, writes a system message, texts the on-call phone and switches on the
+ * backup cooling (relay 1 of the cold room's cooling controller, by downlink). Its generated values (seeded
+ * history and the simulator, which both read this kind's generator) stay between 2 and 6 °C, so the alarm
+ * comes only when someone pushes a warmer reading (e.g. `{"temperature": 9}` to the device's HTTP uplink).
  */
 import type { Queryable } from '@iot/db';
 import type { DemoDeviceKind } from './demo-fleet.js';
@@ -11,8 +12,22 @@ import { round } from './random.js';
 export const COLD_ROOM_NAME = 'Demo Cold Room';
 export const COLD_ROOM_RULE_NAME = 'Cold room too warm';
 export const COLD_ROOM_ALERT_EMAIL = 'alerts@demo.test';
+/**
+ * The on-call phone the rule texts: a German mobile "drama number" the Bundesnetzagentur keeps free for
+ * media productions (0152 28817386), so it passes the spec's phone rules, mobile prefix included, and can
+ * never reach anybody.
+ */
+export const COLD_ROOM_ALERT_PHONE = '+4915228817386';
 /** The rule's threshold: temperature `gte` this raises the alarm. */
 export const COLD_ROOM_LIMIT = 8;
+export const COLD_ROOM_COOLING_NAME = 'Demo Cold Room Cooling';
+/** The relay output of the cooling controller that drives the backup compressor. */
+export const COLD_ROOM_COOLING_RELAY = 1;
+/** The downlink the rule sends to the cooling controller: backup compressor on. */
+export const COLD_ROOM_COOLING_COMMAND = {
+  command: 'switch_relay_output',
+  params: { output: COLD_ROOM_COOLING_RELAY, on: true },
+} as const;
 
 export const COLD_ROOM_KIND: DemoDeviceKind = {
   kind: 'cold_room',
@@ -27,12 +42,40 @@ export const COLD_ROOM_KIND: DemoDeviceKind = {
   }),
 };
 
-/** The cold room's rule with its email and system message actions (the device sends plain JSON). */
-export async function seedColdRoom(tx: Queryable, companyId: number, deviceId: number): Promise<number> {
+/**
+ * The cold room's cooling controller: an I/O board of the srd_gateway type (two relays, whose driver
+ * encodes the spec's relay commands) wired to the backup compressor, connected over MQTT rather than
+ * LoRaWAN so that downlinks reach it on devices/<uuid>/down. The backup stays off while the cold room is
+ * fine; relay 2 is unused.
+ */
+export const COLD_ROOM_COOLING_KIND: DemoDeviceKind = {
+  kind: 'cooling_controller',
+  deviceType: 'srd_gateway',
+  mqtt: true,
+  names: [COLD_ROOM_COOLING_NAME],
+  intervalMinutes: 15,
+  icon: 'gateway',
+  reading: (_h, rnd) => ({
+    relay_output_1: false,
+    relay_output_2: false,
+    signal_strength: 4 + Math.round(rnd()),
+    rssi: -60 - Math.round(rnd() * 15),
+  }),
+};
+
+/**
+ * The cold room's rule with its actions, in the order they go out: email, system message, SMS, downlink
+ * (the cold room sends plain JSON; the cooling controller is switched with its driver's relay command).
+ */
+export async function seedColdRoom(
+  tx: Queryable,
+  companyId: number,
+  devices: { coldRoomId: number; coolingId: number },
+): Promise<number> {
   const { rows } = await tx.query<{ id: number }>(
     `INSERT INTO rules (company_id, device_id, name, trigger, data_field, operator, value)
      VALUES ($1, $2, $3, 'data', 'temperature', 'gte', $4) RETURNING id`,
-    [companyId, deviceId, COLD_ROOM_RULE_NAME, COLD_ROOM_LIMIT],
+    [companyId, devices.coldRoomId, COLD_ROOM_RULE_NAME, COLD_ROOM_LIMIT],
   );
   const ruleId = rows[0]?.id;
   if (ruleId === undefined) throw new Error('cold room rule not written');
@@ -51,6 +94,28 @@ export async function seedColdRoom(tx: Queryable, companyId: number, deviceId: n
     `INSERT INTO rule_actions (company_id, rule_id, position, type, subject, body)
      VALUES ($1, $2, 1, 'system', $3, $4)`,
     [companyId, ruleId, '{device}: {field} {value} {unit}', 'Rule {rule} fired at {time}.'],
+  );
+  // One SMS is 160 characters: the body stays well within it with the longest device name and time.
+  await tx.query(
+    `INSERT INTO rule_actions (company_id, rule_id, position, type, recipients, body)
+     VALUES ($1, $2, 2, 'sms', $3, $4)`,
+    [
+      companyId,
+      ruleId,
+      [COLD_ROOM_ALERT_PHONE],
+      'Alarm {device}: {field} {value} {unit} at {time}. Backup cooling is being switched on.',
+    ],
+  );
+  await tx.query(
+    `INSERT INTO rule_actions (company_id, rule_id, position, type, target_device_id, command, command_params)
+     VALUES ($1, $2, 3, 'remote_control', $3, $4, $5::jsonb)`,
+    [
+      companyId,
+      ruleId,
+      devices.coolingId,
+      COLD_ROOM_COOLING_COMMAND.command,
+      JSON.stringify(COLD_ROOM_COOLING_COMMAND.params),
+    ],
   );
   return ruleId;
 }

@@ -2,7 +2,7 @@
  * The demo fleet: every device kind of the spec (section 1), each with a generator of plausible readings
  * over time, so the console has history to draw on first start.
  */
-import { COLD_ROOM_KIND } from './demo-cold-room.js';
+import { COLD_ROOM_COOLING_KIND, COLD_ROOM_KIND } from './demo-cold-room.js';
 import { round } from './random.js';
 
 export type Reading = Record<string, number | boolean | string>;
@@ -16,6 +16,11 @@ export interface DemoDeviceKind {
   /** Minutes between two uplinks. */
   intervalMinutes: number;
   icon: string;
+  /**
+   * Connects over MQTT itself (no DevEUI) although its device type is a LoRaWAN one (srd_*): downlinks
+   * then go to devices/<uuid>/down, which LoRaWAN devices cannot receive yet.
+   */
+  mqtt?: boolean;
   /** Sensor type code (spec: PARKINGSENSOR 8, AI_PARKINGSENSOR 1024) where it applies. */
   sensorType?: number;
   /** A reading at `hour` (hours since the start of the history, fractional), `rnd` in [0, 1). */
@@ -254,4 +259,5 @@ export const DEMO_FLEET: DemoDeviceKind[] = [
     }),
   },
   COLD_ROOM_KIND,
+  COLD_ROOM_COOLING_KIND,
 ];

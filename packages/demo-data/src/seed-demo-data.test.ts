@@ -1,7 +1,14 @@
 import { forEachDb } from '@iot/db/testing';
+import { validatePhoneNumber } from '@iot/domain';
 import { verify } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import { DEMO_COMPANIES, DEMO_LOGINS, DEMO_PASSWORD } from './demo-accounts.js';
+import {
+  COLD_ROOM_ALERT_EMAIL,
+  COLD_ROOM_ALERT_PHONE,
+  COLD_ROOM_COOLING_NAME,
+  COLD_ROOM_NAME,
+} from './demo-cold-room.js';
 import { DEMO_FLEET } from './demo-fleet.js';
 import { seedDemoData } from './seed-demo-data.js';
 
@@ -77,6 +84,7 @@ describe('seedDemoData', () => {
         'door',
         'sound',
         'cold_room', // the alarm walkthrough (demo-cold-room.ts)
+        'cooling_controller', // switched by the cold room's rule
       ];
       expect(new Set(DEMO_FLEET.map((k) => k.kind))).toEqual(new Set(kinds));
       const { rows } = await suite.db.query<{ device_type: string }>(
@@ -151,6 +159,35 @@ describe('seedDemoData', () => {
       expect(areas.rows.map((r) => r.type)).toEqual(['AI', 'FIX']);
       expect(await count('nwa_shared_devices')).toBe(2);
       expect(await count(`nwa_membership_requests WHERE state = 'pending'`)).toBe(1);
+    });
+
+    it('gives the cold room its rule: email, system message, SMS and the cooling controller’s relay 1 on', async () => {
+      const devices = await suite.db.query<{ id: number; name: string; driver_id: string; dev_eui: string }>(
+        'SELECT id, name, driver_id, dev_eui FROM devices WHERE company_id = $1 AND name = ANY($2) ORDER BY id',
+        [DEMO_COMPANIES.demo.id, [COLD_ROOM_NAME, COLD_ROOM_COOLING_NAME]],
+      );
+      expect(devices.rows.map((d) => d.name)).toEqual([COLD_ROOM_NAME, COLD_ROOM_COOLING_NAME]);
+      const [coldRoom, cooling] = devices.rows;
+      // The srd_gateway driver encodes relay commands; without a DevEUI the board is reached over MQTT.
+      expect(cooling).toMatchObject({ driver_id: 'srd_gateway', dev_eui: null });
+      const actions = await suite.db.query<Record<string, unknown>>(
+        `SELECT a.type, a.recipients, a.target_device_id, a.command, a.command_params
+           FROM rule_actions a JOIN rules r ON r.id = a.rule_id
+          WHERE r.device_id = $1 AND r.operator = 'gte' AND r.value = 8 ORDER BY a.position`,
+        [coldRoom?.id],
+      );
+      expect(actions.rows).toEqual([
+        expect.objectContaining({ type: 'email', recipients: [COLD_ROOM_ALERT_EMAIL] }),
+        expect.objectContaining({ type: 'system' }),
+        expect.objectContaining({ type: 'sms', recipients: [COLD_ROOM_ALERT_PHONE] }),
+        expect.objectContaining({
+          type: 'remote_control',
+          target_device_id: cooling?.id,
+          command: 'switch_relay_output',
+          command_params: { output: 1, on: true },
+        }),
+      ]);
+      expect(validatePhoneNumber(COLD_ROOM_ALERT_PHONE, { country: null, mobile: true }).isValid).toBe(true);
     });
   });
 });

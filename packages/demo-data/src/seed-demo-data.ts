@@ -7,7 +7,7 @@
 import type { Db, Queryable } from '@iot/db';
 import { hash } from '@node-rs/argon2';
 import { DEMO_COMPANIES, DEMO_LOGINS, DEMO_PASSWORD } from './demo-accounts.js';
-import { COLD_ROOM_KIND, seedColdRoom } from './demo-cold-room.js';
+import { COLD_ROOM_COOLING_KIND, COLD_ROOM_KIND, seedColdRoom } from './demo-cold-room.js';
 import { DEMO_FLEET, type DemoDeviceKind, type Reading } from './demo-fleet.js';
 import { round, seededRandom } from './random.js';
 
@@ -102,7 +102,7 @@ async function seedDevices(
     for (const [index, name] of kind.names.entries()) {
       n += 1;
       const serial = `${serialPrefix}-${String(n).padStart(4, '0')}`;
-      const lorawan = kind.deviceType === null || kind.deviceType.startsWith('srd_');
+      const lorawan = !kind.mqtt && (kind.deviceType === null || kind.deviceType.startsWith('srd_'));
       const devEui = lorawan ? `70b3d57ed00${companyId}${String(n).padStart(4, '0')}`.slice(0, 16) : null;
       const id = await insertId(
         tx,
@@ -401,7 +401,9 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
       deviceCount += devices.length;
       if (companyId === DEMO_COMPANIES.demo.id) demoDevices = devices;
       const coldRoom = devices.find((d) => d.kind.kind === COLD_ROOM_KIND.kind);
-      if (coldRoom) await seedColdRoom(tx, companyId, coldRoom.id);
+      const cooling = devices.find((d) => d.kind.kind === COLD_ROOM_COOLING_KIND.kind);
+      if (coldRoom && cooling)
+        await seedColdRoom(tx, companyId, { coldRoomId: coldRoom.id, coolingId: cooling.id });
     }
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices);
