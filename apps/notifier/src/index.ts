@@ -132,8 +132,8 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
 
   const channels: Channels = {
     email: createEmailChannel(mailer),
-    sms: createSmsChannel(twilio, config.TWILIO_FROM),
-    voice_message: createVoiceChannel(twilio, config.TWILIO_FROM),
+    sms: createSmsChannel(twilio, config.TWILIO_FROM, db),
+    voice_message: createVoiceChannel(twilio, config.TWILIO_FROM, db),
     system: createSystemChannel(db),
     http: createHttpChannel({
       allowPrivate: config.HTTP_ACTIONS_ALLOW_PRIVATE,

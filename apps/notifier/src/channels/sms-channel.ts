@@ -1,6 +1,8 @@
-import { type ActionContext, ChannelNotConfiguredError, type NotificationChannel } from '../context';
+import type { Db } from '@iot/db';
+import type { ActionContext, NotificationChannel } from '../context';
 import { fillPlaceholders } from '../placeholders';
 import { toE164 } from './phone-number';
+import { recordPhoneMessage } from './phone-outbox';
 import { classifyTwilioError, type TwilioClient } from './twilio-client';
 
 /** SMS action (spec section 3): the body, to one phone number. */
@@ -11,22 +13,42 @@ export interface SmsConfig {
 
 export const DEFAULT_SMS_BODY = '{device}: {field} {value} {unit} ({time})';
 
+/**
+ * Sends through Twilio when an account and sender are configured. Without them (the embedded default) the
+ * SMS is kept in the phone outbox the console shows, like mail without SMTP, and counts as queued rather
+ * than failed. Either way the outbox records it.
+ */
 export function createSmsChannel(
   client: TwilioClient | undefined,
   from: string | undefined,
+  db: Db,
 ): NotificationChannel<SmsConfig> {
   return {
     kind: 'sms',
     async send(ctx: ActionContext, config: SmsConfig) {
-      const to = toE164(config.to);
-      if (!client || !from)
-        throw new ChannelNotConfiguredError('SMS needs TWILIO_ACCOUNT_SID, _AUTH_TOKEN, _FROM');
-      const message = await client.messages
-        .create({ to, from, body: fillPlaceholders(config.body, ctx) })
-        .catch((error: unknown) => {
-          throw classifyTwilioError(error);
+      const message = {
+        channel: 'sms',
+        recipient: toE164(config.to),
+        body: fillPlaceholders(config.body, ctx),
+      } as const;
+      if (!client || !from) {
+        const id = await recordPhoneMessage(db, ctx, message);
+        return { recipient: message.recipient, status: 'queued', details: { via: 'outbox', outboxId: id } };
+      }
+      const sent = await client.messages
+        .create({ to: message.recipient, from, body: message.body })
+        .catch(async (error: unknown) => {
+          const classified = classifyTwilioError(error);
+          await recordPhoneMessage(db, ctx, message, { error: classified.message });
+          throw classified;
         });
-      return { recipient: to, status: 'sent', reference: message.sid };
+      await recordPhoneMessage(db, ctx, message, { sentAt: new Date(), reference: sent.sid });
+      return {
+        recipient: message.recipient,
+        status: 'sent',
+        reference: sent.sid,
+        details: { via: 'twilio' },
+      };
     },
   };
 }

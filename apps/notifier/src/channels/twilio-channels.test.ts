@@ -124,6 +124,24 @@ describe('SMS and voice actions through the real twilio library', () => {
       );
       return rows.length === 2;
     }, 'two log rows');
+    const outbox = await db.query<{ recipient: string; reference: string; sent_at: Date | null }>(
+      `SELECT recipient, reference, sent_at FROM outbox_phone_messages
+        WHERE idempotency_key IN (SELECT idempotency_key FROM notification_log WHERE rule_action_id = $1)
+        ORDER BY id`,
+      [actionId],
+    );
+    expect(outbox.rows).toEqual([
+      {
+        recipient: '+4915123456789',
+        reference: expect.stringMatching(/^SM\d{32}$/),
+        sent_at: expect.any(Date),
+      },
+      {
+        recipient: '+491701234567',
+        reference: expect.stringMatching(/^SM\d{32}$/),
+        sent_at: expect.any(Date),
+      },
+    ]);
   });
 
   it('places a call to Calls.json whose TwiML speaks the message in the chosen language', async () => {
@@ -222,28 +240,91 @@ describe('SMS and voice actions through the real twilio library', () => {
   });
 });
 
-describe('SMS without a Twilio account', () => {
-  it('logs the delivery as skipped and does not retry', async () => {
+describe('SMS and calls without a Twilio account', () => {
+  it('keeps them in the phone outbox, logged as queued, once, with no retry and no dead letter', async () => {
     const db = await createTestDb('pglite');
     const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
-    const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
+    const notifier = await startNotifier({
+      config: testConfig(),
+      db,
+      log: silentLog,
+      queue,
+      job: notifyActionJob({ timeoutMs: 5_000, retry: { attempts: 2, delayMs: 50 } }),
+    });
     try {
-      const fixture = await createFixture(db);
-      const actionId = await createAction(db, fixture, {
+      const fixture = await createFixture(db, { deviceName: 'Well 2', ruleName: 'Level low' });
+      const sms = await createAction(db, fixture, {
         type: 'sms',
-        recipients: ['+4915123456789'],
-        body: 'x',
+        recipients: ['+4915123456789', '0170 1234567'],
+        body: '{device}: {value}{unit}',
       });
-      await notifier.enqueue(payloadFor(fixture, actionId));
+      const call = await createAction(db, fixture, {
+        type: 'voice_message',
+        recipients: ['+4915123456789'],
+        body: 'Achtung: {device}',
+        voiceLanguage: 'de-DE',
+      });
+      const smsPayload = payloadFor(fixture, sms);
+      const smsJob = await notifier.enqueue(smsPayload);
+      await notifier.enqueue(payloadFor(fixture, call));
+      // The same job again (a redelivery): its key is settled, nothing is added. The two jobs run side by side.
+      await notifier.enqueue(smsPayload);
       await waitFor(async () => {
         const { rows } = await db.query('SELECT 1 FROM notification_log', []);
-        return rows.length === 1;
-      }, 'the log row');
+        return rows.length === 3;
+      }, 'three log rows');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      const { rows } = await db.query('SELECT status, error FROM notification_log');
-      expect(rows).toEqual([
-        { status: 'skipped', error: 'SMS needs TWILIO_ACCOUNT_SID, _AUTH_TOKEN, _FROM' },
+      const log = await db.query<{
+        channel: string;
+        recipient: string;
+        status: string;
+        error: string | null;
+      }>('SELECT channel, recipient, status, error FROM notification_log ORDER BY channel, id');
+      expect(log.rows).toEqual([
+        { channel: 'sms', recipient: '+4915123456789', status: 'queued', error: null },
+        { channel: 'sms', recipient: '0170 1234567', status: 'queued', error: null },
+        { channel: 'voice_message', recipient: '+4915123456789', status: 'queued', error: null },
       ]);
+      const outbox = await db.query(
+        `SELECT company_id, channel, recipient, body, voice_language, device_id, rule_id, idempotency_key,
+                reference, sent_at, error
+           FROM outbox_phone_messages ORDER BY channel, id`,
+      );
+      const common = {
+        company_id: fixture.companyId,
+        device_id: fixture.deviceId,
+        rule_id: fixture.ruleId,
+        reference: null,
+        sent_at: null,
+        error: null,
+      };
+      expect(outbox.rows).toEqual([
+        {
+          ...common,
+          channel: 'sms',
+          recipient: '+4915123456789',
+          body: 'Well 2: 31.5°C',
+          voice_language: null,
+          idempotency_key: smsJob.idempotencyKey,
+        },
+        {
+          ...common,
+          channel: 'sms',
+          recipient: '+491701234567',
+          body: 'Well 2: 31.5°C',
+          voice_language: null,
+          idempotency_key: smsJob.idempotencyKey,
+        },
+        {
+          ...common,
+          channel: 'voice',
+          recipient: '+4915123456789',
+          body: 'Achtung: Well 2',
+          voice_language: 'de-DE',
+          idempotency_key: expect.stringMatching(new RegExp(`:${call}$`)),
+        },
+      ]);
+      expect(await notifier.queue.deadLetters('notify.action')).toEqual([]);
     } finally {
       await notifier.stop();
       await queue.close();

@@ -1,12 +1,9 @@
+import type { Db } from '@iot/db';
 import twilio from 'twilio';
-import {
-  type ActionContext,
-  ChannelNotConfiguredError,
-  type NotificationChannel,
-  PermanentDeliveryError,
-} from '../context';
+import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { fillPlaceholders } from '../placeholders';
 import { toE164 } from './phone-number';
+import { recordPhoneMessage } from './phone-outbox';
 import { classifyTwilioError, type TwilioClient } from './twilio-client';
 
 /** Voice action (spec section 3): a spoken message in the chosen voice language. */
@@ -28,9 +25,15 @@ export function buildVoiceTwiml(message: string, language: string): string {
   return response.toString();
 }
 
+/**
+ * Calls through Twilio when an account and caller number are configured. Without them (the embedded
+ * default) the call is kept in the phone outbox the console shows, with the message it would speak, and
+ * counts as queued rather than failed. Either way the outbox records it.
+ */
 export function createVoiceChannel(
   client: TwilioClient | undefined,
   from: string | undefined,
+  db: Db,
 ): NotificationChannel<VoiceConfig> {
   return {
     kind: 'voice_message',
@@ -39,14 +42,25 @@ export function createVoiceChannel(
       if (!LANGUAGE.test(config.language)) {
         throw new PermanentDeliveryError(`invalid voice language ${JSON.stringify(config.language)}`);
       }
+      const message = {
+        channel: 'voice',
+        recipient: to,
+        body: fillPlaceholders(config.message, ctx),
+        voiceLanguage: config.language,
+      } as const;
+      const details = { language: config.language };
       if (!client || !from) {
-        throw new ChannelNotConfiguredError('voice calls need TWILIO_ACCOUNT_SID, _AUTH_TOKEN, _FROM');
+        const id = await recordPhoneMessage(db, ctx, message);
+        return { recipient: to, status: 'queued', details: { ...details, via: 'outbox', outboxId: id } };
       }
-      const twiml = buildVoiceTwiml(fillPlaceholders(config.message, ctx), config.language);
-      const call = await client.calls.create({ to, from, twiml }).catch((error: unknown) => {
-        throw classifyTwilioError(error);
+      const twiml = buildVoiceTwiml(message.body, config.language);
+      const call = await client.calls.create({ to, from, twiml }).catch(async (error: unknown) => {
+        const classified = classifyTwilioError(error);
+        await recordPhoneMessage(db, ctx, message, { error: classified.message });
+        throw classified;
       });
-      return { recipient: to, status: 'sent', reference: call.sid, details: { language: config.language } };
+      await recordPhoneMessage(db, ctx, message, { sentAt: new Date(), reference: call.sid });
+      return { recipient: to, status: 'sent', reference: call.sid, details: { ...details, via: 'twilio' } };
     },
   };
 }
