@@ -1,5 +1,6 @@
 export { backoffDelay } from './backoff';
 export { BullmqJobQueue, type BullmqJobQueueOptions, deleteRedisPrefix } from './bullmq/bullmq-queue';
+export { type CoalesceOptions, type Coalescer, coalesce } from './coalesce';
 export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/in-process-queue';
 export { jobIdFor } from './job-id';
 export {
@@ -17,6 +18,7 @@ export {
   type EnqueueOptions,
   type EnqueueResult,
   type JobContext,
+  JobDeferredError,
   type JobDefinition,
   type JobHandler,
   JobInFlightError,

@@ -1,7 +1,12 @@
 import type { Queryable } from '@iot/db';
+import { coalesce } from './coalesce';
 
 export type ClaimResult =
-  | { state: 'claimed' }
+  /**
+   * The attempt holds the key. `fresh`: the key was new, so no earlier attempt can have started the
+   * side effect; false when a stale claim (an attempt that died) was taken over.
+   */
+  | { state: 'claimed'; fresh: boolean }
   /** The side effect already ran: the attempt is a repeat and does nothing. */
   | { state: 'done'; result: unknown }
   /** Another attempt holds the key; its lease runs out in `retryAfterMs`. */
@@ -23,41 +28,88 @@ export interface JobKeyStore {
 /**
  * JobKeyStore on the `job_keys` table (migration 0003), same SQL on PostgreSQL and PGlite. `created_at`
  * is the time of the latest claim; a claim older than the lease without `completed_at` is stale.
+ *
+ * Claims, completions and releases of concurrent attempts are coalesced (coalesce.ts): one statement
+ * for all claims that arrive while the previous one runs, so a notifier running 64 jobs at once makes a
+ * handful of round trips instead of 64 (on PGlite every round trip waits for its one connection).
  */
 export function createDbJobKeyStore(db: Queryable): JobKeyStore {
+  const claims = coalesce<{ key: string; jobName: string; leaseMs: number }, ClaimResult>(async (items) => {
+    // One statement per lease (in practice one job name per batch); a key asked twice in one batch
+    // is claimed once: the repeats see it busy (or done, like the first).
+    const answers = new Map<string, ClaimResult>();
+    const byLease = new Map<number, Map<string, string>>();
+    for (const { key, jobName, leaseMs } of items) {
+      const keys = byLease.get(leaseMs) ?? new Map<string, string>();
+      keys.set(key, jobName);
+      byLease.set(leaseMs, keys);
+    }
+    for (const [leaseMs, keys] of byLease) {
+      // Sorted keys: two workers' batches take the unique-index entries in the same order (no deadlock).
+      const input = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // One statement: insert, or take over a stale unfinished claim; two workers racing get one row
+      // each way because the row lock of ON CONFLICT serialises them. `xmax = 0` tells a new row
+      // from a taken-over one. The LEFT JOIN reads the statement's snapshot, i.e. the rows as they
+      // were before it: for a key not claimed here, whether it is done or whose lease runs when.
+      const { rows } = await db.query<{
+        key: string;
+        claimed: boolean;
+        inserted: boolean | null;
+        completed_at: Date | null;
+        result: unknown;
+        remaining_ms: number | null;
+      }>(
+        `WITH input AS (
+             SELECT i.key, i.job_name, i.ord FROM jsonb_to_recordset($1::jsonb) AS i(key text, job_name text, ord int)
+           ), claimed AS (
+             INSERT INTO job_keys (key, job_name) SELECT key, job_name FROM input ORDER BY ord
+             ON CONFLICT (key) DO UPDATE SET created_at = now()
+               WHERE job_keys.completed_at IS NULL
+                 AND job_keys.created_at < now() - make_interval(secs => $2::double precision / 1000)
+             RETURNING key, (xmax = 0) AS inserted
+           )
+           SELECT i.key, c.key IS NOT NULL AS claimed, c.inserted, k.completed_at, k.result,
+                  greatest(0, extract(epoch FROM k.created_at - now()) * 1000 + $2::double precision)::float8
+                    AS remaining_ms
+             FROM input i
+             LEFT JOIN claimed c ON c.key = i.key
+             LEFT JOIN job_keys k ON k.key = i.key`,
+        [JSON.stringify(input.map(([key, job_name], ord) => ({ key, job_name, ord }))), leaseMs],
+      );
+      for (const row of rows) {
+        if (row.claimed) answers.set(row.key, { state: 'claimed', fresh: row.inserted === true });
+        else if (row.completed_at) answers.set(row.key, { state: 'done', result: row.result });
+        // Gone in between (released by a failed attempt, or inserted by a concurrent statement this
+        // one's snapshot does not show): look again soon.
+        else answers.set(row.key, { state: 'busy', retryAfterMs: Math.ceil(row.remaining_ms ?? 0) });
+      }
+    }
+    const given = new Set<string>();
+    return items.map(({ key, leaseMs }) => {
+      const answer = answers.get(key) ?? { state: 'busy', retryAfterMs: 0 };
+      if (answer.state !== 'claimed') return answer;
+      if (given.has(key)) return { state: 'busy', retryAfterMs: leaseMs };
+      given.add(key);
+      return answer;
+    });
+  });
+  const completions = coalesce<{ key: string; result: unknown }, void>(async (items) => {
+    await db.query(
+      `UPDATE job_keys k SET completed_at = now(), result = i.result
+         FROM jsonb_to_recordset($1::jsonb) AS i(key text, result jsonb)
+        WHERE k.key = i.key`,
+      [JSON.stringify(items.map(({ key, result }) => ({ key, result: result ?? null })))],
+    );
+    return items.map(() => undefined);
+  });
+  const releases = coalesce<string, void>(async (keys) => {
+    await db.query('DELETE FROM job_keys WHERE key = ANY($1::text[]) AND completed_at IS NULL', [keys]);
+    return keys.map(() => undefined);
+  });
   return {
-    async claim(key, jobName, leaseMs) {
-      // One statement: insert, or take over a stale unfinished claim; two workers racing get one row each
-      // way because the row lock of ON CONFLICT serialises them.
-      const claimed = await db.query(
-        `INSERT INTO job_keys (key, job_name) VALUES ($1, $2)
-         ON CONFLICT (key) DO UPDATE SET created_at = now()
-           WHERE job_keys.completed_at IS NULL
-             AND job_keys.created_at < now() - make_interval(secs => $3::double precision / 1000)
-         RETURNING key`,
-        [key, jobName, leaseMs],
-      );
-      if (claimed.rowCount > 0) return { state: 'claimed' };
-      const { rows } = await db.query<{ completed_at: Date | null; result: unknown; remaining_ms: number }>(
-        `SELECT completed_at, result,
-           greatest(0, extract(epoch FROM created_at - now()) * 1000 + $2::double precision)::float8 AS remaining_ms
-         FROM job_keys WHERE key = $1`,
-        [key, leaseMs],
-      );
-      const row = rows[0];
-      if (row?.completed_at) return { state: 'done', result: row.result };
-      // Gone between the two statements (released by a failed attempt): try again soon.
-      return { state: 'busy', retryAfterMs: Math.ceil(row?.remaining_ms ?? 0) };
-    },
-    async complete(key, result) {
-      await db.query('UPDATE job_keys SET completed_at = now(), result = $2::jsonb WHERE key = $1', [
-        key,
-        JSON.stringify(result ?? null),
-      ]);
-    },
-    async release(key) {
-      await db.query('DELETE FROM job_keys WHERE key = $1 AND completed_at IS NULL', [key]);
-    },
+    claim: (key, jobName, leaseMs) => claims({ key, jobName, leaseMs }),
+    complete: (key, result) => completions({ key, result }),
+    release: (key) => releases(key),
   };
 }
 
@@ -72,7 +124,7 @@ export function createMemoryJobKeyStore(): JobKeyStore {
         return { state: 'busy', retryAfterMs: entry.claimedAt + leaseMs - Date.now() };
       }
       keys.set(key, { claimedAt: Date.now(), done: false, result: undefined });
-      return { state: 'claimed' };
+      return { state: 'claimed', fresh: entry === undefined };
     },
     async complete(key, result) {
       keys.set(key, { claimedAt: Date.now(), done: true, result });

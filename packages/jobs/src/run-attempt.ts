@@ -1,7 +1,9 @@
+import { setMaxListeners } from 'node:events';
 import type { TSchema } from '@sinclair/typebox';
 import type { JobKeyStore } from './job-keys';
 import {
   type JobContext,
+  type JobDeferredError,
   type JobDefinition,
   type JobHandler,
   JobInFlightError,
@@ -54,13 +56,17 @@ export async function runAttempt<S extends TSchema>(
   }
   const payload = validatePayload(job, envelope.payload);
   const { keys } = options;
+  let fresh = false;
   if (keys) {
     const claim = await keys.claim(envelope.key, job.name, leaseMs(job));
     if (claim.state === 'done') return claim.result;
     if (claim.state === 'busy') throw new JobInFlightError(envelope.key, claim.retryAfterMs);
+    fresh = claim.fresh;
   }
   const controller = new AbortController();
   const onClose = () => controller.abort(options.closing.reason);
+  // One listener per running attempt: a processor running 64 at once is not a leak.
+  setMaxListeners(0, options.closing);
   options.closing.addEventListener('abort', onClose, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -77,6 +83,7 @@ export async function runAttempt<S extends TSchema>(
     attempt: options.attempt,
     maxAttempts: job.retry.attempts,
     isLastAttempt: options.attempt >= job.retry.attempts,
+    firstRun: fresh && options.attempt === 1,
     signal: controller.signal,
   };
   try {
@@ -92,9 +99,13 @@ export async function runAttempt<S extends TSchema>(
   }
 }
 
-/** Wait before looking at a busy key again: until its lease ends, at least 100 ms, at most a minute. */
-export function inFlightDelay(error: JobInFlightError): number {
-  return Math.min(60_000, Math.max(100, error.retryAfterMs + 50));
+/**
+ * Wait before trying a deferred job again: a busy key until its lease ends (at least 100 ms), a
+ * deferral as long as it asks (at least 10 ms); at most a minute.
+ */
+export function inFlightDelay(error: JobDeferredError): number {
+  if (error instanceof JobInFlightError) return Math.min(60_000, Math.max(100, error.retryAfterMs + 50));
+  return Math.min(60_000, Math.max(10, error.retryAfterMs));
 }
 
 export function errorText(error: unknown): string {

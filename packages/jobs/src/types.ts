@@ -46,6 +46,12 @@ export interface JobContext {
   readonly maxAttempts: number;
   /** True when a failure of this attempt sends the job to the dead-letter list. */
   readonly isLastAttempt: boolean;
+  /**
+   * True when no earlier attempt can have started this key's side effect: the first attempt, and the
+   * key store's claim was new (not taken over from an attempt that died). False without a key store.
+   * A handler may then skip looking up what earlier attempts already delivered.
+   */
+  readonly firstRun: boolean;
   /** Aborted when the attempt times out or the queue closes. */
   readonly signal: AbortSignal;
 }
@@ -137,16 +143,28 @@ export class PermanentJobError extends Error {
 }
 
 /**
+ * The job cannot run now and should come back after `retryAfterMs`, without counting an attempt (a
+ * handler throws it when, say, its channel's rate limit is used up: waiting is not failing). The
+ * adapters put the job back (BullMQ: moveToDelayed) and release its key claim.
+ */
+export class JobDeferredError extends Error {
+  override readonly name: string = 'JobDeferredError';
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * The idempotency key is held by an attempt that has neither finished nor expired (another worker, or a
  * worker that died mid-job). The adapters put the job back until the claim's lease runs out without
  * counting an attempt: a crash must not use up the retries of the job that takes over.
  */
-export class JobInFlightError extends Error {
+export class JobInFlightError extends JobDeferredError {
   override readonly name = 'JobInFlightError';
-  constructor(
-    key: string,
-    readonly retryAfterMs: number,
-  ) {
-    super(`job key ${key} is being run by another attempt (lease ends in ${retryAfterMs} ms)`);
+  constructor(key: string, retryAfterMs: number) {
+    super(`job key ${key} is being run by another attempt (lease ends in ${retryAfterMs} ms)`, retryAfterMs);
   }
 }

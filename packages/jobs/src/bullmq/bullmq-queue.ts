@@ -9,9 +9,9 @@ import {
   type DeadLetter,
   type EnqueueOptions,
   type EnqueueResult,
+  JobDeferredError,
   type JobDefinition,
   type JobHandler,
-  JobInFlightError,
   type JobQueue,
   type Processor,
   type QueuePolicy,
@@ -101,7 +101,7 @@ export class BullmqJobQueue implements JobQueue {
             closing: this.closing.signal,
           });
         } catch (error) {
-          if (error instanceof JobInFlightError) {
+          if (error instanceof JobDeferredError) {
             // Back to delayed until the other claim's lease ends; BullMQ counts no attempt for this.
             await bullJob.moveToDelayed(Date.now() + inFlightDelay(error), token);
             throw new DelayedError();

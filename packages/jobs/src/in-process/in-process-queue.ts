@@ -7,9 +7,9 @@ import {
   type DeadLetter,
   type EnqueueOptions,
   type EnqueueResult,
+  JobDeferredError,
   type JobDefinition,
   type JobHandler,
-  JobInFlightError,
   type JobQueue,
   type Processor,
   type QueuePolicy,
@@ -199,7 +199,7 @@ export class InProcessJobQueue implements JobQueue {
       entry.state = 'completed';
       entry.forgetAt = Date.now() + lane.policy.keepCompletedMs;
     } catch (error) {
-      if (error instanceof JobInFlightError) {
+      if (error instanceof JobDeferredError) {
         entry.attemptsMade -= 1;
         entry.state = 'waiting';
         this.after(inFlightDelay(error), () => this.makeReady(job.name, entry));

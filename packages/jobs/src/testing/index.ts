@@ -8,6 +8,7 @@ import { createMemoryJobKeyStore, type JobKeyStore } from '../job-keys';
 import {
   defineJob,
   type JobContext,
+  JobDeferredError,
   type JobDefinition,
   JobPayloadError,
   type JobQueue,
@@ -296,10 +297,35 @@ export function jobQueueContract(options: ContractOptions): void {
       expect(await q.deadLetters(job.name)).toEqual([]);
     });
 
+    it('puts a deferred job back for its delay without using up an attempt, and tells a first run', async () => {
+      const keys = createMemoryJobKeyStore();
+      const q = await queue(keys);
+      const job = testJob({ retry: { attempts: 1, delayMs: 10 } });
+      const runs: { attempt: number; firstRun: boolean; at: number }[] = [];
+      const started = Date.now();
+      q.process(
+        job,
+        async (_p, ctx) => {
+          runs.push({ attempt: ctx.attempt, firstRun: ctx.firstRun, at: Date.now() - started });
+          if (runs.length === 1) throw new JobDeferredError('rate limit of the channel used up', 200);
+        },
+        TEST_POLICY,
+      );
+      await q.enqueue(job, { id: 'deferred' });
+      await waitFor(() => runs.length === 2, 'the run after the deferral');
+      // The deferral released the claim: the second run is attempt 1 again, its claim new.
+      expect(runs.map((r) => [r.attempt, r.firstRun])).toEqual([
+        [1, true],
+        [1, true],
+      ]);
+      expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(150);
+      expect(await q.deadLetters(job.name)).toEqual([]);
+    });
+
     it('forgets the oldest finished jobs beyond keepMaxJobs (their keys can be enqueued again)', async () => {
       // No key store: only the queue's own retention decides here.
       const claimAll: JobKeyStore = {
-        claim: async () => ({ state: 'claimed' }),
+        claim: async () => ({ state: 'claimed', fresh: true }),
         complete: async () => {},
         release: async () => {},
       };
