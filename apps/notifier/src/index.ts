@@ -21,12 +21,19 @@ import {
   type DownlinkPublish,
   type MqttDownlinkClient,
 } from './downlinks/downlink-transport';
+import { type ChannelLimits, createChannelLimiter } from './jobs/channel-limits';
 import { handleNotifyAction } from './jobs/handle-notify-action';
 import { NOTIFY_ACTION, type NotifyActionPayload } from './jobs/notify-action.job';
-import { NOTIFY_ACTION_POLICY } from './jobs/notify-action.queue';
+import {
+  NOTIFY_ACTION_POLICY,
+  NOTIFY_CHANNEL_LIMITS,
+  SMTP_POOL_CONNECTIONS,
+} from './jobs/notify-action.queue';
+import { createActionLoader } from './load-action';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
 import { SmtpMailer } from './mail/smtp-mailer';
+import { createNotificationLogWriter } from './notification-log';
 
 export type { Channels, Delivery } from './channels/channels';
 export type { EmailConfig } from './channels/email-channel';
@@ -61,13 +68,31 @@ export {
   sendDownlink,
 } from './downlinks/send-downlink';
 export {
+  type ChannelLimiter,
+  type ChannelLimits,
+  createChannelLimiter,
+  type RateLimit,
+} from './jobs/channel-limits';
+export {
   enqueueNotifyAction,
   NOTIFIER_JOBS,
   NOTIFY_ACTION,
   NotifyActionPayload,
   notifyActionJob,
 } from './jobs/notify-action.job';
-export { NOTIFY_ACTION_POLICY } from './jobs/notify-action.queue';
+export {
+  NOTIFY_ACTION_POLICY,
+  NOTIFY_CHANNEL_LIMITS,
+  SMTP_POOL_CONNECTIONS,
+} from './jobs/notify-action.queue';
+export {
+  type ActionLoader,
+  type ActionRequest,
+  createActionLoader,
+  type LoadedAction,
+  loadAction,
+} from './load-action';
+export { createNotificationLogWriter, type NotificationLogWriter } from './notification-log';
 export { fillPlaceholders, PLACEHOLDERS } from './placeholders';
 
 export interface StartNotifierOptions {
@@ -93,6 +118,8 @@ export interface StartNotifierOptions {
   /** The notify.action definition (tests shorten its timeout and retries) and queue policy. */
   job?: JobDefinition<typeof NotifyActionPayload>;
   policy?: QueuePolicy;
+  /** Sends per second per channel (default NOTIFY_CHANNEL_LIMITS); null: none beyond the queue policy. */
+  channelLimits?: ChannelLimits | null;
   /** Timeout of one webhook call (default 10 s). */
   httpTimeoutMs?: number;
 }
@@ -116,7 +143,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
 
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? openJobQueue(config, { db });
-  const mailer = options.mailer ?? createMailer(config, db);
+  const mailer = options.mailer ?? createMailer(config, db, { maxConnections: SMTP_POOL_CONNECTIONS });
   const twilio = options.twilio ?? createTwilioClient(config);
 
   let mqttClient: Promise<MqttDownlinkClient> | undefined;
@@ -143,9 +170,17 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
   };
 
   const job = options.job ?? NOTIFY_ACTION;
+  const limits = options.channelLimits === undefined ? NOTIFY_CHANNEL_LIMITS : options.channelLimits;
+  const deps = {
+    channels,
+    log,
+    load: createActionLoader(db),
+    writeLog: createNotificationLogWriter(db),
+    ...(limits ? { limiter: createChannelLimiter(limits) } : {}),
+  };
   const processor = queue.process(
     job,
-    (payload, ctx) => handleNotifyAction({ db, channels, log }, payload, ctx),
+    (payload, ctx) => handleNotifyAction(deps, payload, ctx),
     options.policy ?? NOTIFY_ACTION_POLICY,
   );
   // Keys live 7 days (job_keys.expires_at); an hourly purge keeps the table small. Several notifiers

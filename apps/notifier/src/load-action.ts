@@ -1,5 +1,6 @@
 import { type Db, withTenant } from '@iot/db';
 import { DEFAULT_TIME_ZONE, fieldDefinition } from '@iot/domain';
+import { coalesce } from '@iot/jobs';
 import type { ActionContext } from './context';
 import { formatCompanyTime } from './format-time';
 import type { NotifyActionPayload } from './jobs/notify-action.job';
@@ -24,54 +25,146 @@ export interface RuleActionRow {
 export interface LoadedAction {
   action: RuleActionRow;
   ctx: ActionContext;
+  /**
+   * Recipients this key needs no further attempt for: delivered (sent, queued in the outbox) or failed
+   * for good. Empty when the request said no earlier attempt can have run (nothing was looked up).
+   */
+  settled: ReadonlySet<string>;
+}
+
+export interface ActionRequest {
+  payload: NotifyActionPayload;
+  idempotencyKey: string;
+  /** Look up what earlier attempts of this key delivered (false on a job's first run: nothing yet). */
+  withSettled: boolean;
+}
+
+interface LoadedRow extends RuleActionRow {
+  ref: number;
+  device_id: number;
+  device_uuid: string;
+  device_name: string;
+  company_id: number;
+  company_name: string;
+  company_timezone: string;
+  settled: string[] | null;
 }
 
 /**
- * Reads the action, its rule, the device and the company for one job, all within the payload's company
- * (company_id in every query, and row-level security as the tenant): a payload naming another company's
- * action or device finds nothing. Returns undefined then.
+ * One statement per company for all requests of a flush: the action with its rule's name, the device,
+ * the company and (where asked) the recipients earlier attempts of the key settled. Every join names
+ * the payload's company, and the statement runs as that tenant (row-level security): a payload naming
+ * another company's action, rule or device finds nothing.
  */
-export async function loadAction(
+async function loadCompanyActions(
+  db: Db,
+  companyId: number,
+  requests: readonly { ref: number; request: ActionRequest }[],
+): Promise<Map<number, LoadedRow>> {
+  const { rows } = await withTenant(db, companyId, (tx) =>
+    tx.query<LoadedRow>(
+      `SELECT p.ref, a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
+              a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name,
+              d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
+              c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone,
+              CASE WHEN p.settled THEN ARRAY(
+                SELECT n.recipient FROM notification_log n
+                 WHERE n.company_id = c.id AND n.idempotency_key = p.key
+                   AND (n.status IN ('sent', 'queued') OR (n.status = 'failed' AND n.details->>'permanent' = 'true')))
+              END AS settled
+         FROM jsonb_to_recordset($1::jsonb)
+              AS p(ref int, action_id bigint, rule_id bigint, device_id bigint, key text, settled boolean)
+         JOIN companies c ON c.id = $2::bigint
+         JOIN rule_actions a ON a.id = p.action_id AND a.rule_id = p.rule_id AND a.company_id = c.id
+         JOIN rules r ON r.id = a.rule_id AND r.company_id = a.company_id
+         JOIN devices d ON d.id = p.device_id AND d.company_id = c.id`,
+      [
+        JSON.stringify(
+          requests.map(({ ref, request }) => ({
+            ref,
+            action_id: request.payload.actionId,
+            rule_id: request.payload.ruleId,
+            device_id: request.payload.deviceId,
+            key: request.idempotencyKey,
+            settled: request.withSettled,
+          })),
+        ),
+        companyId,
+      ],
+    ),
+  );
+  return new Map(rows.map((row) => [row.ref, row]));
+}
+
+function toLoaded(row: LoadedRow, request: ActionRequest): LoadedAction {
+  const {
+    ref: _ref,
+    device_id,
+    device_uuid,
+    device_name,
+    company_id,
+    company_name,
+    company_timezone,
+    settled,
+    ...action
+  } = row;
+  const { payload } = request;
+  const at = new Date(payload.firedAt);
+  const timeZone = company_timezone || DEFAULT_TIME_ZONE;
+  return {
+    action,
+    settled: new Set(settled ?? []),
+    ctx: {
+      company: { id: company_id, name: company_name, timeZone },
+      device: { id: device_id, uuid: device_uuid, name: device_name },
+      rule: { id: payload.ruleId, name: action.rule_name },
+      alarmId: payload.alarmId,
+      field: payload.field,
+      value: payload.value,
+      unit: (payload.field && fieldDefinition(payload.field)?.unit) || '',
+      at,
+      time: formatCompanyTime(at, timeZone),
+      idempotencyKey: request.idempotencyKey,
+    },
+  };
+}
+
+export type ActionLoader = (request: ActionRequest) => Promise<LoadedAction | undefined>;
+
+/**
+ * Loads what each job needs before it sends (action, rule name, device, company, settled recipients).
+ * Jobs running at once share the round trip (coalesce): on PGlite every statement waits for the one
+ * connection behind the storage writer's and the rules worker's batches, so one statement for many jobs
+ * is what keeps a job's wait short. Resolves undefined for a payload whose rows are not all in its
+ * company.
+ */
+export function createActionLoader(db: Db): ActionLoader {
+  return coalesce<ActionRequest, LoadedAction | undefined>(
+    async (requests) => {
+      const byCompany = new Map<number, { ref: number; request: ActionRequest }[]>();
+      requests.forEach((request, ref) => {
+        const list = byCompany.get(request.payload.companyId) ?? [];
+        list.push({ ref, request });
+        byCompany.set(request.payload.companyId, list);
+      });
+      const loaded = new Map<number, LoadedRow>();
+      for (const [companyId, list] of byCompany) {
+        for (const [ref, row] of await loadCompanyActions(db, companyId, list)) loaded.set(ref, row);
+      }
+      return requests.map((request, ref) => {
+        const row = loaded.get(ref);
+        return row ? toLoaded(row, request) : undefined;
+      });
+    },
+    { maxBatch: 500 },
+  );
+}
+
+/** One job's action without sharing a round trip (tools, tests). */
+export function loadAction(
   db: Db,
   payload: NotifyActionPayload,
   idempotencyKey: string,
 ): Promise<LoadedAction | undefined> {
-  return withTenant(db, payload.companyId, async (tx) => {
-    const actions = await tx.query<RuleActionRow>(
-      `SELECT a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
-              a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name
-       FROM rule_actions a JOIN rules r ON r.id = a.rule_id AND r.company_id = a.company_id
-       WHERE a.id = $1 AND a.rule_id = $2 AND a.company_id = $3`,
-      [payload.actionId, payload.ruleId, payload.companyId],
-    );
-    const devices = await tx.query<{ id: number; uuid: string; name: string }>(
-      'SELECT id, uuid, name FROM devices WHERE id = $1 AND company_id = $2',
-      [payload.deviceId, payload.companyId],
-    );
-    const companies = await tx.query<{ id: number; name: string; timezone: string }>(
-      'SELECT id, name, timezone FROM companies WHERE id = $1',
-      [payload.companyId],
-    );
-    const action = actions.rows[0];
-    const device = devices.rows[0];
-    const company = companies.rows[0];
-    if (!action || !device || !company) return undefined;
-    const at = new Date(payload.firedAt);
-    const timeZone = company.timezone || DEFAULT_TIME_ZONE;
-    return {
-      action,
-      ctx: {
-        company: { id: company.id, name: company.name, timeZone },
-        device: { id: device.id, uuid: device.uuid, name: device.name },
-        rule: { id: payload.ruleId, name: action.rule_name },
-        alarmId: payload.alarmId,
-        field: payload.field,
-        value: payload.value,
-        unit: (payload.field && fieldDefinition(payload.field)?.unit) || '',
-        at,
-        time: formatCompanyTime(at, timeZone),
-        idempotencyKey,
-      },
-    };
-  });
+  return createActionLoader(db)({ payload, idempotencyKey, withSettled: true });
 }

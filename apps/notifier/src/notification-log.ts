@@ -1,4 +1,5 @@
 import { type Db, withTenant } from '@iot/db';
+import { coalesce } from '@iot/jobs';
 import type { ChannelKind } from './context';
 
 export interface NotificationLogEntry {
@@ -15,46 +16,59 @@ export interface NotificationLogEntry {
   idempotencyKey: string;
 }
 
-/** One row per delivery attempt and recipient: what the console shows and max actions count. */
-export async function writeNotificationLog(db: Db, entry: NotificationLogEntry): Promise<void> {
-  await withTenant(db, entry.companyId, (tx) =>
-    tx.query(
-      `INSERT INTO notification_log (company_id, rule_id, rule_action_id, alarm_id, device_id, channel, recipient,
-         status, error, details, idempotency_key, sent_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, CASE WHEN $8 = 'sent' THEN now() END)`,
-      [
-        entry.companyId,
-        entry.ruleId,
-        entry.ruleActionId,
-        entry.alarmId,
-        entry.deviceId,
-        entry.channel,
-        entry.recipient,
-        entry.status,
-        entry.error,
-        JSON.stringify(entry.details),
-        entry.idempotencyKey,
-      ],
-    ),
-  );
+/** JSON for a jsonb parameter: jsonb refuses \u0000, which a provider's error text may carry. */
+function jsonParam(value: unknown): string {
+  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
 }
 
+export type NotificationLogWriter = (entry: NotificationLogEntry) => Promise<void>;
+
 /**
- * Recipients of this key that need no further attempt: delivered (sent, queued in the outbox) or failed
- * for good. A retry of a job with several recipients resends only to the others.
+ * One row per delivery attempt and recipient: what the console shows and max actions count. Entries of
+ * jobs finishing at once share one statement per company (coalesce), written as that tenant; each
+ * caller resolves once its row is committed.
  */
-export async function settledRecipients(
-  db: Db,
-  companyId: number,
-  idempotencyKey: string,
-): Promise<Set<string>> {
-  const { rows } = await withTenant(db, companyId, (tx) =>
-    tx.query<{ recipient: string }>(
-      `SELECT recipient FROM notification_log
-       WHERE company_id = $1 AND idempotency_key = $2
-         AND (status IN ('sent', 'queued') OR (status = 'failed' AND details->>'permanent' = 'true'))`,
-      [companyId, idempotencyKey],
-    ),
+export function createNotificationLogWriter(db: Db): NotificationLogWriter {
+  return coalesce<NotificationLogEntry, void>(
+    async (entries) => {
+      const byCompany = new Map<number, NotificationLogEntry[]>();
+      for (const entry of entries) {
+        const list = byCompany.get(entry.companyId) ?? [];
+        list.push(entry);
+        byCompany.set(entry.companyId, list);
+      }
+      for (const [companyId, list] of byCompany) {
+        await withTenant(db, companyId, (tx) =>
+          tx.query(
+            `INSERT INTO notification_log (company_id, rule_id, rule_action_id, alarm_id, device_id, channel, recipient,
+               status, error, details, idempotency_key, sent_at)
+             SELECT $2::bigint, e.rule_id, e.rule_action_id, e.alarm_id, e.device_id, e.channel, e.recipient,
+                    e.status, e.error, e.details, e.idempotency_key, CASE WHEN e.status = 'sent' THEN now() END
+               FROM jsonb_to_recordset($1::jsonb) AS e(rule_id bigint, rule_action_id bigint, alarm_id bigint,
+                    device_id bigint, channel text, recipient text, status text, error text, details jsonb,
+                    idempotency_key text)`,
+            [
+              jsonParam(
+                list.map((entry) => ({
+                  rule_id: entry.ruleId,
+                  rule_action_id: entry.ruleActionId,
+                  alarm_id: entry.alarmId,
+                  device_id: entry.deviceId,
+                  channel: entry.channel,
+                  recipient: entry.recipient,
+                  status: entry.status,
+                  error: entry.error,
+                  details: entry.details,
+                  idempotency_key: entry.idempotencyKey,
+                })),
+              ),
+              companyId,
+            ],
+          ),
+        );
+      }
+      return entries.map(() => undefined);
+    },
+    { maxBatch: 500 },
   );
-  return new Set(rows.map((r) => r.recipient));
 }

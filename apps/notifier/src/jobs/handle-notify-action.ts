@@ -1,17 +1,22 @@
-import type { Db } from '@iot/db';
-import { type JobContext, PermanentJobError } from '@iot/jobs';
+import { type JobContext, JobDeferredError, PermanentJobError } from '@iot/jobs';
 import type { Logger } from '@iot/runtime';
 import type { Channels, Delivery } from '../channels/channels';
 import { ChannelNotConfiguredError, type NotificationChannel, PermanentDeliveryError } from '../context';
-import { loadAction } from '../load-action';
-import { settledRecipients, writeNotificationLog } from '../notification-log';
+import type { ActionLoader } from '../load-action';
+import type { NotificationLogWriter } from '../notification-log';
 import { planDeliveries } from '../plan-deliveries';
+import type { ChannelLimiter } from './channel-limits';
 import type { NotifyActionPayload } from './notify-action.job';
 
 export interface NotifyActionDeps {
-  db: Db;
   channels: Channels;
   log: Logger;
+  /** Action, rule name, device, company and settled recipients of a job (createActionLoader). */
+  load: ActionLoader;
+  /** Writes one notification_log row (createNotificationLogWriter). */
+  writeLog: NotificationLogWriter;
+  /** Sends per second per channel; unset: no limit beyond the queue's. */
+  limiter?: ChannelLimiter;
 }
 
 function message(error: unknown): string {
@@ -22,20 +27,24 @@ function message(error: unknown): string {
  * The notify.action processor: load the action within the payload's company, plan its sends, skip the
  * recipients this key already reached, send the rest, and log every attempt's outcome in notification_log.
  * Throws (so the job retries) while a retryable send failed; throws PermanentJobError (dead letter at
- * once) when only permanent failures remain.
+ * once) when only permanent failures remain; throws JobDeferredError before sending anything when the
+ * channel's rate limit is used up (the job comes back later without using up an attempt).
+ *
+ * Round trips: one to load (shared with the jobs running at once), one per delivery's log row (shared
+ * likewise); on a job's first run what earlier attempts delivered is not looked up (there were none).
  */
 export async function handleNotifyAction(
   deps: NotifyActionDeps,
   payload: NotifyActionPayload,
   job: JobContext,
 ): Promise<{ sent: number; skipped: number }> {
-  const loaded = await loadAction(deps.db, payload, job.idempotencyKey);
+  const loaded = await deps.load({ payload, idempotencyKey: job.idempotencyKey, withSettled: !job.firstRun });
   if (!loaded) {
     throw new PermanentJobError(
       `action ${payload.actionId} of rule ${payload.ruleId} or device ${payload.deviceId} not found in company ${payload.companyId}`,
     );
   }
-  const { action, ctx } = loaded;
+  const { action, ctx, settled } = loaded;
   const base = {
     companyId: payload.companyId,
     ruleId: payload.ruleId,
@@ -50,18 +59,25 @@ export async function handleNotifyAction(
   } catch (error) {
     throw new PermanentJobError(message(error));
   }
-  const settled = await settledRecipients(deps.db, payload.companyId, job.idempotencyKey);
+  const due = deliveries.filter((delivery) => !settled.has(delivery.recipient));
+  const first = due[0];
+  if (first && deps.limiter) {
+    // Every delivery of an action goes through the same channel.
+    const waitMs = deps.limiter.take(first.kind, due.length);
+    if (waitMs > 0) {
+      throw new JobDeferredError(`rate limit of channel ${first.kind} used up for ${waitMs} ms`, waitMs);
+    }
+  }
   const retryable: string[] = [];
   const permanent: string[] = [];
   let sent = 0;
-  for (const delivery of deliveries) {
-    if (settled.has(delivery.recipient)) continue;
+  for (const delivery of due) {
     const attempt = { attempt: job.attempt, maxAttempts: job.maxAttempts };
     const channel = deps.channels[delivery.kind] as NotificationChannel<unknown>;
     try {
       const result = await channel.send(ctx, delivery.config);
       sent += 1;
-      await writeNotificationLog(deps.db, {
+      await deps.writeLog({
         ...base,
         channel: delivery.kind,
         recipient: delivery.recipient,
@@ -74,7 +90,7 @@ export async function handleNotifyAction(
       const isPermanent = error instanceof PermanentDeliveryError;
       const final = notConfigured || isPermanent || job.isLastAttempt;
       if (!notConfigured) (final ? permanent : retryable).push(`${delivery.recipient}: ${message(error)}`);
-      await writeNotificationLog(deps.db, {
+      await deps.writeLog({
         ...base,
         channel: delivery.kind,
         recipient: delivery.recipient,

@@ -2,6 +2,6 @@
 // can import it without them.
 export { createMailer } from './create-mailer';
 export { type Mailer, type MailMessage, type MailResult, recipients } from './mailer';
-export { type OutboxRecord, recordOutboxEmail } from './outbox';
+export { type OutboxRecord, recordOutboxEmail, recordOutboxEmails } from './outbox';
 export { OutboxMailer } from './outbox-mailer';
 export { SmtpMailer, type SmtpMailerOptions } from './smtp-mailer';

@@ -26,3 +26,30 @@ export async function recordOutboxEmail(
     ],
   );
 }
+
+/** Many outbox rows in one statement (the SMTP mailer's coalesced records). */
+export async function recordOutboxEmails(
+  q: Queryable,
+  entries: readonly { message: MailMessage; state: OutboxRecord }[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  await q.query(
+    `INSERT INTO outbox_emails (company_id, recipients, cc, subject, body, sent_at, error)
+     SELECT e.company_id, e.recipients, e.cc, e.subject, e.body, e.sent_at, e.error
+       FROM jsonb_to_recordset($1::jsonb) AS e(company_id bigint, recipients text[], cc text[], subject text,
+            body text, sent_at timestamptz, error text)`,
+    [
+      JSON.stringify(
+        entries.map(({ message, state }) => ({
+          company_id: message.companyId ?? null,
+          recipients: recipients(message.to),
+          cc: message.cc ?? [],
+          subject: message.subject,
+          body: message.text,
+          sent_at: state.sentAt?.toISOString() ?? null,
+          error: state.error ?? null,
+        })),
+      ).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1'),
+    ],
+  );
+}

@@ -14,6 +14,8 @@ export interface TestSmtp {
   received: ReceivedMail[];
   /** Mails whose data arrived, counted before the server answers (to see that a client is mid-send). */
   dataArrived: number;
+  /** SMTP connections opened so far (a pooled client opens few for many mails). */
+  connections: number;
   /** How long the 250 answer to DATA is held back; may be changed while the server runs. */
   answerDelayMs: number;
   close(): Promise<void>;
@@ -33,12 +35,19 @@ export async function startTestSmtp(
     port: 0,
     received: [],
     dataArrived: 0,
+    connections: 0,
     answerDelayMs: options.answerDelayMs ?? 0,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // Reverse DNS of 127.0.0.1 can take a second per connection on some machines.
+    disableReverseLookup: true,
+    onConnect(_session, callback) {
+      state.connections += 1;
+      callback();
+    },
     onRcptTo(address, _session, callback) {
       if (options.rejectRecipient?.(address.address)) {
         callback(Object.assign(new Error('mailbox unavailable'), { responseCode: 550 }));
