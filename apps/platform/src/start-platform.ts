@@ -6,7 +6,7 @@ import { buildApp } from '@iot/api';
 import type { Config } from '@iot/config';
 import { type Db, migrate, openDb } from '@iot/db';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
-import { startIngest } from '@iot/ingest';
+import { type StartIngestOptions, startIngest } from '@iot/ingest';
 import { openJobQueue } from '@iot/jobs';
 import { aedesPublish, startNotifier } from '@iot/notifier';
 import { startRulesWorker } from '@iot/rules-worker';
@@ -55,12 +55,32 @@ function defaultConsoleDir(): string | undefined {
   return existsSync(join(dir, 'index.html')) ? dir : undefined;
 }
 
+/**
+ * What a test on shared servers (the machine's NATS, Redis and MQTT broker) gives the platform so that it
+ * touches only its own streams, keys and sessions; `npm start` passes none of these.
+ */
+export interface PlatformIsolation {
+  /** The event log of ingest and the rules worker, e.g. NATS with a stream prefix of its own (the caller closes it). */
+  eventLog?: StartIngestOptions['eventLog'];
+  /**
+   * Topic the uplinks go through (default `uplinks`). NATS subjects are `<topic>.<partition>` whatever
+   * the stream prefix, and JetStream refuses two streams with the same subjects: a topic of its own too.
+   */
+  uplinksTopic?: string;
+  /** Redis key prefix of the BullMQ queues (default `bull`). */
+  queuePrefix?: string;
+  /** The external broker's share group and client ids (defaults: `ingest`, `ingest-<hostname>`). */
+  mqttExternal?: StartIngestOptions['mqttExternal'];
+}
+
 export async function startPlatform({
   config: given,
   log,
+  isolation = {},
 }: {
   config: Config;
   log: Logger;
+  isolation?: PlatformIsolation;
 }): Promise<RunningPlatform> {
   const db = await openProfileDb(given);
   const config: Config = {
@@ -81,7 +101,14 @@ export async function startPlatform({
   const services: Service[] = [{ name: 'db', stop: () => db.close() }];
   // Ingest first: the API publishes console downlinks through ingest's embedded broker and tells ingest's
   // device cache when a device or its token changed.
-  const ingest = await startIngest({ config, db, log });
+  const ingest = await startIngest({
+    config,
+    db,
+    log,
+    ...(isolation.eventLog ? { eventLog: isolation.eventLog } : {}),
+    ...(isolation.uplinksTopic ? { publisher: { topic: isolation.uplinksTopic } } : {}),
+    ...(isolation.mqttExternal ? { mqttExternal: isolation.mqttExternal } : {}),
+  });
   services.push(ingest);
   const publishDownlink = ingest.mqttBroker ? aedesPublish(ingest.mqttBroker) : undefined;
 
@@ -101,9 +128,14 @@ export async function startPlatform({
   // One event log (ingest's) and one job queue for the whole process: in the embedded profile both are
   // in-process, so the rules worker must consume ingest's log and hand its jobs to the notifier's queue.
   // Services stop in reverse order: the worker and the notifier before the queue, all before ingest's log.
-  const queue = openJobQueue(config, { db });
+  const queue = openJobQueue(config, {
+    db,
+    ...(isolation.queuePrefix ? { prefix: isolation.queuePrefix } : {}),
+  });
   services.push({ name: 'job-queue', stop: () => queue.close() });
-  services.push(await startRulesWorker({ config, db, log, eventLog: ingest.eventLog, queue }));
+  services.push(
+    await startRulesWorker({ config, db, log, eventLog: ingest.eventLog, topic: ingest.topic, queue }),
+  );
   services.push(
     await startNotifier({ config, db, log, queue, ...(publishDownlink ? { publishDownlink } : {}) }),
   );
