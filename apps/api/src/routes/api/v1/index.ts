@@ -18,6 +18,7 @@ import downlinksRoutes from './core/downlinks/index';
 import groupsRoutes from './core/groups/index';
 import integrationsRoutes from './core/integrations/index';
 import messagesRoutes from './core/messages/index';
+import outboxRoutes from './core/outbox/index';
 import platformRoutes from './core/platform/index';
 import versionRoute from './core/platform/version';
 import referenceRoutes from './core/reference/index';
@@ -51,6 +52,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(sensorChecksRoutes, { prefix: '/core/devices' });
     await secured.register(downlinksRoutes, { prefix: '/core/devices' });
     await secured.register(messagesRoutes, { prefix: '/core/messages' });
+    await secured.register(outboxRoutes, { prefix: '/core/outbox' });
     await secured.register(dataRoutes, { prefix: '/core/data' });
     await secured.register(integrationsRoutes, { prefix: '/core/integrations' });
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
