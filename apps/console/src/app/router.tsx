@@ -61,6 +61,7 @@ export const routes: RouteObject[] = [
           { path: 'dashboard', lazy: () => import('./routes/dashboard') },
           { path: 'devices/:filter?', lazy: () => import('./routes/devices') },
           { path: 'alarms', lazy: () => import('./routes/alarms') },
+          { path: 'outbox', lazy: () => import('./routes/outbox') },
           { path: 'groups', lazy: () => import('./routes/groups') },
           { path: 'map', lazy: () => import('./routes/map') },
           { path: 'users', lazy: () => import('./routes/users') },

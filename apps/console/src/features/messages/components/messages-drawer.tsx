@@ -1,13 +1,16 @@
 import { CheckIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { Label } from '../../../components/ui/label';
 import { SheetBody } from '../../../components/ui/sheet';
+import { useCurrentUser } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
+import { canEdit } from '../../../lib/roles';
 import { useDeleteMessage, useReadMessage } from '../api/change-message';
 import { useMessages } from '../api/get-messages';
 import type { Message } from '../types';
@@ -21,6 +24,7 @@ export function MessagesDrawer() {
   const read = useReadMessage();
   const remove = useDeleteMessage();
   const list = messages.data;
+  const user = useCurrentUser();
 
   const confirmDelete = async (message: Message) => {
     const ok = await overlay.confirm({
@@ -116,6 +120,17 @@ export function MessagesDrawer() {
             </li>
           ))}
         </ul>
+      )}
+      {canEdit(user?.roles) && (
+        // Mail and SMS of the rules, kept here when no mail server or SMS provider is configured.
+        <Link
+          to="/outbox"
+          onClick={() => overlay.closeDrawer()}
+          className="text-sm text-primary underline-offset-4 hover:underline"
+          data-testid="messages-outbox-link"
+        >
+          {t('messages.outbox-link')}
+        </Link>
       )}
     </SheetBody>
   );
