@@ -87,7 +87,7 @@ function EmailTable({ emails, loading }: { emails: OutboxEmail[]; loading: boole
     <DataTable
       table={table}
       testId="outbox-emails"
-      rowTestId={(row) => `outbox-email-${row.original.id}`}
+      rowTestId={(row) => `outbox-email-row-${row.original.id}`}
       rowAttributes={(row) => ({ 'data-state': row.original.state })}
       empty={loading ? t('common.loading') : t('outbox.emails-empty')}
     />
@@ -149,7 +149,7 @@ function PhoneTable({ messages, loading }: { messages: OutboxPhoneMessage[]; loa
     <DataTable
       table={table}
       testId="outbox-phone-messages"
-      rowTestId={(row) => `outbox-phone-${row.original.id}`}
+      rowTestId={(row) => `outbox-phone-row-${row.original.id}`}
       rowAttributes={(row) => ({ 'data-state': row.original.state, 'data-channel': row.original.channel })}
       empty={loading ? t('common.loading') : t('outbox.phone-empty')}
     />
@@ -164,8 +164,9 @@ function PhoneTable({ messages, loading }: { messages: OutboxPhoneMessage[]; loa
 export function OutboxPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const outbox = useOutbox();
-  if (!canEdit(user?.roles)) {
+  const manager = canEdit(user?.roles);
+  const outbox = useOutbox(manager);
+  if (!manager) {
     return (
       <p className="text-sm text-muted-foreground" data-testid="outbox-no-permission">
         {t('outbox.no-permission')}

@@ -1,0 +1,96 @@
+/**
+ * The outbox in Chromium (built console, embedded platform without SMTP and Twilio): after a 9 °C uplink
+ * of the Demo Cold Room, the main user reaches /outbox from the messages drawer and finds the alarm mail
+ * to alerts@demo.test and the SMS to the demo phone there, both "not sent" (kept, not failed); a plain
+ * user is told the page is for managers.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { findColdRoom, issueDeviceToken, uplinkPoster } from '../support/cold-room.js';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
+import { waitFor } from '../support/wait-for.js';
+
+const PASSWORD = 'DemoPass#2026';
+
+let platform: TestPlatform;
+let browser: Browser;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
+  browser = await launchBrowser();
+  const demo = await findColdRoom(platform.db);
+  const post = uplinkPoster(
+    platform.ingestUrl,
+    demo.coldRoom,
+    await issueDeviceToken(platform.db, demo.coldRoom.id),
+  );
+  expect(await post({ temperature: 9, humidity: 80, message_id: 'outbox-console-warm' })).toBe(202);
+  // The rule's mail and SMS are in the outboxes before the page is opened.
+  await waitFor('the SMS in the phone outbox', 30_000, async () => {
+    const { rows } = await platform.db.query('SELECT 1 FROM outbox_phone_messages WHERE rule_id = $1', [
+      demo.ruleId,
+    ]);
+    return rows[0];
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function signedIn(email: string, locale: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: platform.url,
+    viewport: { width: 1400, height: 900 },
+    locale,
+  });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard');
+  return { context, page };
+}
+
+describe('the outbox page', () => {
+  it('shows the main user the cold room’s mail and SMS, kept unsent, reached from the messages drawer', async () => {
+    const { context, page } = await signedIn('main@demo.test', 'en-US');
+    await page.getByTestId('messages-button').click();
+    await page.getByTestId('messages-outbox-link').click();
+    await page.waitForURL('**/outbox');
+    await expect.poll(() => page.getByTestId('messages-drawer').count()).toBe(0);
+
+    const mail = page.locator('[data-testid^="outbox-email-row-"]').filter({ hasText: 'alerts@demo.test' });
+    await expect.poll(() => mail.count()).toBe(1);
+    expect(await mail.textContent()).toContain('Alarm: Demo Cold Room at 9 °C');
+    expect(await mail.getAttribute('data-state')).toBe('unsent');
+    // The demo users read German (users.locale), whatever the browser's language.
+    expect(await mail.getByTestId('outbox-state').textContent()).toBe('Nicht gesendet');
+
+    await page.getByTestId('outbox-tab-phone').click();
+    const sms = page.locator('[data-testid^="outbox-phone-row-"]').filter({ hasText: '+4915228817386' });
+    await expect.poll(() => sms.count()).toBe(1);
+    expect(await sms.getAttribute('data-channel')).toBe('sms');
+    expect(await sms.getAttribute('data-state')).toBe('unsent');
+    const text = await sms.textContent();
+    expect(text).toContain('Demo Cold Room');
+    expect(text).toContain('Cold room too warm');
+    expect(text).toContain('Alarm Demo Cold Room: temperature 9 °C at ');
+    await keepScreenshot(page, 'outbox-page');
+    await context.close();
+  }, 60_000);
+
+  it('tells a plain user that the outbox is for managers, and offers no link to it', async () => {
+    const { context, page } = await signedIn('user@demo.test', 'en-US');
+    await page.getByTestId('messages-button').click();
+    await expect.poll(() => page.getByTestId('messages').count()).toBe(1);
+    expect(await page.getByTestId('messages-outbox-link').count()).toBe(0);
+    await page.goto('/outbox');
+    await expect.poll(() => page.getByTestId('outbox-no-permission').count()).toBe(1);
+    expect(await page.locator('[data-testid^="outbox-email-row-"]').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+});
