@@ -6,12 +6,17 @@
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (default)  BENCH_KINDS=postgres,pglite
  *
  * Each kind gets a fresh database (PostgreSQL: bench_<random>, dropped afterwards). Seeded: 52,560 rows
- * (365 days x 144) for one device with four numeric fields, plus 10,000 devices with latest values. Printed
- * per kind, beside the median of a plain `SELECT count(*)` over the same rows: the downsampled query as
- * the API runs it for a year (count of the range, then one date_bin pass with min, max, sum and count per
- * field, 6-hour buckets), for one and for four fields, and the device list (all 10,000 devices with group
- * and latest values, and a filtered list). Medians of 15 runs after 3 warm-up runs; the machine's load
- * average is printed beside them, because on a shared 2-core machine it moves every figure.
+ * (365 days x 144, ending now) for one device with four numeric fields, plus 10,000 devices with latest
+ * values. Printed per kind, beside the median of a plain `SELECT count(*)` over the same rows: the year
+ * downsampled to 6-hour buckets (a) from the raw rows in one date_bin pass with min, max, sum and count per
+ * field, as the API did before the rollups; (b) as the API runs it now, closed buckets from
+ * device_data_rollups and the open tail raw, in a tenant transaction, warm and cold (every rollup deleted
+ * before each run, so the run builds them); (c) the whole GET /api/v1/core/data/{id} for four fields
+ * (app.inject, session and serialisation included). Then the cost of the rollup triggers on inserts: 10,000
+ * live rows (no trigger call, the WHEN clause is false) and 10,000 rows a day old (each invalidates), with
+ * the triggers enabled and disabled. And the device list (all 10,000 devices with group and latest values,
+ * and a filtered list). Medians of 15 runs after 3 warm-up runs (cold: 5 runs); the machine's load average
+ * is printed beside them, because on a shared 2-core machine it moves every figure.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
@@ -26,6 +31,8 @@ import {
   openPglite,
   openPostgres,
   readDeviceDataBuckets,
+  readDeviceDataBucketsRolledUp,
+  withTenant,
 } from '@iot/db';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
@@ -73,10 +80,18 @@ async function openBenchDb(kind: string): Promise<{ db: Db; drop: () => Promise<
   };
 }
 
-async function median(fn: () => Promise<unknown>): Promise<number> {
-  for (let i = 0; i < WARMUP; i += 1) await fn();
+async function median(
+  fn: () => Promise<unknown>,
+  options: { runs?: number; warmup?: number; before?: () => Promise<unknown> } = {},
+): Promise<number> {
+  const { runs = RUNS, warmup = WARMUP, before } = options;
+  for (let i = 0; i < warmup; i += 1) {
+    await before?.();
+    await fn();
+  }
   const times: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
+  for (let i = 0; i < runs; i += 1) {
+    await before?.();
     const start = performance.now();
     await fn();
     times.push(performance.now() - start);
@@ -95,7 +110,8 @@ async function seed(db: Db) {
     [companyId],
   );
   const deviceId = dev[0]!.id;
-  const from = Date.parse('2025-01-01T00:00:00Z');
+  // A year ending now (on the 10-minute grid), so the newest bucket is open and read raw, as in the console.
+  const from = Math.floor(Date.now() / STEP_MS) * STEP_MS - YEAR_ROWS * STEP_MS + STEP_MS;
   const started = performance.now();
   // Batches of 5,000 rows built in SQL from generate_series: the figures measure reads, not the seeding.
   for (let i = 0; i < YEAR_ROWS; i += 5000) {
@@ -130,6 +146,7 @@ async function seed(db: Db) {
     companyId,
     deviceId,
     range: { from: new Date(from), to: new Date(from + YEAR_ROWS * STEP_MS) },
+    from,
     seedMs,
   };
 }
@@ -163,12 +180,36 @@ async function signIn(app: FastifyInstance, db: Db, companyId: number): Promise<
 async function benchKind(kind: string) {
   const { db, drop } = await openBenchDb(kind);
   try {
-    const { companyId, deviceId, range, seedMs } = await seed(db);
+    const { companyId, deviceId, range, seedMs, from } = await seed(db);
     const fields = ['temperature', 'humidity', 'battery_level', 'wind_speed_kmh'];
     const check = await readDeviceDataBuckets(db, companyId, deviceId, range, fields, BUCKET_SECONDS);
     const rowsInBuckets = check.reduce((sum, b) => sum + b.count, 0);
     if (rowsInBuckets !== YEAR_ROWS)
       throw new Error(`buckets hold ${rowsInBuckets} rows, seeded ${YEAR_ROWS}`);
+    const rolledUp = (n: number) => () =>
+      withTenant(db, companyId, (tx) =>
+        readDeviceDataBucketsRolledUp(tx, companyId, deviceId, range, fields.slice(0, n), BUCKET_SECONDS),
+      );
+    // The rollups must answer what the raw rows answer before their speed means anything.
+    for (const answer of [await rolledUp(4)(), await rolledUp(4)()]) {
+      const same =
+        answer.length === check.length &&
+        answer.every((b, i) => {
+          const want = check[i]!;
+          return (
+            b.start.getTime() === want.start.getTime() &&
+            b.count === want.count &&
+            fields.every(
+              (f) =>
+                b.fields[f]?.min === want.fields[f]?.min &&
+                b.fields[f]?.max === want.fields[f]?.max &&
+                Math.abs((b.fields[f]?.sum ?? 0) - (want.fields[f]?.sum ?? 0)) < 1e-6,
+            )
+          );
+        });
+      if (!same) throw new Error('the rolled-up buckets differ from the raw buckets');
+    }
+    const clearRollups = () => db.query('DELETE FROM device_data_rollups');
 
     const countMs = await median(() =>
       db.query(
@@ -176,15 +217,50 @@ async function benchKind(kind: string) {
         [deviceId, companyId, range.from, range.to],
       ),
     );
-    const apiPath = (n: number) => async () => {
-      // What GET /core/data/{id} does for a year: count the range, then bucket it.
+    const rawPath = (n: number) => async () => {
+      // What GET /core/data/{id} did for a year before the rollups: count the range, then bucket it raw.
       const total = await countDeviceData(db, companyId, deviceId, range);
       if (total > MAX_POINTS) {
         await readDeviceDataBuckets(db, companyId, deviceId, range, fields.slice(0, n), BUCKET_SECONDS);
       }
     };
-    const api1Ms = await median(apiPath(1));
-    const api4Ms = await median(apiPath(4));
+    const raw1Ms = await median(rawPath(1));
+    const raw4Ms = await median(rawPath(4));
+    await rolledUp(4)();
+    const rolled1Ms = await median(rolledUp(1));
+    const rolled4Ms = await median(rolledUp(4));
+    const cold4Ms = await median(rolledUp(4), { runs: 5, warmup: 1, before: clearRollups });
+    await rolledUp(4)();
+
+    // Insert cost of the rollup triggers (migration 0009): batches of 1,000 rows on a second device.
+    const { rows: spare } = await db.query<{ id: number }>(
+      `INSERT INTO devices (company_id, name) VALUES ($1, 'Trigger bench') RETURNING id::int AS id`,
+      [companyId],
+    );
+    const spareId = spare[0]!.id;
+    let batch = 0;
+    const insertRows = (ageMinutes: number) => async () => {
+      batch += 1;
+      for (let i = 0; i < 10; i += 1) {
+        await db.query(
+          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+           SELECT $1, $2, now() - make_interval(mins => $3) - make_interval(secs => g / 1000.0),
+                  jsonb_build_object('temperature', g % 30, 'humidity', g % 90), $4 || ':' || g
+             FROM generate_series(1, 1000) AS g`,
+          [spareId, companyId, ageMinutes, `${batch}.${i}`],
+        );
+      }
+    };
+    const triggers = (on: boolean) =>
+      db.query(`ALTER TABLE device_data ${on ? 'ENABLE' : 'DISABLE'} TRIGGER USER`);
+    const insertOpts = { runs: 5, warmup: 1 };
+    const liveOnMs = await median(insertRows(0), insertOpts);
+    const lateOnMs = await median(insertRows(24 * 60), insertOpts);
+    await triggers(false);
+    const liveOffMs = await median(insertRows(0), insertOpts);
+    const lateOffMs = await median(insertRows(24 * 60), insertOpts);
+    await triggers(true);
+
     const listAllMs = await median(() => listDevices(db, companyId, {}));
     const listFilteredMs = await median(() =>
       listDevices(db, companyId, { search: 'sensor 12', state: 'ok', battery: { min: 10, max: 30 } }),
@@ -195,8 +271,19 @@ async function benchKind(kind: string) {
     await app.ready();
     let httpMs = Number.NaN;
     let bytes = 0;
+    let dataHttpMs = Number.NaN;
     try {
       const cookie = await signIn(app, db, companyId);
+      const dataUrl = `/api/v1/core/data/${deviceId}?data_fields=${fields.join(',')}&tsstart=${from}&tsend=${range.to.getTime() - 1}`;
+      dataHttpMs = await median(async () => {
+        const res = await app.inject({ method: 'GET', url: dataUrl, headers: { cookie } });
+        if (res.statusCode !== 200) throw new Error(`GET /core/data answered ${res.statusCode}`);
+        const payload = res.json().payload;
+        if (payload.total !== YEAR_ROWS || payload.bucket_seconds !== BUCKET_SECONDS)
+          throw new Error(
+            `GET /core/data answered ${payload.total} rows in ${payload.bucket_seconds} s buckets`,
+          );
+      });
       httpMs = await median(async () => {
         const res = await app.inject({ method: 'GET', url: '/api/v1/core/devices', headers: { cookie } });
         if (res.statusCode !== 200) throw new Error(`GET /core/devices answered ${res.statusCode}`);
@@ -209,8 +296,14 @@ async function benchKind(kind: string) {
       [
         `${kind} (load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores): seeded ${YEAR_ROWS} rows in ${seedMs.toFixed(0)} ms; ${check.length} buckets of ${BUCKET_SECONDS / 3600} h`,
         `  baseline SELECT count(*) over the year:       ${countMs.toFixed(1)} ms (median of ${RUNS})`,
-        `  downsampled as the API runs it, 1 field:       ${api1Ms.toFixed(1)} ms`,
-        `  downsampled as the API runs it, 4 fields:      ${api4Ms.toFixed(1)} ms`,
+        `  downsampled from the raw rows (before), 1 field:  ${raw1Ms.toFixed(1)} ms`,
+        `  downsampled from the raw rows (before), 4 fields: ${raw4Ms.toFixed(1)} ms`,
+        `  rollups + raw tail (the API now), 1 field:        ${rolled1Ms.toFixed(1)} ms`,
+        `  rollups + raw tail (the API now), 4 fields:       ${rolled4Ms.toFixed(1)} ms`,
+        `  rollups cold (built by the read), 4 fields:       ${cold4Ms.toFixed(1)} ms (median of 5)`,
+        `  GET /api/v1/core/data/{id}, a year, 4 fields (app.inject): ${dataHttpMs.toFixed(1)} ms`,
+        `  insert 10,000 live rows, rollup triggers on / off:     ${liveOnMs.toFixed(1)} / ${liveOffMs.toFixed(1)} ms (median of 5)`,
+        `  insert 10,000 day-old rows, rollup triggers on / off:  ${lateOnMs.toFixed(1)} / ${lateOffMs.toFixed(1)} ms (median of 5)`,
         `  device list, all ${listed} devices with latest values: ${listAllMs.toFixed(1)} ms`,
         `  device list, search + state + battery filter:    ${listFilteredMs.toFixed(1)} ms`,
         `  GET /api/v1/core/devices, ${listed} devices (app.inject): ${httpMs.toFixed(1)} ms, ${(bytes / 1e6).toFixed(1)} MB`,

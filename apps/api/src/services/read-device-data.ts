@@ -2,15 +2,20 @@
  * GET /core/data/{id} and the series built on it (battery, mobile data): a device's data points in a
  * period, only the requested fields. When the period holds more rows than `maxPoints`, the answer is
  * downsampled in SQL: one point per bucket (date_bin) with the average as the point's value and the
- * minimum, maximum and count beside it, so a chart keeps its peaks. `lastRecord` answers only the newest.
+ * minimum, maximum and count beside it, so a chart keeps its peaks. Buckets of an hour and more come from
+ * the rollups of closed buckets (device_data_rollups, migration 0009) plus the raw rows of the open tail
+ * and the range's partial edges. `lastRecord` answers only the newest.
  */
 import type { Db } from '@iot/db/db';
 import {
+  canRollUp,
   countDeviceData,
+  type DataBucketRecord,
   type DataRange,
   readCurrentValues,
   readDeviceData,
   readDeviceDataBuckets,
+  readDeviceDataBucketsRolledUp,
   readLastDeviceRecord,
 } from '@iot/db/repositories/device-data';
 import { deviceExists } from '@iot/db/repositories/devices';
@@ -101,7 +106,29 @@ export async function readDeviceSeries(
         ],
       };
     }
-    const total = await countDeviceData(tx, companyId, deviceId, range);
+    const bucketSeconds = chooseBucketSeconds(range.to.getTime() - range.from.getTime(), maxPoints);
+    // Without requested fields, the fields the device currently reports are charted.
+    const chartFields = async () =>
+      fields ?? Object.keys((await readCurrentValues(tx, companyId, deviceId))?.data ?? {});
+    // Ranges long enough for buckets of an hour or more (about two months and up at the default
+    // resolution) read closed buckets from the rollups, whose row counts give the total without a count
+    // over the raw rows; a sparse device whose range holds few rows is still answered point by point.
+    let buckets: DataBucketRecord[] | null = null;
+    let total: number;
+    const rollupFields = await (canRollUp(bucketSeconds, []) ? chartFields() : null);
+    if (rollupFields && canRollUp(bucketSeconds, rollupFields)) {
+      buckets = await readDeviceDataBucketsRolledUp(
+        tx,
+        companyId,
+        deviceId,
+        range,
+        rollupFields,
+        bucketSeconds,
+      );
+      total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+    } else {
+      total = await countDeviceData(tx, companyId, deviceId, range);
+    }
     if (total <= maxPoints) {
       const points = await readDeviceData(tx, companyId, deviceId, range, fields);
       return {
@@ -117,10 +144,14 @@ export async function readDeviceSeries(
         })),
       };
     }
-    // Without requested fields, the fields the device currently reports are charted.
-    const chartFields = fields ?? Object.keys((await readCurrentValues(tx, companyId, deviceId))?.data ?? {});
-    const bucketSeconds = chooseBucketSeconds(range.to.getTime() - range.from.getTime(), maxPoints);
-    const buckets = await readDeviceDataBuckets(tx, companyId, deviceId, range, chartFields, bucketSeconds);
+    buckets ??= await readDeviceDataBuckets(
+      tx,
+      companyId,
+      deviceId,
+      range,
+      await chartFields(),
+      bucketSeconds,
+    );
     return {
       ...base,
       total,

@@ -197,6 +197,194 @@ export async function readDeviceDataBuckets(
   }));
 }
 
+/** Chart widths stored in device_data_rollups (migration 0009 allows exactly these). */
+export const ROLLUP_BUCKET_SECONDS: readonly number[] = [
+  3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800, 2592000,
+];
+
+/**
+ * A bucket is rolled up once it ended this long ago. Migration 0009's triggers invalidate rolled-up buckets
+ * for any row older than 15 minutes, so this must stay well above that: the margin covers writer batches in
+ * flight and clock differences between the API and the database.
+ */
+export const ROLLUP_CLOSED_AFTER_MS = 30 * 60_000;
+
+/** Advisory lock class shared with migration 0009's trigger function ('roll'). */
+const ROLLUP_LOCK_CLASS = 1919904876;
+/** The rollup field holding the rows of a bucket (migration 0009). */
+const ROW_COUNT_FIELD = '';
+
+export function canRollUp(bucketSeconds: number, fields: readonly string[]): boolean {
+  return ROLLUP_BUCKET_SECONDS.includes(bucketSeconds) && !fields.includes(ROW_COUNT_FIELD);
+}
+
+interface RollupRow {
+  field: string;
+  bucket: Date;
+  min: number | null;
+  max: number | null;
+  sum: number | null;
+  count: number;
+}
+
+/**
+ * The same buckets as readDeviceDataBuckets, read from device_data_rollups where they are closed (ended
+ * ROLLUP_CLOSED_AFTER_MS before `now`) and lie wholly inside the range; the partial buckets at the range's
+ * edges and the buckets still open come from the raw rows. Closed buckets not stored yet (first read, or
+ * invalidated by late data) are computed from the raw rows once and stored, read-through.
+ *
+ * `tx` must be a transaction: the advisory lock that keeps a concurrent late row from being missed by
+ * what this stores lasts until it commits (see migration 0009).
+ */
+export async function readDeviceDataBucketsRolledUp(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  range: DataRange,
+  fields: readonly string[],
+  bucketSeconds: number,
+  now: Date = new Date(),
+): Promise<DataBucketRecord[]> {
+  if (!canRollUp(bucketSeconds, fields)) {
+    return readDeviceDataBuckets(tx, companyId, deviceId, range, fields, bucketSeconds);
+  }
+  const widthMs = bucketSeconds * 1000;
+  const origin = Date.parse(BUCKET_ORIGIN);
+  const binStart = (t: number) => origin + Math.floor((t - origin) / widthMs) * widthMs;
+  const from = range.from.getTime();
+  const to = range.to.getTime();
+  const firstFull = binStart(from) === from ? from : binStart(from) + widthMs;
+  const closedEnd = Math.min(binStart(to), binStart(now.getTime() - ROLLUP_CLOSED_AFTER_MS));
+  if (closedEnd <= firstFull) {
+    return readDeviceDataBuckets(tx, companyId, deviceId, range, fields, bucketSeconds);
+  }
+  const keys = [ROW_COUNT_FIELD, ...new Set(fields)];
+  const { rows: stored } = await tx.query<RollupRow>(
+    `SELECT field, bucket, min, max, sum, count FROM device_data_rollups
+      WHERE device_id = $1 AND company_id = $2 AND field = ANY($3::text[]) AND bucket_seconds = $4
+        AND bucket >= $5 AND bucket < $6`,
+    [deviceId, companyId, keys, bucketSeconds, new Date(firstFull), new Date(closedEnd)],
+  );
+  const interior = new Map<number, Map<string, FieldStats>>();
+  for (const row of stored) {
+    const start = row.bucket.getTime();
+    const byField = interior.get(start) ?? new Map<string, FieldStats>();
+    interior.set(start, byField);
+    byField.set(row.field, stats(row.min, row.max, row.sum, row.count));
+  }
+  let firstMissing = Number.POSITIVE_INFINITY;
+  let lastMissing = Number.NEGATIVE_INFINITY;
+  for (let start = firstFull; start < closedEnd; start += widthMs) {
+    const byField = interior.get(start);
+    if (!byField || keys.some((key) => !byField.has(key))) {
+      firstMissing = Math.min(firstMissing, start);
+      lastMissing = start;
+    }
+  }
+  if (lastMissing >= firstMissing) {
+    await buildRollups(tx, companyId, deviceId, fields, bucketSeconds, keys, interior, {
+      from: new Date(firstMissing),
+      to: new Date(lastMissing + widthMs),
+    });
+  }
+  const head =
+    from < firstFull
+      ? await readDeviceDataBuckets(
+          tx,
+          companyId,
+          deviceId,
+          { from: range.from, to: new Date(firstFull) },
+          fields,
+          bucketSeconds,
+        )
+      : [];
+  const tail =
+    closedEnd < to
+      ? await readDeviceDataBuckets(
+          tx,
+          companyId,
+          deviceId,
+          { from: new Date(closedEnd), to: range.to },
+          fields,
+          bucketSeconds,
+        )
+      : [];
+  const middle: DataBucketRecord[] = [];
+  for (let start = firstFull; start < closedEnd; start += widthMs) {
+    const byField = interior.get(start);
+    const count = byField?.get(ROW_COUNT_FIELD)?.count ?? 0;
+    // Buckets without rows are absent, as in the raw query.
+    if (!byField || count === 0) continue;
+    middle.push({
+      start: new Date(start),
+      count,
+      fields: Object.fromEntries(
+        fields.map((field) => [field, byField.get(field) ?? stats(null, null, null, 0)]),
+      ),
+    });
+  }
+  return [...head, ...middle, ...tail];
+}
+
+/**
+ * Computes the buckets of `span` from the raw rows and stores every (field, bucket) of it that was not
+ * stored yet, zero counts included; `interior` gets the computed statistics for the whole span.
+ */
+async function buildRollups(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  fields: readonly string[],
+  bucketSeconds: number,
+  keys: readonly string[],
+  interior: Map<number, Map<string, FieldStats>>,
+  span: DataRange,
+): Promise<void> {
+  // Held until the transaction ends; taken before the raw read so late rows still being written are in it.
+  await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
+  const computed = await readDeviceDataBuckets(tx, companyId, deviceId, span, fields, bucketSeconds);
+  const byStart = new Map(computed.map((bucket) => [bucket.start.getTime(), bucket]));
+  const rows = {
+    field: [] as string[],
+    bucket: [] as string[],
+    min: [] as (number | null)[],
+    max: [] as (number | null)[],
+    sum: [] as (number | null)[],
+    count: [] as number[],
+  };
+  const widthMs = bucketSeconds * 1000;
+  for (let start = span.from.getTime(); start < span.to.getTime(); start += widthMs) {
+    const bucket = byStart.get(start);
+    const fresh = new Map<string, FieldStats>([
+      [ROW_COUNT_FIELD, stats(null, null, null, bucket?.count ?? 0)],
+      ...fields.map((field): [string, FieldStats] => [
+        field,
+        bucket?.fields[field] ?? stats(null, null, null, 0),
+      ]),
+    ]);
+    const known = interior.get(start);
+    for (const key of keys) {
+      if (known?.has(key)) continue;
+      const s = fresh.get(key) as FieldStats;
+      rows.field.push(key);
+      rows.bucket.push(new Date(start).toISOString());
+      rows.min.push(s.min);
+      rows.max.push(s.max);
+      rows.sum.push(s.sum);
+      rows.count.push(s.count);
+    }
+    interior.set(start, fresh);
+  }
+  await tx.query(
+    `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
+     SELECT $1, $2, u.field, $3, u.bucket, u.min, u.max, u.sum, u.count
+       FROM unnest($4::text[], $5::timestamptz[], $6::float8[], $7::float8[], $8::float8[], $9::int[])
+            AS u(field, bucket, min, max, sum, count)
+     ON CONFLICT DO NOTHING`,
+    [deviceId, companyId, bucketSeconds, rows.field, rows.bucket, rows.min, rows.max, rows.sum, rows.count],
+  );
+}
+
 function checkBucket(bucketSeconds: number): void {
   if (!Number.isInteger(bucketSeconds) || bucketSeconds <= 0) {
     throw new RangeError(`bucketSeconds must be a positive integer, got ${bucketSeconds}`);

@@ -1,3 +1,4 @@
+import { readDeviceDataBuckets } from '@iot/db/repositories/device-data';
 import { forEachDb } from '@iot/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +171,66 @@ forEachDb((suite) => {
       );
       expect(raw.body.payload).toMatchObject({ downsampled: false, total: 1440 });
       expect(raw.body.payload.points).toHaveLength(1440);
+    });
+
+    it('answers a long range up to now from rollups plus the raw tail, like the raw rows, late data included', async () => {
+      const { team, device, client } = await setup();
+      const other = await createTeam(suite.db);
+      const outsider = new TestClient(app);
+      await outsider.login(other.plain.email, PASSWORD);
+      const STEP = 10 * MINUTE;
+      const end = Math.floor(Date.now() / STEP) * STEP;
+      const start = end - 100 * 24 * HOUR;
+      const rows: DataRowFixture[] = [];
+      for (let t = start; t < end; t += STEP) {
+        const i = (t - start) / STEP;
+        rows.push({ at: new Date(t), data: { temperature: 10 + 15 * Math.sin(i / 144), humidity: i % 40 } });
+      }
+      await insertData(suite.db, team.company.id, device.id, rows);
+      const url = `/api/v1/core/data/${device.id}?data_fields=temperature,humidity&tsstart=${start}&tsend=${end + 5 * MINUTE}`;
+      const expectLikeRaw = async () => {
+        const res = await client.get(url);
+        expect(res.status).toBe(200);
+        const payload = res.body.payload;
+        // 100 days at 1500 points: 2-hour buckets, in the rollups' widths.
+        expect(payload).toMatchObject({ downsampled: true, bucket_seconds: 7200 });
+        const raw = await readDeviceDataBuckets(
+          suite.db,
+          team.company.id,
+          device.id,
+          { from: new Date(start), to: new Date(end + 5 * MINUTE + 1) },
+          ['temperature', 'humidity'],
+          7200,
+        );
+        expect(payload.total).toBe(raw.reduce((sum, b) => sum + b.count, 0));
+        expect(
+          payload.points.map((p: { created_at: string; count: number }) => [p.created_at, p.count]),
+        ).toEqual(raw.map((b) => [b.start.toISOString(), b.count]));
+        payload.points.forEach(
+          (p: { min: Record<string, number>; max: Record<string, number> }, i: number) => {
+            expect(p.min.temperature).toBe(raw[i]!.fields.temperature!.min);
+            expect(p.max.humidity).toBe(raw[i]!.fields.humidity!.max);
+          },
+        );
+        return payload;
+      };
+      await expectLikeRaw();
+      const { rows: stored } = await suite.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM device_data_rollups WHERE device_id = $1 AND company_id = $2',
+        [device.id, team.company.id],
+      );
+      expect(stored[0]!.n).toBeGreaterThan(1000);
+      // Late data 50 days back and a fresh uplink in the open bucket both show on the next read.
+      await insertData(suite.db, team.company.id, device.id, [
+        { at: new Date(start + 50 * 24 * HOUR + 3 * MINUTE), data: { temperature: 999 } },
+        { at: new Date(end + MINUTE), data: { temperature: -99 } },
+      ]);
+      const after = await expectLikeRaw();
+      const temperatures = after.points.map((p: { max: { temperature: number } }) => p.max.temperature);
+      expect(Math.max(...temperatures)).toBe(999);
+      expect(after.points.at(-1).min.temperature).toBe(-99);
+      // Another company sees neither the device nor its rollups.
+      expect((await outsider.get(url)).status).toBe(404);
     });
 
     it('charts the fields the device reports when none are named', async () => {
