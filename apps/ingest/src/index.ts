@@ -36,10 +36,11 @@ export interface StartIngestOptions {
   mqtt?: 'embedded' | 'external' | false;
   /** Embedded broker port (default MQTT_PORT). */
   mqttPort?: number;
-  /** External broker: share group, connections, client id prefix (see mqtt-external.ts). */
+  /** External broker: share group, connections, PUBACK window, client id prefix (see mqtt-external.ts). */
   mqttExternal?: {
     shareGroup?: string;
     connections?: number;
+    window?: number;
     clientIdPrefix?: string;
     cleanSession?: boolean;
   };

@@ -24,6 +24,15 @@ export async function acceptUplink(
   mode: 'wait' | 'refuse',
 ): Promise<UplinkEnvelope> {
   const envelope = await buildUplinkEnvelope(uplink, ctx);
+  return publishEnvelope(ctx, envelope, mode);
+}
+
+/** Hands a built envelope to the event log (see acceptUplink); resolves once the log accepted it. */
+export async function publishEnvelope(
+  ctx: IngestContext,
+  envelope: UplinkEnvelope,
+  mode: 'wait' | 'refuse',
+): Promise<UplinkEnvelope> {
   if (mode === 'wait') await ctx.publisher.publish([envelope]);
   else await ctx.publisher.publishOrRefuse([envelope]);
   if (envelope.kind === 'decode_failed')

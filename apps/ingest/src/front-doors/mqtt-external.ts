@@ -4,16 +4,23 @@
  * authenticates devices (see the HTTP auth/ACL endpoints); here we still check that the topic's uuid
  * names an existing device that is not disposed, and drop (with a log line) anything else.
  *
- * mqtt.js hands QoS 1 messages over one at a time per connection and sends the PUBACK when
- * `handleMessage` calls back: we call back once the event log accepted the uplink, so an unaccepted
- * uplink is redelivered by the broker. `connections` parallel connections in the same share group give
- * the process that many uplinks in flight.
+ * Each connection takes QoS 1 uplinks off the socket at once and keeps up to `window` of them waiting
+ * for the event log (PubackWindow); the PUBACK of an uplink is sent only after the log accepted it, in
+ * the order the uplinks came. mqtt.js would send the PUBACK when `handleMessage` calls back and read the
+ * next packet only then (one uplink per connection per log round trip), so the callback is given an
+ * error, which makes mqtt.js read on without a PUBACK, and ingest writes the PUBACK itself. The
+ * connection speaks MQTT 5 and announces `receiveMaximum = window`, so the broker itself sends no more
+ * than the window unacknowledged (MQTT 3.1.1 has no such announcement: Mosquitto's
+ * `max_inflight_messages` would be the limit there).
  */
 import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
-import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import { buildUplinkEnvelope } from '../accept/build-uplink-envelope.js';
+import { type IngestContext, publishEnvelope, refusalFor } from '../accept/ingest-context.js';
+import type { UplinkEnvelope } from '../envelope.js';
 import { uuidOfUpTopic } from './mqtt-acl.js';
 import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
+import { PubackWindow } from './puback-window.js';
 
 export interface ExternalMqttOptions {
   ctx: IngestContext;
@@ -23,11 +30,17 @@ export interface ExternalMqttOptions {
   shareGroup?: string;
   /** Parallel connections of this process (default 4). */
   connections?: number;
+  /**
+   * QoS 1 uplinks per connection taken off the socket and not yet acknowledged (default 1000): waiting
+   * for the log, or accepted and waiting for an older one's PUBACK. Bounds ingest's memory per connection.
+   */
+  window?: number;
   /** Client ids are `<prefix>-<n>` (default `ingest-<hostname>`); kept across restarts for the session. */
   clientIdPrefix?: string;
   /**
-   * false (default): a persistent session, so uplinks in flight when the process died (no PUBACK yet)
-   * come again when it reconnects with the same client id. Tests use clean sessions.
+   * false (default): a persistent session (MQTT 5 session expiry: never), so uplinks in flight when the
+   * process died (no PUBACK yet) come again when it reconnects with the same client id. Tests use clean
+   * sessions.
    */
   cleanSession?: boolean;
 }
@@ -37,63 +50,117 @@ export interface ExternalMqtt {
   close(): Promise<void>;
 }
 
+/** Given to mqtt.js's handleMessage callback: read the next packet, send no PUBACK (ingest sends it). */
+const PUBACK_BY_INGEST = new Error('PUBACK is sent by ingest once the event log accepted the uplink');
+const SESSION_NEVER_EXPIRES = 0xffffffff;
+
+/** mqtt.js writes packets through this method; its public API has no way to send a PUBACK later. */
+interface PacketWriter {
+  _sendPacket(packet: { cmd: 'puback'; messageId: number; reasonCode: number }, done: () => void): void;
+}
+
 export async function startExternalMqtt(options: ExternalMqttOptions): Promise<ExternalMqtt> {
   const { ctx } = options;
   const log = ctx.log.child({ door: 'mqtt-external' });
   const topic = `$share/${options.shareGroup ?? 'ingest'}/devices/+/up`;
   const prefix = options.clientIdPrefix ?? `ingest-${hostname()}`;
+  const windowSize = options.window ?? 1000;
+  const clean = options.cleanSession ?? false;
 
-  const handle = async (packet: mqtt.IPublishPacket): Promise<void> => {
+  /** The uplink's envelope, or null when it is dropped (logged). */
+  const prepare = async (packet: mqtt.IPublishPacket): Promise<UplinkEnvelope | null> => {
     if (packet.payload.length > MAX_MQTT_PAYLOAD) {
       log.warn(
         { topic: packet.topic, bytes: packet.payload.length },
         'mqtt uplink dropped: payload too large',
       );
-      return;
+      return null;
     }
     const uuid = uuidOfUpTopic(packet.topic);
     const device = uuid ? await ctx.directory.deviceByUuid(uuid) : null;
     const refusal = refusalFor(device);
     if (refusal || !device) {
       log.warn({ topic: packet.topic, reason: refusal ?? 'not an uplink topic' }, 'mqtt uplink dropped');
-      return;
+      return null;
     }
-    await acceptUplink(
-      ctx,
+    return buildUplinkEnvelope(
       { device, source: 'mqtt', payload: readMqttPayload(packet.payload as Buffer), receivedAt: new Date() },
-      'wait',
+      ctx,
     );
   };
 
-  const clients = await Promise.all(
-    Array.from({ length: options.connections ?? 4 }, async (_, index) => {
-      const client = await mqtt.connectAsync(options.url, {
-        clientId: `${prefix}-${index}`,
-        clean: options.cleanSession ?? false,
-        reconnectPeriod: 1000,
-      });
-      client.handleMessage = (packet, callback) => {
-        handle(packet as mqtt.IPublishPacket).then(
-          () => callback(),
-          (error: unknown) => {
-            // No PUBACK. A broker resends an unacknowledged message only after a reconnect, so drop the
-            // connection: mqtt.js reconnects after reconnectPeriod and the session delivers it again.
-            log.error(
-              { err: error, topic: (packet as mqtt.IPublishPacket).topic },
-              'mqtt uplink not accepted, reconnecting for redelivery',
-            );
-            client.stream.destroy();
-            callback(error as Error);
-          },
+  const connect = async (index: number): Promise<MqttClient> => {
+    const client = await mqtt.connectAsync(options.url, {
+      clientId: `${prefix}-${index}`,
+      clean,
+      protocolVersion: 5,
+      properties: {
+        receiveMaximum: windowSize,
+        sessionExpiryInterval: clean ? 0 : SESSION_NEVER_EXPIRES,
+      },
+      reconnectPeriod: 1000,
+    });
+    const window = new PubackWindow(windowSize, (messageId) => {
+      // A PUBACK is only for the connection the message came on (checked by the caller); mqtt.js
+      // would otherwise queue it for the next connection, where the id means another message.
+      if (client.connected)
+        (client as unknown as PacketWriter)._sendPacket(
+          { cmd: 'puback', messageId, reasonCode: 0 },
+          () => {},
         );
-      };
-      client.on('error', (error) => log.error({ err: error }, 'mqtt connection error'));
-      await client.subscribeAsync(topic, { qos: 1 });
-      return client;
-    }),
+    });
+    client.on('close', () => window.reset());
+    // Envelopes are built one after the other per connection, so uplinks reach the publisher (and the
+    // log) in the order this connection received them, even when a device lookup or a codec is slow.
+    let preparing: Promise<unknown> = Promise.resolve();
+
+    client.handleMessage = (received, callback) => {
+      const packet = received as mqtt.IPublishPacket;
+      const stream = client.stream;
+      const prepared = preparing.then(() => prepare(packet));
+      preparing = prepared.catch(() => undefined);
+      const accepted = prepared.then((envelope) =>
+        envelope ? publishEnvelope(ctx, envelope, 'wait') : undefined,
+      );
+      if (packet.qos !== 1 || packet.messageId === undefined) {
+        // QoS 0 has no receipt to hold back.
+        accepted.catch((error: unknown) =>
+          log.error({ err: error, topic: packet.topic }, 'mqtt uplink (QoS 0) lost'),
+        );
+        callback();
+        return;
+      }
+      const inWindow = window.admit(packet.messageId, () => callback(PUBACK_BY_INGEST));
+      accepted.then(
+        () => {
+          if (client.stream === stream) inWindow.accepted();
+        },
+        (error: unknown) => {
+          // No PUBACK. A broker resends an unacknowledged message only after a reconnect, so drop the
+          // connection: mqtt.js reconnects after reconnectPeriod and the session delivers it again.
+          log.error(
+            { err: error, topic: packet.topic },
+            'mqtt uplink not accepted, reconnecting for redelivery',
+          );
+          if (client.stream === stream) stream.destroy();
+        },
+      );
+    };
+    client.on('error', (error) => log.error({ err: error }, 'mqtt connection error'));
+    await client.subscribeAsync(topic, { qos: 1 });
+    return client;
+  };
+
+  const clients = await Promise.all(
+    Array.from({ length: options.connections ?? 4 }, (_, index) => connect(index)),
   );
   log.info(
-    { url: options.url.replace(/\/\/[^@]*@/, '//***@'), topic, connections: clients.length },
+    {
+      url: options.url.replace(/\/\/[^@]*@/, '//***@'),
+      topic,
+      connections: clients.length,
+      window: windowSize,
+    },
     'subscribed to the external broker',
   );
 
