@@ -1,5 +1,6 @@
 import {
   AckPolicy,
+  type Consumer,
   type ConsumerConfig,
   type ConsumerInfo,
   type ConsumerMessages,
@@ -14,6 +15,7 @@ import { reportError, retryDelay, sleep } from '../backoff';
 import { decodeValue, HEADER_CONTENT_TYPE, HEADER_KEY, HEADER_TIMESTAMP } from '../serialization';
 import type { BatchHandler, LogHeaders, LogRecord, RetryPolicy, SubscribeOptions } from '../types';
 import { durableName, leaseKey, memberKey, partitionSubject } from './nats-names';
+import { decodePack, HEADER_PACK, OFFSET_SCALE } from './pack';
 
 export interface GroupMemberContext {
   js: JetStreamClient;
@@ -274,11 +276,12 @@ export class GroupMember {
 
   private async run(worker: Worker): Promise<void> {
     const p = worker.partition;
-    const { js, stream, group, options } = this.ctx;
+    const { js, stream, group, topic, options } = this.ctx;
     await this.openConsumer(p);
     if (worker.leaving.signal.aborted) return;
     const consumer = await js.consumers.get(stream, durableName(group, p));
-    const messages = await consumer.consume({ max_messages: Math.max(100, options.maxBatch * 2) });
+    // Prefetch bounded in bytes, since a message may be a pack of many records.
+    const messages = await consume(consumer);
     worker.messages = messages;
     if (worker.leaving.signal.aborted) messages.stop();
     const iterator = messages[Symbol.asyncIterator]();
@@ -287,44 +290,86 @@ export class GroupMember {
       pending ??= iterator.next();
       return pending;
     };
-    // Highest stream sequence handled: a message at or below it is a redelivered duplicate
+    // Offset of the last record handled: a record at or below it is a redelivered duplicate
     // (prefetched past ack_wait) and is skipped, so a key never goes back in time.
-    let handled = 0;
+    let handled = -1n;
+    // A message whose records did not all fit in the last batch: the next batch starts with the rest.
+    let rest: Unpacked | undefined;
+    const unpack = (msg: JsMsg): Unpacked => {
+      const records = toLogRecords(topic, p, msg).filter((r) => BigInt(r.offset) > handled);
+      return { msg, records, taken: 0 };
+    };
 
     while (!worker.leaving.signal.aborted) {
-      const first = await next();
-      pending = undefined;
-      if (first.done) return;
-      const batch: JsMsg[] = [];
-      if (first.value.seq > handled) batch.push(first.value);
-      else first.value.ack();
+      const batch: LogRecord<unknown>[] = [];
+      const involved: JsMsg[] = [];
+      // The newest message all of whose records are in this batch or an earlier one: acking it
+      // (AckPolicy.All) commits everything up to it.
+      let complete: JsMsg | undefined;
+      /**
+       * Takes a message's records into the batch. A message that does not fit waits for the next
+       * batch whole, unless the batch is empty (a pack larger than maxBatch is split).
+       */
+      const take = (u: Unpacked): boolean => {
+        const left = u.records.length - u.taken;
+        if (batch.length > 0 && batch.length + left > options.maxBatch) return false;
+        const n = Math.min(left, options.maxBatch - batch.length);
+        for (let i = 0; i < n; i++) batch.push(u.records[u.taken++]!);
+        involved.push(u.msg);
+        if (u.taken < u.records.length) return false;
+        complete = u.msg;
+        return true;
+      };
+
+      if (rest) {
+        if (take(rest)) rest = undefined;
+      } else {
+        const first = await next();
+        pending = undefined;
+        if (first.done) return;
+        const u = unpack(first.value);
+        if (u.records.length === 0) {
+          first.value.ack();
+          continue;
+        }
+        if (!take(u)) rest = u;
+      }
       // Fill the batch until maxBatch, or until maxWaitMs after the first record.
       let timedOut = false;
       const timer = sleep(options.maxWaitMs).then(() => {
         timedOut = true;
       });
-      while (batch.length > 0 && batch.length < options.maxBatch && !timedOut) {
+      while (!rest && batch.length < options.maxBatch && !timedOut) {
         const result = await Promise.race([next(), timer.then(() => undefined)]);
         if (result === undefined) break;
         pending = undefined;
         if (result.done) return;
-        if (result.value.seq > handled) batch.push(result.value);
+        const u = unpack(result.value);
+        if (u.records.length > 0 && !take(u)) rest = u;
       }
       if (batch.length === 0) continue;
-      const committed = await this.handle(worker, batch);
+      const committed = await this.handle(worker, batch, involved, complete);
       if (!committed) return;
-      handled = batch[batch.length - 1]!.seq;
+      handled = BigInt(batch[batch.length - 1]!.offset);
     }
   }
 
-  /** Runs the handler until it succeeds, then acks the last message (AckPolicy.All: the batch). */
-  private async handle(worker: Worker, batch: JsMsg[]): Promise<boolean> {
+  /**
+   * Runs the handler until it succeeds, then acks `complete` (AckPolicy.All: every message up to it).
+   * Without `complete` (the batch is the first part of a large pack) nothing is acked yet: the pack is
+   * acked with the batch that takes its last record.
+   */
+  private async handle(
+    worker: Worker,
+    records: LogRecord<unknown>[],
+    involved: JsMsg[],
+    complete: JsMsg | undefined,
+  ): Promise<boolean> {
     const { topic, group, options, handler, retry, ackWaitMs } = this.ctx;
     const p = worker.partition;
-    const records = batch.map((msg) => toLogRecord(topic, p, msg));
     // Keep JetStream from redelivering the batch to nobody while a slow handler or a backoff runs.
     const keepAlive = setInterval(() => {
-      for (const msg of batch) msg.working();
+      for (const msg of involved) msg.working();
     }, ackWaitMs / 3);
     try {
       for (let attempt = 1; ; attempt++) {
@@ -342,23 +387,45 @@ export class GroupMember {
     } finally {
       clearInterval(keepAlive);
     }
+    if (!complete) return true;
     // Without a valid lease another member may already own the partition: it gets the batch again.
     if (!(await this.holdLease(worker))) throw new Error(`lease on partition ${p} was lost before the ack`);
     // Acking the same last message again is harmless (AckPolicy.All), so a slow server gets retries
     // before the partition is given up (giving up means the batch is handled twice).
     for (let attempt = 0; attempt < 3 && (await this.holdLease(worker)); attempt++) {
-      const acked = await batch[batch.length - 1]!.ackAck({ timeout: 5000 }).catch(() => false);
+      const acked = await complete.ackAck({ timeout: 5000 }).catch(() => false);
       if (acked) return true;
     }
     throw new Error(`ack of partition ${p} not confirmed; the batch will be redelivered`);
   }
 }
 
-function toLogRecord(topic: string, partition: number, msg: JsMsg): LogRecord<unknown> {
+interface Unpacked {
+  msg: JsMsg;
+  /** Records not handled before (a redelivered message may be partly handled already). */
+  records: LogRecord<unknown>[];
+  /** Records already put into a batch. */
+  taken: number;
+}
+
+/** Bytes a partition's consumer prefetches: enough for several packs, bounded however large they are. */
+const PREFETCH_BYTES = 4 * 1024 * 1024;
+
+function consume(consumer: Consumer): Promise<ConsumerMessages> {
+  return consumer.consume({ max_bytes: PREFETCH_BYTES });
+}
+
+/** The records of one message: a pack's records in order, or the one record of a plain message. */
+function toLogRecords(topic: string, partition: number, msg: JsMsg): LogRecord<unknown>[] {
+  let timestamp = 0;
+  const packed = msg.headers?.get(HEADER_PACK);
+  if (packed) {
+    timestamp = Number(msg.headers?.get(HEADER_TIMESTAMP) ?? 0);
+    return decodePack(topic, partition, msg.seq, timestamp, Number(packed), msg.data);
+  }
   const headers: Record<string, string> = {};
   let key = '';
   let contentType: string | undefined;
-  let timestamp = 0;
   if (msg.headers) {
     for (const name of msg.headers.keys()) {
       const value = msg.headers.get(name);
@@ -368,15 +435,17 @@ function toLogRecord(topic: string, partition: number, msg: JsMsg): LogRecord<un
       else if (!name.toLowerCase().startsWith('iot-')) headers[name] = value;
     }
   }
-  return {
-    topic,
-    partition,
-    offset: String(msg.seq),
-    key,
-    value: decodeValue(contentType, msg.data),
-    headers: headers as LogHeaders,
-    timestamp,
-  };
+  return [
+    {
+      topic,
+      partition,
+      offset: String(BigInt(msg.seq) * OFFSET_SCALE),
+      key,
+      value: decodeValue(contentType, msg.data),
+      headers: headers as LogHeaders,
+      timestamp,
+    },
+  ];
 }
 
 export function isNotFound(error: unknown): boolean {

@@ -4,6 +4,7 @@ import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { partitionForKey } from '../partition-for-key';
 import { eventLogContract, waitFor } from '../testing/contract';
+import type { LogRecord } from '../types';
 import { createNatsEventLog } from './nats-event-log';
 
 // The machine's real nats-server with JetStream; every test uses its own topic (stream), deleted after.
@@ -40,7 +41,7 @@ describe('NATS JetStream adapter', () => {
     return log;
   }
 
-  it('stores a key on subject <topic>.<partitionForKey(key)>', async () => {
+  it('stores a key on subject <topic>.<partitionForKey(key)>, one message per call and partition', async () => {
     const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
     const log = await open();
     cleanup.push(() => log.deleteTopic(topic));
@@ -54,12 +55,52 @@ describe('NATS JetStream adapter', () => {
     const jsm = await jetstreamManager(nc);
     const info = await jsm.streams.info(topic, { subjects_filter: '>' });
     const expected: Record<string, number> = {};
-    for (const key of ['device-17', 'device-17', 'device-99']) {
-      const subject = `${topic}.${partitionForKey(key, 8)}`;
-      expected[subject] = (expected[subject] ?? 0) + 1;
-    }
+    for (const key of ['device-17', 'device-99']) expected[`${topic}.${partitionForKey(key, 8)}`] = 1;
+    // device-17's two records went as one pack (unless both keys share a partition: then all three).
     expect(info.state.subjects).toEqual(expected);
-    expect(await log.depth(topic)).toBe(3);
+    expect(await log.depth(topic)).toBe(Object.keys(expected).length);
+    // The lag counts records, not messages.
+    expect(await log.lag(topic, 'nobody-yet')).toBe(3);
+  });
+
+  it('unpacks packed records in publish order with increasing offsets, split over batches of 7', async () => {
+    const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    const log = await open();
+    cleanup.push(() => log.deleteTopic(topic));
+    // One partition (same key) and 3 calls of 20: three packs of 20 records, each larger than maxBatch.
+    for (let call = 0; call < 3; call++)
+      await log.publish(
+        topic,
+        Array.from({ length: 20 }, (_, i) => ({
+          key: 'dev',
+          value: i % 5 === 4 ? new Uint8Array([call, i]) : { n: call * 20 + i },
+          ...(i === 0 ? { headers: { call: String(call) } } : {}),
+        })),
+      );
+    const nc = await connect({ servers });
+    cleanup.push(() => nc.close());
+    const info = await (await jetstreamManager(nc)).streams.info(topic);
+    expect(info.state.messages).toBe(3);
+    expect(await log.lag(topic, 'unpack')).toBe(60);
+    const batches: LogRecord[][] = [];
+    await log.subscribe(topic, 'unpack', async (batch) => void batches.push(batch), {
+      maxBatch: 7,
+      maxWaitMs: 10,
+    });
+    await waitFor(() => batches.flat().length >= 60, '60 records');
+    const all = batches.flat();
+    expect(all).toHaveLength(60);
+    expect(batches.every((b) => b.length <= 7)).toBe(true);
+    all.forEach((r, n) => {
+      const call = Math.floor(n / 20);
+      const i = n % 20;
+      expect(r.value).toEqual(i % 5 === 4 ? new Uint8Array([call, i]) : { n });
+      expect(r.headers).toEqual(i === 0 ? { call: String(call) } : {});
+      expect(r.key).toBe('dev');
+    });
+    const offsets = all.map((r) => BigInt(r.offset));
+    expect(offsets.every((o, n) => n === 0 || o > offsets[n - 1]!)).toBe(true);
+    await waitFor(async () => (await log.lag(topic, 'unpack')) === 0, 'lag 0 after the last pack is acked');
   });
 
   it('refuses to open a topic with a different partition count than the stream was made with', async () => {

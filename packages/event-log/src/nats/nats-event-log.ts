@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DeliverPolicy,
   DiscardPolicy,
   type JetStreamClient,
   type JetStreamManager,
@@ -9,7 +10,7 @@ import {
   StorageType,
 } from '@nats-io/jetstream';
 import { type KV, Kvm } from '@nats-io/kv';
-import { type NatsConnection, nanos, headers as natsHeaders } from '@nats-io/nats-core';
+import { type MsgHdrs, type NatsConnection, nanos, headers as natsHeaders } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { resolveRetry } from '../backoff';
 import { checkName } from '../check-name';
@@ -25,6 +26,14 @@ import {
 import type { BatchHandler, EventLog, PublishRecord, SubscribeOptions, Subscription } from '../types';
 import { GroupMember, isNotFound } from './group-member';
 import { coordinationBucket, durableName, partitionSubject } from './nats-names';
+import {
+  type EncodedRecord,
+  encodePack,
+  HEADER_PACK,
+  MAX_PACK_RECORDS,
+  packedSize,
+  recordCount,
+} from './pack';
 
 export interface NatsEventLogOptions {
   /** Server URL(s), e.g. the config's NATS_URL. Ignored when `connection` is given. */
@@ -47,6 +56,30 @@ export interface NatsEventLogOptions {
   leaseMs?: number;
   /** JetStream ack wait (ms); a batch in flight is kept alive with `working()`. Default 60 s. */
   ackWaitMs?: number;
+  /**
+   * Records of one publish call and partition are packed into JetStream messages of at most this many
+   * records (see pack.ts; 1 = one message per record). Default 1000.
+   */
+  maxPackRecords?: number;
+  /** Bytes of one pack at most (below the server's max_payload, 1 MiB by default). Default 512 KiB. */
+  maxPackBytes?: number;
+}
+
+/** Splits one partition's records, in order, into packs bounded by record count and size. */
+function* packsOf(list: EncodedRecord[], maxRecords: number, maxBytes: number): Generator<EncodedRecord[]> {
+  let chunk: EncodedRecord[] = [];
+  let bytes = 0;
+  for (const record of list) {
+    const size = packedSize(record);
+    if (chunk.length > 0 && (chunk.length >= maxRecords || bytes + size > maxBytes)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(record);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 export interface NatsEventLog extends EventLog {
@@ -73,6 +106,8 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
   const prefix = options.streamPrefix ?? '';
   const leaseMs = options.leaseMs ?? 10_000;
   const ackWaitMs = options.ackWaitMs ?? 60_000;
+  const maxPackRecords = Math.min(options.maxPackRecords ?? MAX_PACK_RECORDS, MAX_PACK_RECORDS);
+  const maxPackBytes = options.maxPackBytes ?? 512 * 1024;
   const ownsConnection = !options.connection;
   const nc = options.connection ?? (await connect({ servers: options.servers ?? '127.0.0.1:4222' }));
   const js: JetStreamClient = jetstream(nc);
@@ -130,19 +165,42 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
     if (closed) throw new Error('event log is closed');
     const now = String(Date.now());
     // Encode everything first: a bad record rejects the call before anything is sent.
-    const messages = records.map((record) => {
+    const byPartition = new Map<number, EncodedRecord[]>();
+    for (const record of records) {
       checkUserHeaders(record.headers);
-      const { contentType, body } = encodeValue(record.value);
-      const h = natsHeaders();
-      h.set(HEADER_KEY, record.key);
-      h.set(HEADER_CONTENT_TYPE, contentType);
-      h.set(HEADER_TIMESTAMP, now);
-      for (const [name, value] of Object.entries(record.headers ?? {})) h.set(name, value);
-      return { subject: partitionSubject(topic, partitionForKey(record.key, partitions)), body, headers: h };
-    });
+      const encoded: EncodedRecord = {
+        ...encodeValue(record.value),
+        key: record.key,
+        headers: record.headers,
+      };
+      const p = partitionForKey(record.key, partitions);
+      const list = byPartition.get(p);
+      if (list) list.push(encoded);
+      else byPartition.set(p, [encoded]);
+    }
+    const messages: { subject: string; body: Uint8Array; headers: MsgHdrs }[] = [];
+    for (const [p, list] of byPartition) {
+      const subject = partitionSubject(topic, p);
+      for (const chunk of packsOf(list, maxPackRecords, maxPackBytes)) {
+        const h = natsHeaders();
+        h.set(HEADER_TIMESTAMP, now);
+        if (chunk.length === 1) {
+          // One record: the plain single-record envelope (no framing to read).
+          const [single] = chunk as [EncodedRecord];
+          h.set(HEADER_KEY, single.key);
+          h.set(HEADER_CONTENT_TYPE, single.contentType);
+          for (const [name, value] of Object.entries(single.headers ?? {})) h.set(name, value);
+          messages.push({ subject, body: single.body, headers: h });
+        } else {
+          h.set(HEADER_PACK, String(chunk.length));
+          messages.push({ subject, body: encodePack(chunk), headers: h });
+        }
+      }
+    }
     await topicHandle(topic);
     // One connection delivers in call order, so the stream stores each partition in publish order;
-    // all acks are awaited together (the PubAck is the "durably accepted" signal).
+    // the publishes are pipelined and all acks awaited together (the PubAck is the "durably accepted"
+    // signal).
     await Promise.all(messages.map((m) => js.publish(m.subject, m.body, { headers: m.headers })));
   }
 
@@ -184,21 +242,48 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
     };
   }
 
+  /**
+   * Records held in the messages of a partition's subject from stream sequence `from` on (`count`
+   * messages): their headers are read through an ordered consumer that delivers headers only, since a
+   * pack counts as many records as it holds.
+   */
+  async function recordsFrom(stream: string, subject: string, from: number, count: number): Promise<number> {
+    if (count === 0) return 0;
+    const reader = await js.consumers.get(stream, {
+      filter_subjects: subject,
+      headers_only: true,
+      ...(from > 1 ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: from } : {}),
+    });
+    let records = 0;
+    let seen = 0;
+    const messages = await reader.fetch({ max_messages: count, expires: 5000 });
+    for await (const msg of messages) {
+      records += recordCount(msg.headers);
+      if (++seen >= count) break;
+    }
+    await reader.delete().catch(() => undefined);
+    return records;
+  }
+
   async function lag(topic: string, group: string): Promise<number> {
     const { stream } = await topicHandle(topic);
     const info = await jsm.streams.info(stream, { subjects_filter: `${topic}.*` });
     const perSubject = info.state.subjects ?? {};
-    let total = 0;
-    for (let p = 0; p < partitions; p++) {
-      try {
-        const consumer = await jsm.consumers.info(stream, durableName(group, p));
-        total += consumer.num_pending + consumer.num_ack_pending;
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-        total += perSubject[partitionSubject(topic, p)] ?? 0;
-      }
-    }
-    return total;
+    const counts = await Promise.all(
+      Array.from({ length: partitions }, async (_, p) => {
+        const subject = partitionSubject(topic, p);
+        try {
+          const consumer = await jsm.consumers.info(stream, durableName(group, p));
+          const waiting = consumer.num_pending + consumer.num_ack_pending;
+          return recordsFrom(stream, subject, consumer.ack_floor.stream_seq + 1, waiting);
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+          // The group never read this partition: everything the stream holds for it is still to do.
+          return recordsFrom(stream, subject, 1, perSubject[subject] ?? 0);
+        }
+      }),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
   }
 
   return {
