@@ -4,7 +4,10 @@
  * baseline of batched inserts of the same rows straight into the same database.
  *
  *   npx tsx tests/bench/ingest.bench.ts [embedded|distributed|both] [devices=2000] [phase seconds=8]
- *     [ingest MQTT connections=4 (distributed)] [Mosquitto URL=mqtt://127.0.0.1:1883]
+ *     [ingest MQTT connections=4 (distributed)] [Mosquitto URL | own=own] [ingest PUBACK window=1000]
+ *
+ * `own` (default): the bench starts /usr/sbin/mosquitto with the shipped infra/mosquitto/mosquitto.conf on a
+ * free loopback port (persistence in a temporary directory), so the figure is the shipped configuration's.
  *
  * (a) embedded: the whole platform in this process (startPlatform: PGlite, embedded aedes broker,
  *     in-process log, storage writer, rules worker, notifier); publishers authenticate as devices, so
@@ -17,11 +20,13 @@
  * publish -> committed, matched in order (the n-th uplink published is taken as the n-th stored; within a
  * sampling step of 5 ms that is exact enough for p50/p99). Loss is checked by counting rows in SQL.
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
 import { type Db, migrate, openPostgres } from '@iot/db';
 import { createNatsEventLog, type EventLog, type NatsEventLog } from '@iot/event-log';
@@ -38,13 +43,7 @@ const PHASE_S = Number(process.argv[4] ?? 8);
 const CONNECTIONS_EMBEDDED = 100;
 const CONNECTIONS_MOSQUITTO = 8;
 const WINDOW = 64; // QoS 1 publishes in flight per connection in the closed-loop phase
-/**
- * The closed loop also keeps at most this many uplinks published but not yet stored. Mosquitto acknowledges
- * a publish itself (no back-pressure reaches the publisher from ingest) and keeps at most
- * max_queued_messages (default 1000) per subscriber connection, dropping the rest: above 4 x 1000 queued
- * for ingest's 4 connections, uplinks are lost at the broker.
- */
-const MAX_UNSTORED = 3000;
+
 /**
  * Open-loop phases: QoS 1 publishes a connection may have unacknowledged, as a device's in-flight window
  * (100 connections x 1000 = the in-process log's capacity). Without a bound the publishers' own queues in
@@ -52,8 +51,17 @@ const MAX_UNSTORED = 3000;
  */
 const OPEN_LOOP_WINDOW = 1000;
 const INGEST_MQTT_CONNECTIONS = Number(process.argv[5] ?? 4);
-/** Another Mosquitto (e.g. one with max_inflight_messages raised) for comparison runs. */
-const MOSQUITTO_URL = process.argv[6] ?? 'mqtt://127.0.0.1:1883';
+/** `own`: a Mosquitto started here with the shipped configuration; else a broker URL (e.g. the machine's). */
+const MOSQUITTO = process.argv[6] ?? 'own';
+const INGEST_WINDOW = Number(process.argv[7] ?? 1000);
+/**
+ * The closed loop also keeps at most this many uplinks published but not yet stored. Mosquitto acknowledges
+ * a publish itself (no back-pressure reaches the publisher from ingest) and, with its default
+ * max_queued_messages 1000 per subscriber connection, drops the rest: on another broker the loop stays
+ * below 4 x 1000. The shipped configuration queues far more.
+ */
+const MAX_UNSTORED = MOSQUITTO === 'own' ? 20_000 : 3000;
+const MOSQUITTO_CONF = join(dirname(fileURLToPath(import.meta.url)), '../../infra/mosquitto/mosquitto.conf');
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = createLogger({ level: 'warn', name: 'bench' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -79,9 +87,10 @@ class RssSampler {
   private timer: NodeJS.Timeout | undefined;
   peakSelf = 0;
   peakServers = 0;
-  constructor(private readonly servers: string[]) {}
+  /** Server processes by name (every process of that name) or by pid. */
+  constructor(private readonly servers: Array<string | number>) {}
   start(): void {
-    const pids = this.servers.flatMap(pidsOf);
+    const pids = this.servers.flatMap((server) => (typeof server === 'number' ? [server] : pidsOf(server)));
     const sample = () => {
       this.peakSelf = Math.max(this.peakSelf, process.memoryUsage.rss());
       this.peakServers = Math.max(
@@ -246,7 +255,7 @@ interface Target {
   eventLog: EventLog;
   mqttUrl: string;
   embedded: boolean;
-  servers: string[];
+  servers: Array<string | number>;
 }
 
 async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
@@ -459,7 +468,62 @@ async function embeddedTarget(): Promise<{ target: Target; close: () => Promise<
   };
 }
 
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/**
+ * Mosquitto with the shipped infra/mosquitto/mosquitto.conf, on a free loopback port and with its
+ * persistence in a temporary directory (writable by the user Mosquitto drops to).
+ */
+async function startOwnMosquitto(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'iot-bench-mosquitto-'));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const conf = readFileSync(MOSQUITTO_CONF, 'utf8')
+    .replace(/^persistence_location .*$/m, `persistence_location ${dir}/`)
+    .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`);
+  writeFileSync(join(dir, 'mosquitto.conf'), conf);
+  const child: ChildProcess = spawn('/usr/sbin/mosquitto', ['-c', join(dir, 'mosquitto.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const url = `mqtt://127.0.0.1:${port}`;
+  const up = await waitUntil(async () => {
+    try {
+      const probe = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 500 });
+      await probe.endAsync();
+      return true;
+    } catch {
+      return false;
+    }
+  }, 5000);
+  if (!up) throw new Error(`own Mosquitto did not start: ${stderr}`);
+  return {
+    url,
+    pid: child.pid ?? 0,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function distributedTarget(): Promise<{ target: Target; close: () => Promise<void> }> {
+  const own = MOSQUITTO === 'own' ? await startOwnMosquitto() : undefined;
+  const mqttUrl = own?.url ?? MOSQUITTO;
   const suffix = randomBytes(4).toString('hex');
   const dbName = `bench_ingest_${suffix}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN });
@@ -470,7 +534,7 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
     PROFILE: 'distributed',
     DATABASE_URL: url,
     NATS_URL: 'nats://127.0.0.1:4222',
-    MQTT_URL: MOSQUITTO_URL,
+    MQTT_URL: mqttUrl,
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
@@ -490,6 +554,7 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       clientIdPrefix: `bench-${suffix}`,
       cleanSession: true,
       connections: INGEST_MQTT_CONNECTIONS,
+      window: INGEST_WINDOW,
     },
   });
   const { companyId, devices } = await createDevices(db, DEVICES);
@@ -501,9 +566,9 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       devices,
       ingest,
       eventLog,
-      mqttUrl: MOSQUITTO_URL,
+      mqttUrl,
       embedded: false,
-      servers: ['mosquitto', 'nats-server'],
+      servers: [own?.pid ?? 'mosquitto', 'nats-server'],
     },
     close: async () => {
       await ingest.stop();
@@ -512,6 +577,7 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       await db.close();
       await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
       await admin.end();
+      await own?.stop();
     },
   };
 }
@@ -543,6 +609,11 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
   const { target, close } = await open();
   try {
     console.log(`\n== ${target.name}: ${target.devices.length} devices`);
+    if (!target.embedded)
+      console.log(
+        `broker: ${MOSQUITTO === 'own' ? `own Mosquitto with infra/mosquitto/mosquitto.conf at ${target.mqttUrl}` : target.mqttUrl}; ` +
+          `ingest: ${INGEST_MQTT_CONNECTIONS} MQTT connections, PUBACK window ${INGEST_WINDOW}`,
+      );
     const base = await baseline(target.db, target.companyId, target.devices, Math.min(PHASE_S, 8));
     console.log(
       `baseline batched INSERT (1000 rows per statement): ${fmt(base.perSecond)} rows/s (${fmt(base.rows)} rows)`,
