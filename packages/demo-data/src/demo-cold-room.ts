@@ -6,7 +6,7 @@
  * comes only when someone pushes a warmer reading (e.g. `{"temperature": 9}` to the device's HTTP uplink).
  */
 import type { Queryable } from '@iot/db';
-import type { DemoDeviceKind } from './demo-fleet.js';
+import type { DemoDeviceKind, Reading } from './demo-fleet.js';
 import { round } from './random.js';
 
 export const COLD_ROOM_NAME = 'Demo Cold Room';
@@ -48,10 +48,26 @@ export const COLD_ROOM_KIND: DemoDeviceKind = {
  * LoRaWAN so that downlinks reach it on devices/<uuid>/down. The backup stays off while the cold room is
  * fine; relay 2 is unused.
  */
+/**
+ * The board's answer to its relay commands, in the command frame every built-in driver encodes
+ * (packages/codecs README "Downlink commands"): `01 04 <relay> <0|1>` switches a relay, `01 05 <relay>
+ * <seconds, 4 bytes>` switches it on for a while (the simulation keeps it on). Anything else is ignored.
+ */
+export function applyCoolingDownlink(bytes: Uint8Array): Reading | undefined {
+  const [version, command, relay, argument] = bytes;
+  if (version !== 0x01 || (relay !== 1 && relay !== 2)) return undefined;
+  if (command === 0x04 && bytes.length === 4 && (argument === 0 || argument === 1))
+    return { [`relay_output_${relay}`]: argument === 1 };
+  if (command === 0x05 && bytes.length === 7) return { [`relay_output_${relay}`]: true };
+  return undefined;
+}
+
 export const COLD_ROOM_COOLING_KIND: DemoDeviceKind = {
   kind: 'cooling_controller',
   deviceType: 'srd_gateway',
   mqtt: true,
+  json: true,
+  applyDownlink: applyCoolingDownlink,
   names: [COLD_ROOM_COOLING_NAME],
   intervalMinutes: 15,
   icon: 'gateway',

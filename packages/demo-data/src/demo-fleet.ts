@@ -21,6 +21,16 @@ export interface DemoDeviceKind {
    * then go to devices/<uuid>/down, which LoRaWAN devices cannot receive yet.
    */
   mqtt?: boolean;
+  /**
+   * Sends its readings as JSON although its driver has a binary frame: its state (relay outputs) has no
+   * slot in that frame, and the driver takes JSON data fields too.
+   */
+  json?: boolean;
+  /**
+   * How the device answers a downlink: the fields the command changes in its following readings (e.g. a
+   * relay switched on), or undefined for a command it ignores. The simulator applies it.
+   */
+  applyDownlink?: (bytes: Uint8Array) => Reading | undefined;
   /** Sensor type code (spec: PARKINGSENSOR 8, AI_PARKINGSENSOR 1024) where it applies. */
   sensorType?: number;
   /** A reading at `hour` (hours since the start of the history, fractional), `rnd` in [0, 1). */

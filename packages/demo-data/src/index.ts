@@ -1,5 +1,6 @@
 export { DEMO_COMPANIES, DEMO_LOGINS, DEMO_PASSWORD } from './demo-accounts.js';
 export {
+  applyCoolingDownlink,
   COLD_ROOM_ALERT_EMAIL,
   COLD_ROOM_ALERT_PHONE,
   COLD_ROOM_COOLING_COMMAND,

@@ -1,5 +1,7 @@
+import { getDriver } from '@iot/codecs';
+import { COLD_ROOM_COOLING_NAME, seededRandom } from '@iot/demo-data';
 import { describe, expect, it } from 'vitest';
-import { canSimulate, profileOf } from './build-uplink.js';
+import { applyDownlink, buildUplink, canSimulate, profileOf, type SimDevice } from './build-uplink.js';
 
 describe('profileOf: which demo kind a device simulates', () => {
   it.each([
@@ -16,6 +18,8 @@ describe('profileOf: which demo kind a device simulates', () => {
     ['Parkplatz P3', null, null, 'parking', 2, null],
     ['P7', 'lorawan_parking', null, 'parking', 0, null],
     ['Funk-Taster Halle', 'srd_button', 'srd_button', 'button', 0, 'srd_button'],
+    // Its relays have no slot in the srd_gateway frame: JSON.
+    [COLD_ROOM_COOLING_NAME, 'srd_gateway', 'srd_gateway', 'cooling_controller', 0, null],
   ])('%s (%s, %s) -> %s #%i, frame %s', (name, driver, type, kind, index, frame) => {
     const profile = profileOf({ name, driver_id: driver, device_type: type }, 0);
     expect([profile.kind.kind, profile.index, profile.frameDriver]).toEqual([kind, index, frame]);
@@ -38,5 +42,48 @@ describe('canSimulate: ingest can decode what the simulator sends', () => {
     ['lorawan_parking', false],
   ])('driver %s -> %s', (driver, expected) => {
     expect(canSimulate({ driver_id: driver })).toBe(expected);
+  });
+});
+
+describe('the cooling controller answers its downlinks', () => {
+  const device: SimDevice = {
+    id: 45,
+    uuid: 'u',
+    name: COLD_ROOM_COOLING_NAME,
+    device_type: 'srd_gateway',
+    driver_id: 'srd_gateway',
+    token: 't',
+  };
+  const driver = getDriver('srd_gateway')!;
+  const encode = (command: string, params: Record<string, unknown>) =>
+    driver.encodeDownlink!({ command, params }).bytes;
+  const relays = (state: Parameters<typeof buildUplink>[2]) => {
+    const sent = JSON.parse(new TextDecoder().decode(buildUplink(device, profile, state, Date.now()).body));
+    return [sent.relay_output_1, sent.relay_output_2];
+  };
+  const profile = profileOf(device, 0);
+
+  it('reports relay 1 on after the driver’s switch_relay_output, off again after the next, ignores the rest', () => {
+    const state = { clicks: 0, startedAt: Date.now(), rnd: seededRandom(3) };
+    expect(relays(state)).toEqual([false, false]);
+    expect(applyDownlink(profile, state, encode('switch_relay_output', { output: 1, on: true }))).toBe(true);
+    expect(relays(state)).toEqual([true, false]);
+    expect(
+      applyDownlink(profile, state, encode('switch_relay_output_timed', { output: 2, seconds: 600 })),
+    ).toBe(true);
+    expect(relays(state)).toEqual([true, true]);
+    expect(applyDownlink(profile, state, encode('reboot', {}))).toBe(false);
+    expect(applyDownlink(profile, state, encode('switch_relay_output', { output: 1, on: false }))).toBe(true);
+    expect(relays(state)).toEqual([false, true]);
+  });
+
+  it('leaves devices without a downlink answer as they are', () => {
+    const button = profileOf(
+      { name: 'Taster Empfang', driver_id: 'nbiot_button', device_type: 'nbiot_button' },
+      0,
+    );
+    const state = { clicks: 0, startedAt: Date.now(), rnd: seededRandom(3) };
+    expect(applyDownlink(button, state, Uint8Array.from([1, 7]))).toBe(false);
+    expect(state).not.toHaveProperty('reported');
   });
 });

@@ -33,6 +33,16 @@ export interface DeviceState {
   /** Frames sent within the current second (see buildUplink). */
   second?: number;
   framesThisSecond?: Set<string>;
+  /** Fields the device's downlinks have set (a relay switched on): they win over the generator's. */
+  reported?: Reading;
+}
+
+/** Applies a downlink the device received to its state; false when the device ignores it. */
+export function applyDownlink(profile: DeviceProfile, state: DeviceState, bytes: Uint8Array): boolean {
+  const changed = profile.kind.applyDownlink?.(bytes);
+  if (!changed) return false;
+  state.reported = { ...state.reported, ...changed };
+  return true;
 }
 
 const JSON_KINDS = DEMO_FLEET.filter((k) => k.deviceType === null);
@@ -64,7 +74,7 @@ export function profileOf(device: Pick<SimDevice, 'name' | 'driver_id' | 'device
   if (!kind) throw new Error('the demo fleet is empty');
   const named = kind.names.indexOf(device.name);
   const index = named >= 0 ? named : ordinal % kind.names.length;
-  const frameDriver = hasFrame(device.driver_id) ? device.driver_id : null;
+  const frameDriver = hasFrame(device.driver_id) && !kind.json ? device.driver_id : null;
   return { kind, index, frameDriver } satisfies DeviceProfile;
 }
 
@@ -138,7 +148,7 @@ export function buildUplink(
   state: DeviceState,
   now: number,
 ): Uplink {
-  const reading = profile.kind.reading(demoHour(now), state.rnd, profile.index);
+  const reading = { ...profile.kind.reading(demoHour(now), state.rnd, profile.index), ...state.reported };
   if (profile.frameDriver) {
     // Ingest identifies a frame without its own id by device, bytes and second of receipt, so the same frame
     // twice in one second is stored once. At simulation rates above one per second per device, draw again

@@ -1,4 +1,5 @@
 export {
+  applyDownlink,
   buildUplink,
   canSimulate,
   type DeviceProfile,

@@ -4,6 +4,7 @@
  */
 import { seededRandom } from '@iot/demo-data';
 import {
+  applyDownlink,
   buildUplink,
   type DeviceProfile,
   type DeviceState,
@@ -207,10 +208,21 @@ export async function runSimulation(options: SimulationOptions): Promise<Simulat
     20,
     async (entry) => {
       try {
-        const sender = await MqttSender.connect(mqttUrl, entry.device, window, signal, (reason) => {
-          warn(`device ${entry.device.id}: ${reason}; it stops sending`);
-          entry.dead = true;
-        });
+        // Devices that act on commands (the demo's cooling controller) report the new state afterwards.
+        const onDownlink = entry.profile.kind.applyDownlink
+          ? (payload: Buffer) => void applyDownlink(entry.profile, entry.state, payload)
+          : undefined;
+        const sender = await MqttSender.connect(
+          mqttUrl,
+          entry.device,
+          window,
+          signal,
+          (reason) => {
+            warn(`device ${entry.device.id}: ${reason}; it stops sending`);
+            entry.dead = true;
+          },
+          onDownlink,
+        );
         if (signal.aborted) await sender.close();
         else entry.sender = sender;
       } catch (error) {

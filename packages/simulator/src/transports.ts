@@ -76,6 +76,8 @@ export class MqttSender implements DeviceSender {
     window: number,
     signal: AbortSignal,
     onDead: (reason: string) => void,
+    /** Given, the device listens for its commands on devices/<uuid>/down, as a real one does. */
+    onDownlink?: (payload: Buffer) => void,
   ): Promise<MqttSender> {
     const client = await connectWithGrace(
       url,
@@ -98,6 +100,13 @@ export class MqttSender implements DeviceSender {
         client.end(true);
       }
     });
+    if (onDownlink) {
+      const down = `devices/${device.uuid}/down`;
+      client.on('message', (topic, payload) => {
+        if (topic === down) onDownlink(payload);
+      });
+      await client.subscribeAsync(down, { qos: 1 });
+    }
     return sender;
   }
 
