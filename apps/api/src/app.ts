@@ -4,7 +4,8 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -17,6 +18,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServ
 import { LoginThrottle } from './lib/login-throttle';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
+import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
 import docs from './plugins/docs';
 import errorHandler, { sendNotFound } from './plugins/error-handler';
 import session from './plugins/session';
@@ -130,12 +132,19 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(apiV1, { prefix: '/api/v1' });
 
   const consoleDir = config.CONSOLE_DIR ? resolve(config.CONSOLE_DIR) : null;
-  if (consoleDir) app.register(fastifyStatic, { root: consoleDir, wildcard: false });
+  if (consoleDir) app.register(fastifyStatic, consoleStaticOptions(consoleDir));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    const isApi = path.startsWith('/api/') || path.startsWith('/sanctum/');
-    // SPA: a GET for a path that is neither the API nor a file gets index.html; the console routes it.
-    if (consoleDir && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // SPA: a GET for a client-side route gets index.html; the console routes it. API paths and missing
+    // build files (an old chunk after a deploy) keep the JSON 404, so a script tag never receives HTML.
+    if (
+      consoleDir &&
+      isClientRoute(path) &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      // Checked per request: while a build rewrites the folder, sendFile of a missing index.html would
+      // end in a second not-found inside this handler (Fastify's "NotFound inside a 404 handler").
+      existsSync(join(consoleDir, 'index.html'))
+    ) {
       return reply.type('text/html').sendFile('index.html');
     }
     return sendNotFound(request, reply);
