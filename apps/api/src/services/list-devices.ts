@@ -8,7 +8,9 @@ import {
   type BatteryRange,
   type DeviceListFilter,
   type DeviceListRecord,
+  type DevicePin,
   type DeviceSortColumn,
+  listDevicePins,
   listDevices,
 } from '@iot/db/repositories/devices';
 import { withTenant } from '@iot/db/tenant';
@@ -38,6 +40,11 @@ export interface DeviceListQuery {
   order?: 'asc' | 'desc';
   limit?: number;
   offset?: number;
+  /** comma-separated device ids */
+  ids?: string;
+  view?: 'map';
+  /** with view=map: comma-separated data fields */
+  data_fields?: string;
 }
 
 function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): DeviceListFilter {
@@ -57,7 +64,22 @@ function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): Dev
   if (query.order !== undefined) filter.order = query.order;
   if (query.limit !== undefined) filter.limit = query.limit;
   if (query.offset !== undefined) filter.offset = query.offset;
+  if (query.ids !== undefined) filter.ids = query.ids.split(',').map(Number);
   return filter;
+}
+
+/** The same filters, only what a map draws (`view=map`): id, name, state, position, chosen latest values. */
+export function listCompanyDevicePins(
+  db: Db,
+  auth: AuthContext,
+  query: DeviceListQuery,
+): Promise<DevicePin[]> {
+  const filter = toDeviceListFilter(query);
+  const fields = (query.data_fields ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f !== '');
+  return withTenant(db, auth.companyId, (tx) => listDevicePins(tx, auth.companyId, filter, fields));
 }
 
 export function listCompanyDevices(

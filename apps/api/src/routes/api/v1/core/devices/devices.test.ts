@@ -158,6 +158,72 @@ forEachDb((suite) => {
       expect(await names(`search=${one.body.payload.uuid.slice(0, 13)}`)).toEqual(['golf']);
       expect((await client.get('/api/v1/core/devices?battery=weak')).status).toBe(422);
     });
+
+    it('answers only the asked ids, and with view=map only what a map draws, both within the company', async () => {
+      const team = await createTeam(suite.db);
+      const other = await createTeam(suite.db);
+      const c = team.company.id;
+      const now = new Date();
+      const north = await createDevice(suite.db, c, {
+        name: 'North',
+        latitude: 48.1,
+        longitude: 7.6,
+        is_active: true,
+        state: 'maintenance',
+      });
+      const south = await createDevice(suite.db, c, { name: 'South', latitude: 47.9, longitude: 7.5 });
+      const nowhere = await createDevice(suite.db, c, { name: 'Nowhere' });
+      const foreign = await createDevice(suite.db, other.company.id, { name: 'Foreign', latitude: 48 });
+      await setCurrent(suite.db, c, north.id, { temperature: 21.5, humidity: 40 }, {}, now);
+      const client = await signIn(team.plain.email);
+
+      const some = await client.get(`/api/v1/core/devices?ids=${south.id},${north.id},${foreign.id}`);
+      expect(some.status).toBe(200);
+      // The full row as without ids; another company's id is simply not there.
+      expect(some.body.payload.map((d: { name: string }) => d.name)).toEqual(['North', 'South']);
+      expect(some.body.payload[0]).toMatchObject({
+        data: { temperature: 21.5, humidity: 40 },
+        uuid: north.uuid,
+      });
+
+      const pins = await client.get('/api/v1/core/devices?view=map&data_fields=temperature');
+      expect(pins.body.payload).toEqual([
+        {
+          id: north.id,
+          name: 'North',
+          state: 'maintenance',
+          is_active: true,
+          latitude: 48.1,
+          longitude: 7.6,
+          data: { temperature: 21.5 },
+        },
+        {
+          id: nowhere.id,
+          name: 'Nowhere',
+          state: 'ok',
+          is_active: false,
+          latitude: null,
+          longitude: null,
+          data: {},
+        },
+        {
+          id: south.id,
+          name: 'South',
+          state: 'ok',
+          is_active: false,
+          latitude: 47.9,
+          longitude: 7.5,
+          data: {},
+        },
+      ]);
+      // Without data_fields no values; the list's filters apply to the map view too.
+      const plain = await client.get('/api/v1/core/devices?view=map&state=maintenance');
+      expect(plain.body.payload).toEqual([expect.objectContaining({ id: north.id, data: {} })]);
+      for (const bad of ['ids=1,,2', 'ids=abc', 'ids=', 'view=table']) {
+        const answer = await client.get(`/api/v1/core/devices?${bad}`);
+        expect([bad, answer.status]).toEqual([bad, 422]);
+      }
+    });
   });
 
   describe('GET /core/devices/{id}', () => {

@@ -16,7 +16,7 @@ import {
 } from '../../../../../services/device-rules';
 import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
-import { listCompanyDevices } from '../../../../../services/list-devices';
+import { listCompanyDevicePins, listCompanyDevices } from '../../../../../services/list-devices';
 import { readDeviceSeries } from '../../../../../services/read-device-data';
 import { readMobileData } from '../../../../../services/read-mobile-data';
 import { rotateDeviceCredentials } from '../../../../../services/rotate-device-credentials';
@@ -28,6 +28,7 @@ import {
   CredentialsPayload,
   DeviceListItem,
   DeviceListQuery,
+  DeviceMapItem,
   DevicePayload,
   LogEntry,
   LogsQuery,
@@ -37,6 +38,7 @@ import {
   MobileDataQuery,
   presentDevice,
   presentDeviceListItem,
+  presentDeviceMapItem,
   UpdateDeviceBody,
 } from './schemas';
 
@@ -52,7 +54,7 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['devices'],
         summary: "The acting company's devices with group and latest values, filtered and sorted",
         querystring: DeviceListQuery,
-        response: responses(Type.Array(DeviceListItem)),
+        response: responses(Type.Union([Type.Array(DeviceListItem), Type.Array(DeviceMapItem)])),
       },
       // 10,000 devices of forty fields: fast-json-stringify takes several times as long as JSON.stringify
       // on this shape (open records, nullable fields). presentDeviceListItem builds every object field by
@@ -60,6 +62,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) => {
+      if (request.query.view === 'map') {
+        const pins = await listCompanyDevicePins(db, authOf(request), request.query);
+        return { payload: pins.map(presentDeviceMapItem) };
+      }
       const devices = await listCompanyDevices(db, authOf(request), request.query);
       return { payload: devices.map(presentDeviceListItem) };
     },
