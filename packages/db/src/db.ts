@@ -24,5 +24,18 @@ export interface Db extends Queryable {
    * Inside `fn` use only `tx`: calling this `Db` again from inside throws (on PGlite it would wait forever).
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only (absent on PGlite): LISTEN to `channel` on a dedicated connection. Resolves once the
+   * LISTEN is in effect. Notifications sent while the connection was down are lost; `onReconnected` runs
+   * after every reconnect so the subscriber can drop what it derived from them. Closing the Db ends it.
+   */
+  listen?(
+    channel: string,
+    onNotification: (payload: string) => void,
+    onReconnected?: () => void,
+  ): Promise<Unlisten>;
   close(): Promise<void>;
 }
+
+/** Stops one subscription of `Db.listen`. */
+export type Unlisten = () => Promise<void>;

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db';
+import { PgListener } from './pg-listener';
 import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
 import { DATE_ARRAY_OID, DATE_OID, INT8_ARRAY_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
@@ -54,6 +55,7 @@ export function openPostgres(options: PostgresOptions): Db {
   // listener Node would crash the process. The pool discards that client and connects a new one.
   pool.on('error', (error) => options.onError?.(error));
   const direct = wrap(pool);
+  const listener = new PgListener(options.url, options.onError);
   const db: Db = {
     kind: 'postgres',
     async query(sql, params) {
@@ -85,7 +87,12 @@ export function openPostgres(options: PostgresOptions): Db {
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    listen: (channel, onNotification, onReconnected) =>
+      listener.listen(channel, onNotification, onReconnected),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
   return db;
 }

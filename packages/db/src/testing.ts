@@ -57,6 +57,7 @@ function testDb(db: Db, url: string | undefined, drop: () => Promise<void>): Tes
     query: (sql, params) => db.query(sql, params),
     exec: (sql) => db.exec(sql),
     transaction: (fn) => db.transaction(fn),
+    ...(db.listen ? { listen: db.listen.bind(db) } : {}),
     close: () => db.close(),
     drop,
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
 import { createCompany, createDevice, randomDevEui } from '../test-support/seed.js';
@@ -45,6 +46,59 @@ forEachDb(
         ]);
         expect(first?.id).toBe(device.id);
         expect(second).toBe(first);
+      });
+
+      it('forgets a cached unknown uuid or DevEUI when a device with it is announced', async () => {
+        const directory = new DeviceDirectory(suite.db, { missTtlMs: 60_000 });
+        const company = await createCompany(suite.db);
+        const devEui = randomDevEui();
+        const uuid = randomUUID();
+        expect(await directory.deviceByUuid(uuid)).toBeNull();
+        expect(await directory.deviceByDevEui(company, devEui)).toBeNull();
+        const { rows } = await suite.db.query<{ id: number }>(
+          `INSERT INTO devices (company_id, name, uuid, dev_eui) VALUES ($1, 'new', $2, $3) RETURNING id::int AS id`,
+          [company, uuid, devEui],
+        );
+        expect(await directory.deviceByUuid(uuid)).toBeNull();
+        directory.applyDeviceChange({
+          id: rows[0]!.id,
+          companyId: company,
+          uuid: uuid.toUpperCase(),
+          devEui,
+        });
+        expect((await directory.deviceByUuid(uuid))?.id).toBe(rows[0]!.id);
+        expect((await directory.deviceByDevEui(company, devEui))?.id).toBe(rows[0]!.id);
+      });
+
+      it('does not cache a lookup that was running when the device was invalidated', async () => {
+        const company = await createCompany(suite.db);
+        const device = await createDevice(suite.db, company);
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        // A database whose first device lookup answers only after the change has been announced.
+        let gated = true;
+        const slow = {
+          ...suite.db,
+          query: async <R>(sql: string, params?: readonly unknown[]) => {
+            const result = await suite.db.query<R>(sql, params);
+            if (gated) {
+              gated = false;
+              await gate;
+            }
+            return result;
+          },
+        };
+        const directory = new DeviceDirectory(slow);
+        const stale = directory.deviceByUuid(device.uuid);
+        await suite.db.query(`UPDATE devices SET state = 'lost' WHERE id = $1`, [device.id]);
+        directory.invalidateDevice(device.id);
+        // A lookup after the invalidation does not join the one still running.
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('lost');
+        release();
+        expect((await stale)?.state).toBe('ok');
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('lost');
       });
 
       it('treats a malformed uuid as unknown without asking the database', async () => {

@@ -3,8 +3,11 @@
  * needs one, and the database must not see a query per uplink. Entries live `ttlMs` (default 30 s,
  * so an edit in the console reaches ingestion within that time at the latest); misses are cached for
  * `missTtlMs` (default 5 s) so a flood of uplinks for an unknown device costs one query per interval.
- * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (the
- * API calls it after an update), `invalidateAll()` drops everything.
+ * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (in the
+ * embedded platform the API calls it after a change; in the distributed profile follow-changes.ts calls
+ * `applyDeviceChange` for each change PostgreSQL announces), `invalidateAll()` drops everything. A lookup
+ * that was already running when something was dropped answers its caller but is not cached: it may have
+ * read the row before the change committed.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -18,6 +21,14 @@ import {
 } from '@iot/db';
 
 export type { IngestDevice, IngestIntegrationToken };
+
+/** What PostgreSQL announces about a changed device (migration 0009, channel iot_device_changed). */
+export interface DeviceChange {
+  id: number;
+  companyId: number;
+  uuid: string | null;
+  devEui: string | null;
+}
 
 export interface DeviceDirectoryOptions {
   ttlMs?: number;
@@ -51,6 +62,8 @@ export function normalizeDevEui(value: unknown): string | null {
 class TtlCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly pending = new Map<string, Promise<T | null>>();
+  /** Bumped by every invalidation: loads started before it must not be cached. */
+  private generation = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -64,14 +77,15 @@ class TtlCache<T> {
     if (hit && hit.expires > this.now()) return hit.value;
     const waiting = this.pending.get(key);
     if (waiting) return waiting;
+    const generation = this.generation;
     const loading = load().then(
       (value) => {
-        this.pending.delete(key);
-        this.set(key, value);
+        if (this.pending.get(key) === loading) this.pending.delete(key);
+        if (generation === this.generation) this.set(key, value);
         return value;
       },
       (error: unknown) => {
-        this.pending.delete(key);
+        if (this.pending.get(key) === loading) this.pending.delete(key);
         throw error;
       },
     );
@@ -89,12 +103,26 @@ class TtlCache<T> {
   }
 
   deleteWhere(match: (value: T) => boolean): void {
+    this.forgetLoads();
     for (const [key, entry] of this.entries)
       if (entry.value !== null && match(entry.value)) this.entries.delete(key);
   }
 
+  /** Drops one key, a cached miss included. */
+  delete(key: string): void {
+    this.forgetLoads();
+    this.entries.delete(key);
+  }
+
   clear(): void {
+    this.forgetLoads();
     this.entries.clear();
+  }
+
+  /** Lookups from now on query again instead of joining one that may have read the old row. */
+  private forgetLoads(): void {
+    this.generation += 1;
+    this.pending.clear();
   }
 }
 
@@ -150,6 +178,21 @@ export class DeviceDirectory {
   invalidateDevice(id: number): void {
     this.byUuid.deleteWhere((device) => device.id === id);
     this.byDevEui.deleteWhere((device) => device.id === id);
+  }
+
+  /**
+   * A device changed, appeared or went (as announced by PostgreSQL, see follow-changes.ts): drops it, and
+   * a cached "unknown" for its uuid or DevEUI as they are now, so a new device works at once too.
+   */
+  applyDeviceChange(change: DeviceChange): void {
+    this.invalidateDevice(change.id);
+    if (change.uuid) this.byUuid.delete(change.uuid.toLowerCase());
+    if (change.devEui) this.byDevEui.delete(`${change.companyId}:${change.devEui}`);
+  }
+
+  /** An integration token was revoked or deleted. */
+  invalidateIntegrationToken(id: number): void {
+    this.tokens.deleteWhere((token) => token.id === id);
   }
 
   invalidateAll(): void {

@@ -34,6 +34,14 @@ export interface IngestIntegrationToken {
   kind: string;
 }
 
+/**
+ * PostgreSQL announces changes of what ingest caches on these channels (migration 0009's triggers):
+ * a device's JSON {id, company_id, uuid, dev_eui}, an integration token's id. The device trigger fires
+ * when one of DEVICE_COLUMNS changes; a column added here must be added to that trigger's WHEN too.
+ */
+export const DEVICE_CHANGED_CHANNEL = 'iot_device_changed';
+export const INTEGRATION_TOKEN_CHANGED_CHANNEL = 'iot_integration_token_changed';
+
 const DEVICE_COLUMNS = `id, company_id, uuid::text AS uuid, dev_eui, credentials_hash, driver_id, codec_id, state`;
 
 interface DeviceRow {

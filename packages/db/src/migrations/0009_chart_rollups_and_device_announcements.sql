@@ -92,3 +92,51 @@ END
 $fn$;
 CREATE TRIGGER device_data_rollups_truncate AFTER TRUNCATE ON device_data
   FOR EACH STATEMENT EXECUTE FUNCTION device_data_rollups_truncate();
+
+-- Device changes announced to ingestion's lookup cache (apps/ingest/src/devices/). In the distributed
+-- profile ingest runs in other processes and LISTENs on these channels; pg_notify inside the changing
+-- transaction is delivered only when it commits, so nothing that rolled back is announced, and a trigger
+-- announces every path that changes a device (console edit, token rotation, reassignment, deletion,
+-- scripts) without each having to remember. Only the columns ingest caches count (IngestDevice in
+-- repositories/devices-ingest.ts): the storage writer's status updates (battery, last online, signal)
+-- announce nothing. Payload: the device's id, company, uuid and DevEUI (after the change; before it for
+-- a deletion), so ingest can also forget a cached "unknown device" for a new uuid or DevEUI.
+CREATE FUNCTION announce_device_change() RETURNS trigger
+  LANGUAGE plpgsql
+  AS $fn$
+DECLARE
+  d devices;
+BEGIN
+  IF TG_OP = 'DELETE' THEN d := OLD; ELSE d := NEW; END IF;
+  PERFORM pg_notify('iot_device_changed', json_build_object(
+    'id', d.id, 'company_id', d.company_id, 'uuid', d.uuid, 'dev_eui', d.dev_eui)::text);
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER devices_announce_insert_delete AFTER INSERT OR DELETE ON devices
+  FOR EACH ROW EXECUTE FUNCTION announce_device_change();
+CREATE TRIGGER devices_announce_update AFTER UPDATE ON devices
+  FOR EACH ROW WHEN ((OLD.uuid, OLD.company_id, OLD.dev_eui, OLD.credentials_hash, OLD.driver_id, OLD.codec_id,
+                      OLD.state)
+                     IS DISTINCT FROM
+                     (NEW.uuid, NEW.company_id, NEW.dev_eui, NEW.credentials_hash, NEW.driver_id, NEW.codec_id,
+                      NEW.state))
+  EXECUTE FUNCTION announce_device_change();
+
+-- A revoked (or deleted) integration token must stop working at once as well; last_used_at updates
+-- announce nothing. Payload: the token's id.
+CREATE FUNCTION announce_integration_token_change() RETURNS trigger
+  LANGUAGE plpgsql
+  AS $fn$
+BEGIN
+  PERFORM pg_notify('iot_integration_token_changed',
+                    (CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END)::text);
+  RETURN NULL;
+END
+$fn$;
+CREATE TRIGGER integration_tokens_announce_update AFTER UPDATE ON integration_tokens
+  FOR EACH ROW WHEN ((OLD.token_hash, OLD.company_id, OLD.kind, OLD.revoked_at)
+                     IS DISTINCT FROM (NEW.token_hash, NEW.company_id, NEW.kind, NEW.revoked_at))
+  EXECUTE FUNCTION announce_integration_token_change();
+CREATE TRIGGER integration_tokens_announce_delete AFTER DELETE ON integration_tokens
+  FOR EACH ROW EXECUTE FUNCTION announce_integration_token_change();

@@ -1,0 +1,72 @@
+/**
+ * The distributed profile's cache invalidation on the real PostgreSQL: ingest and the changing side hold
+ * two separate Db instances (two pools, as two processes would), and only the database connects them.
+ */
+import { openPostgres } from '@iot/db';
+import { createTestDb, type TestDb } from '@iot/db/testing';
+import { createLogger } from '@iot/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCompany, createDevice, createIntegrationToken } from '../test-support/seed.js';
+import { DeviceDirectory } from './device-directory.js';
+import { followDeviceChanges, parseDeviceChange } from './follow-changes.js';
+
+describe('following announced device changes (PostgreSQL)', () => {
+  let db: TestDb;
+  let ingestDb: ReturnType<typeof openPostgres>;
+
+  beforeAll(async () => {
+    db = await createTestDb('postgres');
+    ingestDb = openPostgres({ url: db.url!, max: 2 });
+  });
+  afterAll(async () => {
+    await ingestDb?.close();
+    await db?.drop();
+  });
+
+  it('drops a changed device, a revoked token and, after a reconnect, everything', async () => {
+    // A TTL far beyond the test: only announcements can make the directory see a change.
+    const directory = new DeviceDirectory(ingestDb, { ttlMs: 600_000, missTtlMs: 600_000 });
+    const follower = await followDeviceChanges(ingestDb, directory, createLogger({ level: 'silent' }));
+    expect(follower).not.toBeNull();
+    try {
+      const company = await createCompany(db);
+      const device = await createDevice(db, company);
+      const other = await createDevice(db, company);
+      expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+      expect((await directory.deviceByUuid(other.uuid))?.state).toBe('ok');
+      await db.query(`UPDATE devices SET credentials_hash = 'rotated' WHERE id = $1`, [device.id]);
+      await expect
+        .poll(async () => (await directory.deviceByUuid(device.uuid))?.credentialsHash)
+        .toBe('rotated');
+
+      const token = await createIntegrationToken(db, company, 'tts');
+      expect((await directory.integrationToken(token))?.companyId).toBe(company);
+      await db.query('UPDATE integration_tokens SET revoked_at = now() WHERE company_id = $1', [company]);
+      await expect.poll(() => directory.integrationToken(token)).toBeNull();
+
+      // Kill ingest's listening connection; a change made while it is down is never announced to it.
+      await db.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+      );
+      await db.query(`UPDATE devices SET state = 'broken' WHERE id = $1`, [other.id]);
+      // After the reconnect the whole cache is gone, so the missed change shows.
+      await expect
+        .poll(async () => (await directory.deviceByUuid(other.uuid))?.state, { timeout: 10_000 })
+        .toBe('broken');
+    } finally {
+      await follower?.stop();
+    }
+  });
+
+  it('reads the payload the trigger sends and refuses anything else', () => {
+    expect(parseDeviceChange('{"id": 4, "company_id": 2, "uuid": "u", "dev_eui": null}')).toEqual({
+      id: 4,
+      companyId: 2,
+      uuid: 'u',
+      devEui: null,
+    });
+    expect(parseDeviceChange('4')).toBeNull();
+    expect(parseDeviceChange('not json')).toBeNull();
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Keeps the device directory's cache true in the distributed profile, where the API runs in other
+ * processes and cannot call invalidateDevice: PostgreSQL announces every committed change of a device or
+ * an integration token (migration 0009's triggers, pg_notify in the changing transaction) and this LISTENs
+ * on a dedicated connection (Db.listen). After a reconnect the whole cache is dropped, because what was
+ * announced while the connection was down is lost. On PGlite (embedded, one process) Db.listen does not
+ * exist and the API's direct call is the only path.
+ */
+import { type Db, DEVICE_CHANGED_CHANNEL, INTEGRATION_TOKEN_CHANGED_CHANNEL, type Unlisten } from '@iot/db';
+import type { Logger } from '@iot/runtime';
+import type { DeviceChange, DeviceDirectory } from './device-directory.js';
+
+/** The payload of iot_device_changed, or null when it is not one (then the whole cache goes). */
+export function parseDeviceChange(payload: string): DeviceChange | null {
+  try {
+    const value = JSON.parse(payload) as Record<string, unknown>;
+    if (typeof value.id !== 'number' || typeof value.company_id !== 'number') return null;
+    return {
+      id: value.id,
+      companyId: value.company_id,
+      uuid: typeof value.uuid === 'string' ? value.uuid : null,
+      devEui: typeof value.dev_eui === 'string' ? value.dev_eui : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export interface ChangeFollower {
+  stop(): Promise<void>;
+}
+
+/** Starts following; resolves once both LISTENs are in effect. Null when the database cannot announce. */
+export async function followDeviceChanges(
+  db: Db,
+  directory: DeviceDirectory,
+  log: Logger,
+): Promise<ChangeFollower | null> {
+  if (!db.listen) return null;
+  const reconnected = () => {
+    log.warn('device change announcements reconnected; the device cache was dropped');
+    directory.invalidateAll();
+  };
+  const unlisten: Unlisten[] = [];
+  try {
+    unlisten.push(
+      await db.listen(
+        DEVICE_CHANGED_CHANNEL,
+        (payload) => {
+          const change = parseDeviceChange(payload);
+          if (change) directory.applyDeviceChange(change);
+          else directory.invalidateAll();
+        },
+        reconnected,
+      ),
+    );
+    unlisten.push(
+      await db.listen(
+        INTEGRATION_TOKEN_CHANGED_CHANNEL,
+        (payload) => {
+          const id = Number(payload);
+          if (Number.isSafeInteger(id)) directory.invalidateIntegrationToken(id);
+          else directory.invalidateAll();
+        },
+        // One reconnect drops everything once; the device channel's callback does it.
+        () => {},
+      ),
+    );
+  } catch (error) {
+    for (const stop of unlisten) await stop().catch(() => {});
+    throw error;
+  }
+  // Anything cached before the LISTENs took effect may have missed an announcement.
+  directory.invalidateAll();
+  return {
+    stop: async () => {
+      for (const stop of unlisten) await stop();
+    },
+  };
+}
