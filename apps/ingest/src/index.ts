@@ -7,6 +7,7 @@ import type { IngestContext } from './accept/ingest-context.js';
 import { UplinkPublisher, type UplinkPublisherOptions } from './accept/uplink-publisher.js';
 import { SandboxHolder } from './decode/decode-uplink.js';
 import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
+import { followDeviceChanges } from './devices/follow-changes.js';
 import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
 import { type EmbeddedBroker, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
 import { startExternalMqtt } from './front-doors/mqtt-external.js';
@@ -135,6 +136,10 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
   const stops: (() => Promise<void>)[] = [];
 
   try {
+    // On PostgreSQL the API may run in another process: follow the device changes the database announces.
+    const follower = await followDeviceChanges(db, directory, log.child({ part: 'device-changes' }));
+    if (follower) stops.push(() => follower.stop());
+
     let writerStats: StorageWriterStats | undefined;
     if (options.storageWriter !== false) {
       const settings = typeof options.storageWriter === 'object' ? options.storageWriter : {};
