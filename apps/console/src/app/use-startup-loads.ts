@@ -6,6 +6,7 @@ import { api } from '../lib/api-client';
 import { useCurrentUser } from '../lib/auth';
 import { devicesQueryOptions } from '../lib/devices/get-devices';
 import { hasModule, isSuperAdmin } from '../lib/guards';
+import { useStartupDevicesHeld } from '../lib/startup-gate';
 
 /**
  * Lists whose screens are not built yet may answer 404 (no route) or 422 on this server; they load
@@ -31,16 +32,18 @@ export const STARTUP_KEYS = {
 } as const;
 
 /**
- * Start-up loads of spec section 7, once the shell is up: devices, dashboards and device alarms (alarms
- * again on a timer), plus clients for the super admin, parking areas and farming fields where licensed.
+ * Start-up loads of spec section 7, once the shell is up: devices (after the first screen's own loads, see
+ * lib/startup-gate.ts), dashboards and device alarms (alarms again on a timer), plus clients for the super admin, parking areas and farming fields where licensed.
  * The answers sit in the query cache, so the screens open on data already there.
  */
 export function useStartupLoads(): void {
   const user = useCurrentUser();
   const signedIn = !!user;
+  // The dashboard holds the full list until its widgets have their own (smaller) answers.
+  const devicesHeld = useStartupDevicesHeld();
   useQueries({
     queries: [
-      { ...devicesQueryOptions(), enabled: signedIn },
+      { ...devicesQueryOptions(), enabled: signedIn && !devicesHeld },
       { ...dashboardsQueryOptions(), enabled: signedIn },
       // The alarm page's own query (open alarms, polled on its timer): one poll, one cache entry.
       { ...alarmsQueryOptions('open'), enabled: signedIn },

@@ -50,6 +50,12 @@ export interface Device {
   updated_at?: string | null;
 }
 
+/** One row of GET /core/devices?view=map: what a map draws; data holds the asked fields only. */
+export type MapDevice = Pick<
+  Device,
+  'id' | 'name' | 'state' | 'is_active' | 'latitude' | 'longitude' | 'data'
+>;
+
 /** GET /core/devices/{id}: the list row plus details; credentials only for ROLE_ADMIN and ROLE_MAINUSER. */
 export interface DeviceDetails extends Device {
   codec_id?: number | null;

@@ -1,5 +1,5 @@
 import { toNumber } from '../../lib/chart-data';
-import type { Device } from '../../types/device';
+import type { MapDevice } from '../../types/device';
 import type { MapPoint } from './map-points';
 
 // Kept here, not beside the clustering, so the first screen does not load supercluster.
@@ -36,7 +36,7 @@ export function rampColor(value: number, min: number, max: number): [number, num
 export type ColorBy = { by: 'state' } | { by: 'field'; field: string };
 
 /** Devices with a position as map points, coloured by state or by a field's latest value. */
-export function devicePoints(devices: readonly Device[], color: ColorBy): MapPoint[] {
+export function devicePoints(devices: readonly MapDevice[], color: ColorBy): MapPoint[] {
   const placed = devices.filter((d) => hasPosition(d.latitude, d.longitude));
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;

@@ -11,16 +11,18 @@ import {
   Trash2Icon,
   XIcon,
 } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { preloadDeviceMap } from '../../../components/map/lazy-device-map';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { useCurrentUser } from '../../../lib/auth';
-import { devicesQueryOptions } from '../../../lib/devices/get-devices';
+import { devicesByIdsQueryOptions, useDevices } from '../../../lib/devices/get-devices';
 import { notifySuccess } from '../../../lib/notify';
 import { canEdit } from '../../../lib/roles';
+import { releaseStartupDevices } from '../../../lib/startup-gate';
 import { cn } from '../../../lib/utils';
 import { useDeleteDashboard } from '../api/delete-dashboard';
 import { useDashboards } from '../api/get-dashboards';
@@ -35,12 +37,30 @@ import { WidgetCard } from './widget-card';
 
 // uPlot and the settings forms load with the first chart or the first settings dialog, not with the
 // first screen (the budget is 300 kB of gzipped JS).
-const LineChartWidget = lazy(() =>
-  import('./line-chart-widget').then((m) => ({ default: m.LineChartWidget })),
-);
+const loadLineChart = () => import('./line-chart-widget');
+const LineChartWidget = lazy(() => loadLineChart().then((m) => ({ default: m.LineChartWidget })));
 const WidgetSettingsForm = lazy(() =>
   import('./widget-settings-form').then((m) => ({ default: m.WidgetSettingsForm })),
 );
+
+/** The settings form chooses among every device: the full list, loaded at start-up anyway. */
+function SettingsWithDevices(props: Omit<Parameters<typeof WidgetSettingsForm>[0], 'devices'>) {
+  const { t } = useTranslation();
+  const devices = useDevices();
+  if (!devices.data) return <p className="p-2 text-sm text-muted-foreground">{t('common.loading')}</p>;
+  return <WidgetSettingsForm {...props} devices={devices.data} />;
+}
+
+/** The devices the dashboard's tables and charts show (a few, however large the fleet). */
+function shownDeviceIds(widgets: readonly Widget[]): number[] {
+  return widgets.flatMap((w) =>
+    w.type === 'table'
+      ? w.settings.device_ids
+      : w.type === 'line_chart'
+        ? w.settings.series.map((s) => s.device_id)
+        : [],
+  );
+}
 
 /** Devices (and so the tables' latest values) refresh on this interval without reloading. */
 const LIVE_REFRESH_MS = 30_000;
@@ -61,8 +81,6 @@ export function DashboardsPage() {
   const overlay = useOverlay();
   const editable = canEdit(useCurrentUser()?.roles);
   const dashboards = useDashboards();
-  // Latest values refresh without reloading the page.
-  const devices = useQuery({ ...devicesQueryOptions(), refetchInterval: LIVE_REFRESH_MS });
   const save = useSaveDashboard();
   const remove = useDeleteDashboard();
   const [params, setParams] = useSearchParams();
@@ -74,7 +92,36 @@ export function DashboardsPage() {
   const current: Dashboard | undefined = list.find((d) => d.id === wanted) ?? list[0];
   const editing = draft !== null;
   const widgets = draft ?? current?.widgets ?? [];
-  const deviceList = devices.data ?? [];
+  // Tables and charts get their few devices, the map its own lean list; latest values refresh without
+  // reloading the page.
+  const shownIds = useMemo(() => shownDeviceIds(widgets), [widgets]);
+  const shown = useQuery({ ...devicesByIdsQueryOptions(shownIds), refetchInterval: LIVE_REFRESH_MS });
+  const deviceList = shown.data ?? [];
+
+  // The map and chart chunks start loading with the dashboards' answer, beside the widgets' data.
+  const types = new Set(widgets.map((w) => w.type));
+  const hasMap = types.has('map');
+  const hasChart = types.has('line_chart');
+  useEffect(() => {
+    if (hasMap) void preloadDeviceMap();
+    if (hasChart) void loadLineChart();
+  }, [hasMap, hasChart]);
+
+  // The start-up device list waits (route loader) until every widget of the first dashboard has its data.
+  const [settled, setSettled] = useState<ReadonlySet<number>>(() => new Set());
+  const markSettled = useCallback(
+    (id: number) => setSettled((prev) => (prev.has(id) ? prev : new Set(prev).add(id))),
+    [],
+  );
+  const tablesSettled = shownIds.length === 0 || shown.isFetched;
+  const firstScreenSettled =
+    dashboards.isFetched &&
+    tablesSettled &&
+    (current?.widgets ?? []).every((w) => w.type === 'table' || settled.has(w.id));
+  useEffect(() => {
+    if (firstScreenSettled) releaseStartupDevices();
+  }, [firstScreenSettled]);
+  useEffect(() => releaseStartupDevices, []);
 
   const select = (id: number) => {
     setDraft(null);
@@ -135,9 +182,8 @@ export function DashboardsPage() {
       testId: 'widget-settings-dialog',
       render: (close) => (
         <Suspense fallback={null}>
-          <WidgetSettingsForm
+          <SettingsWithDevices
             widget={widget}
-            devices={deviceList}
             onCancel={close}
             onSave={(next) => {
               setDraft((prev) => (prev ?? []).map((w) => (w.id === next.id ? next : w)));
@@ -177,6 +223,7 @@ export function DashboardsPage() {
             widgetId={widget.id}
             settings={widget.settings}
             devices={deviceList}
+            onSettled={markSettled}
             {...(editing
               ? {
                   onPeriodChange: (period) =>
@@ -193,7 +240,7 @@ export function DashboardsPage() {
         </Suspense>
       )}
       {widget.type === 'map' && (
-        <MapWidget widgetId={widget.id} settings={widget.settings} devices={deviceList} />
+        <MapWidget widgetId={widget.id} settings={widget.settings} onSettled={markSettled} />
       )}
     </WidgetCard>
   );

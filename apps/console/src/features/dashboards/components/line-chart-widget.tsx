@@ -22,11 +22,14 @@ export function LineChartWidget({
   widgetId,
   settings,
   devices,
+  onSettled,
   onPeriodChange,
 }: {
   widgetId: number;
   settings: LineChartSettings;
   devices: readonly Device[];
+  /** told once every series' first answer is in (or failed) */
+  onSettled?: (widgetId: number) => void;
   /** editors keep the chosen period in the widget's settings */
   onPeriodChange?: (settings: Pick<LineChartSettings, 'range' | 'tab'>) => void;
 }) {
@@ -56,6 +59,10 @@ export function LineChartWidget({
     colorVar: COLORS[i % COLORS.length],
   }));
   const answers = results.map((r) => r.data);
+  const settled = results.every((r) => r.isFetched);
+  useEffect(() => {
+    if (settled) onSettled?.(widgetId);
+  }, [settled, onSettled, widgetId]);
   // The chart takes the height the widget leaves below the period controls (uPlot needs pixels).
   const areaRef = useRef<HTMLDivElement>(null);
   const [area, setArea] = useState(160);
