@@ -26,12 +26,14 @@ beforeAll(async () => {
     await issueDeviceToken(platform.db, demo.coldRoom.id),
   );
   expect(await post({ temperature: 9, humidity: 80, message_id: 'outbox-console-warm' })).toBe(202);
-  // The rule's mail and SMS are in the outboxes before the page is opened.
-  await waitFor('the SMS in the phone outbox', 30_000, async () => {
-    const { rows } = await platform.db.query('SELECT 1 FROM outbox_phone_messages WHERE rule_id = $1', [
-      demo.ruleId,
-    ]);
-    return rows[0];
+  // The rule's mail and SMS are both in the outboxes before the page is opened (it polls every 30 s only).
+  await waitFor('the mail and the SMS in the outboxes', 30_000, async () => {
+    const { rows } = await platform.db.query<{ mails: number; sms: number }>(
+      `SELECT (SELECT count(*)::int FROM outbox_emails WHERE 'alerts@demo.test' = ANY(recipients)) AS mails,
+              (SELECT count(*)::int FROM outbox_phone_messages WHERE rule_id = $1) AS sms`,
+      [demo.ruleId],
+    );
+    return rows[0]?.mails === 1 && rows[0].sms === 1 ? true : undefined;
   });
 }, 120_000);
 
