@@ -125,7 +125,10 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
 
   const ownLog = options.eventLog === undefined;
   const eventLog = options.eventLog ?? (await openEventLog(config));
-  const directory = new DeviceDirectory(db, options.directory);
+  const directory = new DeviceDirectory(db, {
+    onError: (error) => log.warn({ err: error }, 'recording the use of an integration token failed'),
+    ...options.directory,
+  });
   const sandbox = new SandboxHolder();
   const ctx: IngestContext = {
     directory,

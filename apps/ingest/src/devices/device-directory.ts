@@ -18,6 +18,7 @@ import {
   findIntegrationTokenByHash,
   type IngestDevice,
   type IngestIntegrationToken,
+  touchIntegrationToken,
 } from '@iot/db';
 
 export type { IngestDevice, IngestIntegrationToken };
@@ -36,6 +37,10 @@ export interface DeviceDirectoryOptions {
   /** Entries kept per kind at most; the oldest go first. */
   maxEntries?: number;
   now?: () => number;
+  /** integration_tokens.last_used_at is written at most once per this interval per token (default 60 s). */
+  tokenUseIntervalMs?: number;
+  /** Told when recording a token's use failed (the uplink is not affected). */
+  onError?: (error: Error) => void;
 }
 
 interface Entry<T> {
@@ -131,6 +136,11 @@ export class DeviceDirectory {
   private readonly byDevEui: TtlCache<IngestDevice>;
   private readonly tokens: TtlCache<IngestIntegrationToken>;
   private readonly codecs: TtlCache<string>;
+  /** When this process last wrote last_used_at per token id. */
+  private readonly tokenUseWritten = new Map<number, number>();
+  private readonly tokenUseIntervalMs: number;
+  private readonly now: () => number;
+  private readonly onError: (error: Error) => void;
 
   constructor(
     private readonly db: Db,
@@ -144,6 +154,9 @@ export class DeviceDirectory {
     this.byDevEui = new TtlCache(ttl, missTtl, max, now);
     this.tokens = new TtlCache(ttl, missTtl, max, now);
     this.codecs = new TtlCache(ttl, missTtl, 1_000, now);
+    this.tokenUseIntervalMs = options.tokenUseIntervalMs ?? 60_000;
+    this.now = now;
+    this.onError = options.onError ?? (() => {});
   }
 
   /** The device a uuid names; null for an unknown or malformed uuid. */
@@ -164,6 +177,26 @@ export class DeviceDirectory {
   integrationToken(token: string): Promise<IngestIntegrationToken | null> {
     const hash = sha256Hex(token);
     return this.tokens.get(hash, () => findIntegrationTokenByHash(this.db, hash));
+  }
+
+  /**
+   * An integration token authenticated a request: integration_tokens.last_used_at is set, at most once per
+   * `tokenUseIntervalMs` per token from this process (and the database skips the write when another
+   * process wrote within that interval), never one write per uplink. Does not wait for the write.
+   * Resolves when the write (if any) is done, for tests.
+   */
+  integrationTokenUsed(token: IngestIntegrationToken): Promise<void> {
+    const now = this.now();
+    const last = this.tokenUseWritten.get(token.id);
+    if (last !== undefined && now - last < this.tokenUseIntervalMs) return Promise.resolve();
+    this.tokenUseWritten.set(token.id, now);
+    return touchIntegrationToken(this.db, token.id, Math.floor(this.tokenUseIntervalMs / 1000)).catch(
+      (error: unknown) => {
+        // Try again with the next use.
+        if (this.tokenUseWritten.get(token.id) === now) this.tokenUseWritten.delete(token.id);
+        this.onError(error as Error);
+      },
+    );
   }
 
   codecScript(companyId: number, codecId: number): Promise<string | null> {

@@ -31,6 +31,7 @@ async function integrationToken(
   const token = readToken(request, true);
   const found = token ? await ctx.directory.integrationToken(token) : null;
   if (!found || found.kind !== kind) throw ingestErrors.unauthorized();
+  void ctx.directory.integrationTokenUsed(found);
   return found;
 }
 

@@ -48,6 +48,7 @@ async function deviceForUplink(ctx: IngestContext, request: FastifyRequest<{ Par
     const integration = await ctx.directory.integrationToken(token);
     if (integration?.kind !== 'http') throw ingestErrors.unauthorized();
     if (integration.companyId !== device.companyId) throw ingestErrors.unknownDevice();
+    void ctx.directory.integrationTokenUsed(integration);
   }
   if (refusalFor(device) === 'disposed') throw ingestErrors.disposed();
   return device;

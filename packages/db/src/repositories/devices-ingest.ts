@@ -102,6 +102,19 @@ export async function findIntegrationTokenByHash(
   return row ? { id: row.id, companyId: row.company_id, kind: row.kind } : null;
 }
 
+/**
+ * Records that an integration token authenticated a request: last_used_at = now, unless another process
+ * did so less than `throttleSeconds` ago (then the row is not written at all). Migration 0009's trigger
+ * announces nothing for this column.
+ */
+export async function touchIntegrationToken(q: Queryable, id: number, throttleSeconds = 60): Promise<void> {
+  await q.query(
+    `UPDATE integration_tokens SET last_used_at = now()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`,
+    [id, throttleSeconds],
+  );
+}
+
 /** The script of a company's codec; null when it does not exist in that company. */
 export async function findCodecScript(
   q: Queryable,
