@@ -89,8 +89,11 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
     );
   };
 
-  const connect = async (index: number): Promise<MqttClient> => {
-    const client = await mqtt.connectAsync(options.url, {
+  const open = async (index: number): Promise<MqttClient> => {
+    // Connected only once handleMessage is ours: a persistent session's unacknowledged uplinks come
+    // right after the CONNACK, and mqtt.js's default handler would acknowledge them unstored.
+    const client = mqtt.connect(options.url, {
+      manualConnect: true,
       clientId: `${prefix}-${index}`,
       clean,
       protocolVersion: 5,
@@ -147,12 +150,24 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
       );
     };
     client.on('error', (error) => log.error({ err: error }, 'mqtt connection error'));
+    await new Promise<void>((resolve, reject) => {
+      const failed = (error: Error) => {
+        client.end(true);
+        reject(error);
+      };
+      client.once('error', failed);
+      client.once('connect', () => {
+        client.off('error', failed);
+        resolve();
+      });
+      client.connect();
+    });
     await client.subscribeAsync(topic, { qos: 1 });
     return client;
   };
 
   const clients = await Promise.all(
-    Array.from({ length: options.connections ?? 4 }, (_, index) => connect(index)),
+    Array.from({ length: options.connections ?? 4 }, (_, index) => open(index)),
   );
   log.info(
     {
