@@ -46,7 +46,9 @@ export interface StartIngestOptions {
     cleanSession?: boolean;
   };
   /** Run the storage writer in this process (default true). */
-  storageWriter?: boolean | { maxBatch?: number; maxWaitMs?: number };
+  storageWriter?:
+    | boolean
+    | { maxBatch?: number; maxWaitMs?: number; maxRowsPerWrite?: number; concurrentWrites?: number };
   /** Back-pressure settings and the topic (default `uplinks`) of the front doors. */
   publisher?: UplinkPublisherOptions;
   directory?: DeviceDirectoryOptions;
