@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
 import { type Db, migrate, openPostgres } from '@iot/db';
 import { createNatsEventLog, type EventLog, type NatsEventLog } from '@iot/event-log';
-import { type IngestService, startIngest } from '@iot/ingest';
+import { type IngestService, startIngest, UPLINKS_TOPIC } from '@iot/ingest';
 import { startPlatform } from '@iot/platform';
 import { createLogger } from '@iot/runtime';
 import { buildUplink, profileOf, type SimDevice } from '@iot/simulator';
@@ -54,6 +54,8 @@ const INGEST_MQTT_CONNECTIONS = Number(process.argv[5] ?? 4);
 /** `own`: a Mosquitto started here with the shipped configuration; else a broker URL (e.g. the machine's). */
 const MOSQUITTO = process.argv[6] ?? 'own';
 const INGEST_WINDOW = Number(process.argv[7] ?? 1000);
+/** Ingest processes beside the bench's (each front door + storage writer); 0 runs ingest in the bench's. */
+const INGEST_PROCESSES = Number(process.argv[8] ?? 2);
 /**
  * The closed loop also keeps at most this many uplinks published but not yet stored. Mosquitto acknowledges
  * a publish itself (no back-pressure reaches the publisher from ingest) and, with its default
@@ -251,7 +253,12 @@ interface Target {
   db: Db;
   companyId: number;
   devices: BenchDevice[];
-  ingest: IngestService;
+  /** Rows the storage writer(s) committed so far. */
+  stored: () => number;
+  /** The topic ingest publishes uplinks to. */
+  topic: string;
+  /** Ingest processes started by the bench (their RSS is the platform's); none when ingest runs in here. */
+  ingestPids: number[];
   eventLog: EventLog;
   mqttUrl: string;
   embedded: boolean;
@@ -286,12 +293,12 @@ async function countSince(db: Db, companyId: number, since: Date): Promise<numbe
 
 /** Closed loop: every connection keeps WINDOW QoS 1 publishes in flight for `seconds`. */
 async function sustained(t: Target, publishers: Publisher[], seconds: number) {
-  const writer = t.ingest.writerStats;
-  if (!writer) throw new Error('the storage writer does not run in this process');
   const since = await nextSecond();
-  const tracker = new StoredTracker(() => writer.stored, writer.stored);
+  const tracker = new StoredTracker(t.stored, t.stored());
   const rss = new RssSampler(t.servers);
+  const platformRss = new RssSampler(t.ingestPids);
   rss.start();
+  platformRss.start();
   tracker.start();
   const start = performance.now();
   const end = start + seconds * 1000;
@@ -319,6 +326,7 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
   await sleep(20);
   tracker.stop();
   rss.stop();
+  platformRss.stop();
   const storedSql = await countSince(t.db, t.companyId, since);
   const duration = (tracker.lastStoredAt - start) / 1000;
   const sorted = [...tracker.latencies].sort((a, b) => a - b);
@@ -332,6 +340,7 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
     p99: percentile(sorted, 99),
     peakSelf: rss.peakSelf,
     peakServers: rss.peakServers,
+    peakIngest: platformRss.peakServers,
   };
 }
 
@@ -340,22 +349,22 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
  * holds it. Also gives the publish -> stored latency at that rate.
  */
 async function openLoop(t: Target, publishers: Publisher[], rate: number, seconds: number) {
-  const writer = t.ingest.writerStats;
-  if (!writer) throw new Error('the storage writer does not run in this process');
   const since = await nextSecond();
-  const base = writer.stored;
-  const tracker = new StoredTracker(() => writer.stored, base);
+  const base = t.stored();
+  const tracker = new StoredTracker(t.stored, base);
   tracker.start();
   let maxPending = 0;
   const rss = new RssSampler(t.servers);
+  const platformRss = new RssSampler(t.ingestPids);
   rss.start();
+  platformRss.start();
   let maxDepth = 0;
   let maxLag = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      maxDepth = Math.max(maxDepth, await t.eventLog.depth(t.ingest.topic));
-      maxLag = Math.max(maxLag, await t.eventLog.lag(t.ingest.topic, 'storage-writer'));
+      maxDepth = Math.max(maxDepth, await t.eventLog.depth(t.topic));
+      maxLag = Math.max(maxLag, await t.eventLog.lag(t.topic, 'storage-writer'));
       await sleep(200);
     }
   })();
@@ -402,11 +411,12 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
   const deadline = publishEnd + 20_000;
   await waitUntil(() => pending.size === 0, deadline - performance.now());
   const ackedAt = performance.now();
-  const drained = await waitUntil(async () => writer.stored - base >= accepted, deadline - performance.now());
+  const drained = await waitUntil(async () => t.stored() - base >= accepted, deadline - performance.now());
   const drainMs = performance.now() - publishEnd;
   sampling = false;
   await sampler;
   rss.stop();
+  platformRss.stop();
   await sleep(50);
   tracker.stop();
   const sorted = [...tracker.latencies].sort((a, b) => a - b);
@@ -422,7 +432,7 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
     published,
     accepted,
     failed,
-    stored: writer.stored - base,
+    stored: t.stored() - base,
     storedSql,
     maxDepth,
     maxLag,
@@ -431,6 +441,7 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
     drained,
     peakSelf: rss.peakSelf,
     peakServers: rss.peakServers,
+    peakIngest: platformRss.peakServers,
   };
 }
 
@@ -455,7 +466,9 @@ async function embeddedTarget(): Promise<{ target: Target; close: () => Promise<
       db: platform.db,
       companyId,
       devices,
-      ingest,
+      stored: () => ingest.writerStats?.stored ?? 0,
+      topic: ingest.topic,
+      ingestPids: [],
       eventLog: ingest.eventLog,
       mqttUrl: `mqtt://127.0.0.1:${ingest.mqttPort}`,
       embedded: true,
@@ -541,7 +554,88 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
   });
   const db = openPostgres({ url, max: 10 });
   await migrate(db);
-  const eventLog = await createNatsEventLog({ servers: '127.0.0.1:4222', streamPrefix: `bench_${suffix}_` });
+  const streamPrefix = `bench_${suffix}_`;
+  const eventLog = await createNatsEventLog({ servers: '127.0.0.1:4222', streamPrefix });
+  const childOptions: ChildOptions = {
+    databaseUrl: url,
+    mqttUrl,
+    streamPrefix,
+    shareGroup: `bench_${suffix}`,
+    clientIdPrefix: `bench-${suffix}`,
+    connections: INGEST_MQTT_CONNECTIONS,
+    window: INGEST_WINDOW,
+  };
+  let stored: () => number;
+  let topic: string;
+  let stopIngest: () => Promise<void>;
+  let ingestPids: number[] = [];
+  if (INGEST_PROCESSES === 0) {
+    const ingest = await startBenchIngest(childOptions, 0);
+    stored = () => ingest.writerStats?.stored ?? 0;
+    topic = ingest.topic;
+    stopIngest = () => ingest.stop();
+  } else {
+    const children = await Promise.all(
+      Array.from({ length: INGEST_PROCESSES }, (_, index) => startIngestProcess(childOptions, index)),
+    );
+    stored = () => children.reduce((sum, child) => sum + child.stored, 0);
+    topic = UPLINKS_TOPIC;
+    stopIngest = async () => {
+      await Promise.all(children.map((child) => child.stop()));
+    };
+    ingestPids = children.map((child) => child.pid);
+  }
+  const { companyId, devices } = await createDevices(db, DEVICES);
+  return {
+    target: {
+      name: 'distributed (PostgreSQL, Mosquitto, NATS JetStream)',
+      db,
+      companyId,
+      devices,
+      stored,
+      topic,
+      ingestPids,
+      eventLog,
+      mqttUrl,
+      embedded: false,
+      servers: [own?.pid ?? 'mosquitto', 'nats-server'],
+    },
+    close: async () => {
+      await stopIngest();
+      await eventLog.deleteTopic(topic).catch(() => {});
+      await eventLog.close();
+      await db.close();
+      await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
+      await admin.end();
+      await own?.stop();
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------ ingest processes
+interface ChildOptions {
+  databaseUrl: string;
+  mqttUrl: string;
+  streamPrefix: string;
+  shareGroup: string;
+  clientIdPrefix: string;
+  connections: number;
+  window: number;
+}
+
+/** Ingest as `node apps/ingest/dist/main.js` runs it in the distributed profile, with the bench's names. */
+async function startBenchIngest(o: ChildOptions, index: number): Promise<IngestService> {
+  const config = loadConfig({
+    PROFILE: 'distributed',
+    DATABASE_URL: o.databaseUrl,
+    NATS_URL: 'nats://127.0.0.1:4222',
+    MQTT_URL: o.mqttUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  });
+  const db = openPostgres({ url: o.databaseUrl, max: 10 });
+  const eventLog = await createNatsEventLog({ servers: '127.0.0.1:4222', streamPrefix: o.streamPrefix });
   const ingest = await startIngest({
     config,
     db,
@@ -550,36 +644,65 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
     http: false,
     mqtt: 'external',
     mqttExternal: {
-      shareGroup: `bench_${suffix}`,
-      clientIdPrefix: `bench-${suffix}`,
+      shareGroup: o.shareGroup,
+      clientIdPrefix: `${o.clientIdPrefix}-${index}`,
       cleanSession: true,
-      connections: INGEST_MQTT_CONNECTIONS,
-      window: INGEST_WINDOW,
+      connections: o.connections,
+      window: o.window,
     },
   });
-  const { companyId, devices } = await createDevices(db, DEVICES);
-  return {
-    target: {
-      name: 'distributed (PostgreSQL, Mosquitto, NATS JetStream)',
-      db,
-      companyId,
-      devices,
-      ingest,
-      eventLog,
-      mqttUrl,
-      embedded: false,
-      servers: [own?.pid ?? 'mosquitto', 'nats-server'],
-    },
-    close: async () => {
-      await ingest.stop();
-      await eventLog.deleteTopic(ingest.topic).catch(() => {});
+  const stop = ingest.stop.bind(ingest);
+  return Object.assign(ingest, {
+    stop: async () => {
+      await stop();
       await eventLog.close();
       await db.close();
-      await admin.query(`DROP DATABASE ${dbName} WITH (FORCE)`);
-      await admin.end();
-      await own?.stop();
     },
+  });
+}
+
+/**
+ * One ingest process (this file with IOT_INGEST_BENCH_CHILD set), so that the publishers' CPU and memory
+ * are not the platform's: it reports its writer's committed rows every 5 ms over IPC.
+ */
+async function startIngestProcess(o: ChildOptions, index: number) {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, IOT_INGEST_BENCH_CHILD: JSON.stringify({ ...o, index }) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const handle = { pid: child.pid ?? 0, stored: 0, stop: async () => {} };
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`ingest process ${index} exited with ${code}`)));
+    child.on('message', (m: { ready?: boolean; stored?: number }) => {
+      if (m.stored !== undefined) handle.stored = m.stored;
+      if (m.ready) resolve();
+    });
+  });
+  child.removeAllListeners('exit');
+  handle.stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.send('stop');
+    await exited;
   };
+  return handle;
+}
+
+async function childMain(o: ChildOptions & { index: number }): Promise<void> {
+  const ingest = await startBenchIngest(o, o.index);
+  let last = -1;
+  const timer = setInterval(() => {
+    const stored = ingest.writerStats?.stored ?? 0;
+    if (stored !== last) {
+      last = stored;
+      process.send?.({ stored });
+    }
+  }, 5);
+  process.on('message', (message) => {
+    if (message !== 'stop') return;
+    clearInterval(timer);
+    void ingest.stop().finally(() => process.exit(0));
+  });
+  process.send?.({ ready: true });
 }
 
 /** The event log alone: records/s through publish (16 publishes of 100 records in flight), no consumer. */
@@ -605,6 +728,16 @@ async function logAlone(eventLog: EventLog, topic: string, seconds: number) {
 const results: Array<Record<string, string>> = [];
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
 
+/** Peak RSS: ingest processes (the platform), the bench process, the brokers. */
+function rssText(t: Target, r: { peakSelf: number; peakServers: number; peakIngest: number }): string {
+  const parts = [
+    ...(t.ingestPids.length ? [`ingest processes ${mb(r.peakIngest)}`] : []),
+    `bench process ${mb(r.peakSelf)}${t.ingestPids.length ? ' (publishers)' : ''}`,
+    ...(t.servers.length ? [`brokers ${mb(r.peakServers)}`] : []),
+  ];
+  return parts.join(', ');
+}
+
 async function runProfile(open: () => Promise<{ target: Target; close: () => Promise<void> }>) {
   const { target, close } = await open();
   try {
@@ -612,7 +745,7 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
     if (!target.embedded)
       console.log(
         `broker: ${MOSQUITTO === 'own' ? `own Mosquitto with infra/mosquitto/mosquitto.conf at ${target.mqttUrl}` : target.mqttUrl}; ` +
-          `ingest: ${INGEST_MQTT_CONNECTIONS} MQTT connections, PUBACK window ${INGEST_WINDOW}`,
+          `ingest: ${INGEST_PROCESSES || 'in the bench process, 1'} process(es) x ${INGEST_MQTT_CONNECTIONS} MQTT connections, PUBACK window ${INGEST_WINDOW}`,
       );
     const base = await baseline(target.db, target.companyId, target.devices, Math.min(PHASE_S, 8));
     console.log(
@@ -634,7 +767,7 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
     console.log(
       `sustained: ${fmt(s.perSecond)} uplinks/s stored; published ${fmt(s.published)}, accepted ${fmt(s.accepted)}, ` +
         `stored ${fmt(s.stored)} (SQL ${fmt(s.storedSql)}); p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms; ` +
-        `peak RSS bench process ${mb(s.peakSelf)}${target.servers.length ? `, brokers ${mb(s.peakServers)}` : ''}`,
+        `peak RSS ${rssText(target, s)}`,
     );
     const l = await openLoop(target, publishers, Math.round(0.5 * s.perSecond), Math.min(PHASE_S, 6));
     console.log(
@@ -648,7 +781,7 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
         `accepted ${fmt(o.accepted)}, failed ${fmt(o.failed)}, stored ${fmt(o.stored)} (SQL ${fmt(o.storedSql)}); ` +
         `max unacknowledged publishes ${fmt(o.maxPending)}, max log depth ${fmt(o.maxDepth)}, max writer lag ${fmt(o.maxLag)}; PUBACKs done ${fmt(o.ackWaitMs)} ms ` +
         `and drained ${fmt(o.drainMs)} ms after publishing stopped${o.drained ? '' : ' (NOT drained in 20 s)'}; ` +
-        `peak RSS ${mb(o.peakSelf)}${target.servers.length ? `, brokers ${mb(o.peakServers)}` : ''}`,
+        `peak RSS ${rssText(target, o)}`,
     );
     results.push({
       profile: target.name,
@@ -657,9 +790,9 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
       sustained: `${fmt(s.perSecond)}/s`,
       'p50 / p99 at max': `${fmt(s.p50)} / ${fmt(s.p99)} ms`,
       'p50 / p99 at half': `${fmt(l.p50)} / ${fmt(l.p99)} ms`,
-      'peak RSS': mb(s.peakSelf),
+      'peak RSS': rssText(target, s),
       'overload offered / published': `${fmt(o.offeredPerSecond)} / ${fmt(o.publishedPerSecond)}/s`,
-      'overload peak RSS': mb(o.peakSelf),
+      'overload peak RSS': rssText(target, o),
       'max backlog (log / unacked)': `${fmt(Math.max(o.maxDepth, o.maxLag))} / ${fmt(o.maxPending)}`,
       drain: `${fmt(o.drainMs)} ms`,
       'lost (accepted - stored)': fmt(o.accepted - o.storedSql),
@@ -670,12 +803,16 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
   }
 }
 
-console.log(
-  `ingest benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
-    `phases of ${PHASE_S} s`,
-);
-if (which === 'embedded' || which === 'both') await runProfile(embeddedTarget);
-if (which === 'distributed' || which === 'both') await runProfile(distributedTarget);
-console.log('');
-console.table(results);
-process.exit(0);
+if (process.env.IOT_INGEST_BENCH_CHILD) {
+  await childMain(JSON.parse(process.env.IOT_INGEST_BENCH_CHILD) as ChildOptions & { index: number });
+} else {
+  console.log(
+    `ingest benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
+      `phases of ${PHASE_S} s`,
+  );
+  if (which === 'embedded' || which === 'both') await runProfile(embeddedTarget);
+  if (which === 'distributed' || which === 'both') await runProfile(distributedTarget);
+  console.log('');
+  console.table(results);
+  process.exit(0);
+}
