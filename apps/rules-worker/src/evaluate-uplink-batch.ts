@@ -20,6 +20,7 @@ import type { Logger } from '@iot/runtime';
 import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';
 import { advanceCursor, engineState, isCommitted, latestCursor, withCursor } from './log-cursor.js';
 import { type DeviceOutcome, persistOutcomes } from './persist-outcomes.js';
+import type { PendingRules, RuleCache } from './rule-cache.js';
 import type { PositionedUplink } from './uplink-record.js';
 
 export interface UplinkBatchResult {
@@ -28,6 +29,8 @@ export interface UplinkBatchResult {
   /** Uplinks evaluated / skipped as already committed (a redelivered batch). */
   evaluated: number;
   replayed: number;
+  /** With a rule cache: the rules written, for `cache.commit` once the transaction committed. */
+  pendingRules?: PendingRules;
 }
 
 function groupByDevice(uplinks: readonly PositionedUplink[]): Map<string, PositionedUplink[]> {
@@ -52,6 +55,35 @@ function byDevice<T extends { deviceId: number }>(rows: readonly T[]): Map<numbe
   return map;
 }
 
+/** What a rule's state may change without being written (with the rule cache): its progress. */
+const PROGRESS_KEYS = new Set(['lastAt']);
+/** Level operators compare each value on its own; only the edges (rie, fae) need the previous one. */
+const LEVEL_PROGRESS_KEYS = new Set(['lastAt', 'lastValue']);
+
+/**
+ * True when a data rule's new state differs from the old only in its progress (the time and, for a level
+ * operator, the value of the last uplink): no edge, window, episode, alarm, click or max-actions budget
+ * changed. Such a state is kept in memory (rule-cache.ts) and not written, which spares the batch most
+ * of its row updates (ten rules per device, nearly all of which hold nothing). What a restart loses is
+ * only that progress: the device's log cursor is always written (the device's first rule carries it),
+ * so no committed uplink is evaluated again; the one thing that becomes weaker after a crash is the
+ * out-of-order guard of those rules for an uplink older than one they saw. No-data and click rules
+ * use their last time, edge operators their last value: theirs is always written.
+ */
+export function progressOnly(
+  rule: RulesWorkerRule,
+  previous: Record<string, unknown>,
+  next: Record<string, unknown>,
+): boolean {
+  if (rule.trigger !== 'data') return false;
+  const progress = rule.operator === 'rie' || rule.operator === 'fae' ? PROGRESS_KEYS : LEVEL_PROGRESS_KEYS;
+  for (const key of new Set([...Object.keys(previous), ...Object.keys(next)])) {
+    if (progress.has(key)) continue;
+    if (JSON.stringify(previous[key]) !== JSON.stringify(next[key])) return false;
+  }
+  return true;
+}
+
 /**
  * One log batch, one transaction: loads the batch's devices with their active rules (and action ids),
  * virtual fields and sensor checks, locking the state rows (four queries for the whole batch), skips
@@ -65,8 +97,10 @@ export async function evaluateUplinkBatch(options: {
   uplinks: readonly PositionedUplink[];
   now: number;
   log: Logger;
+  /** Rules and states kept between batches (rule-cache.ts); without it every batch reads them. */
+  ruleCache?: RuleCache;
 }): Promise<UplinkBatchResult> {
-  const { db, uplinks, now, log } = options;
+  const { db, uplinks, now, log, ruleCache } = options;
   const groups = groupByDevice(uplinks);
   const refs: DeviceRef[] = [...groups.values()].map((list) => ({
     deviceId: list[0]!.uplink.deviceId,
@@ -75,12 +109,13 @@ export async function evaluateUplinkBatch(options: {
 
   return db.transaction(async (tx) => {
     const devices = await loadRulesWorkerDevices(tx, refs);
-    const rules = byDevice(await lockDeviceRules(tx, refs));
+    const rules = byDevice(await (ruleCache ? ruleCache.lock(tx, refs) : lockDeviceRules(tx, refs)));
     const fields = byDevice(await lockDeviceVirtualFields(tx, refs));
     const checks = byDevice(await lockDeviceSensorChecks(tx, refs));
 
     const outcomes: DeviceOutcome[] = [];
     const ruleStates: Parameters<typeof saveRuleStates>[1][number][] = [];
+    const unwrittenRules: { id: number; state: Record<string, unknown> }[] = [];
     const fieldStates: Parameters<typeof saveVirtualFieldStates>[1][number][] = [];
     const checkStates: Parameters<typeof saveSensorCheckStates>[1][number][] = [];
     const derivedRows: { row: DerivedDataRow; partition: number; offset: bigint }[] = [];
@@ -135,12 +170,27 @@ export async function evaluateUplinkBatch(options: {
       const next = advanceCursor(cursor, fresh);
       const firedAt = new Map<string, number>();
       for (const f of result.firings) firedAt.set(f.ruleId, Math.max(f.at, firedAt.get(f.ruleId) ?? 0));
+      // With the cache, a rule whose state only moved on (progressOnly) is kept in memory, not written;
+      // the device's first rule is always written, so the log cursor is in the database.
+      const carrier = deviceRules[0]?.id;
       for (const r of deviceRules) {
         const fired = firedAt.get(String(r.id));
+        const nextState: Record<string, unknown> = {
+          ...(result.newStates.rules[String(r.id)] ?? engineState(r.state)),
+        };
+        if (
+          ruleCache &&
+          r.id !== carrier &&
+          fired === undefined &&
+          progressOnly(r, engineState(r.state), nextState)
+        ) {
+          unwrittenRules.push({ id: r.id, state: withCursor(nextState, next) });
+          continue;
+        }
         ruleStates.push({
           id: r.id,
           company_id: r.companyId,
-          state: withCursor(result.newStates.rules[String(r.id)] ?? engineState(r.state), next),
+          state: withCursor(nextState, next),
           last_fired_at: fired === undefined ? null : new Date(fired).toISOString(),
         });
       }
@@ -188,7 +238,9 @@ export async function evaluateUplinkBatch(options: {
       });
     }
 
-    await saveRuleStates(tx, ruleStates);
+    const pendingRules = ruleCache
+      ? await ruleCache.save(tx, ruleStates, unwrittenRules)
+      : await saveRuleStates(tx, ruleStates);
     await saveVirtualFieldStates(tx, fieldStates);
     await saveSensorCheckStates(tx, checkStates);
     // In log order, the order the storage writer inserts the same rows in: two transactions taking the
@@ -202,6 +254,6 @@ export async function evaluateUplinkBatch(options: {
     );
     const jobs: unknown[] = await persistOutcomes(tx, outcomes, now);
     jobs.push(...(await findRecordedJobs(tx, replayedUplinks)));
-    return { jobs, evaluated, replayed: replayedUplinks.length };
+    return { jobs, evaluated, replayed: replayedUplinks.length, ...(pendingRules ? { pendingRules } : {}) };
   });
 }

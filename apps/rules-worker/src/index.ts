@@ -1,16 +1,18 @@
 import type { Config } from '@iot/config';
 import { type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
-import { JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
+import { coalesce, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
 import { enqueueNotifyAction, type NotifyActionPayload } from '@iot/notifier';
 import type { Logger, Service } from '@iot/runtime';
 import { evaluateTimerTick } from './evaluate-timer-tick.js';
 import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';
+import { createRuleCache } from './rule-cache.js';
 import { RULES_WORKER_GROUP, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export { evaluateTimerTick } from './evaluate-timer-tick.js';
 export { evaluateUplinkBatch, type UplinkBatchResult } from './evaluate-uplink-batch.js';
 export { describeSuppression } from './persist-outcomes.js';
+export { createRuleCache, type RuleCache } from './rule-cache.js';
 export { RULES_WORKER_GROUP, type RuleUplink, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export interface StartRulesWorkerOptions {
@@ -26,6 +28,13 @@ export interface StartRulesWorkerOptions {
   /** Log batches: at most this many uplinks, a partly filled batch waits at most maxWaitMs. */
   maxBatch?: number;
   maxWaitMs?: number;
+  /**
+   * Uplinks per transaction: log batches of all partitions that arrive while a transaction runs are
+   * evaluated together in the next (default 1000). Transactions at once: `maxInFlight` (default 1 on
+   * PGlite, whose one connection would only queue them; 4 on PostgreSQL).
+   */
+  maxFlush?: number;
+  maxInFlight?: number;
   /** Consumer group (default `rules-worker`) and topic (default `uplinks`); tests use their own. */
   group?: string;
   topic?: string;
@@ -80,19 +89,44 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
     if (jobs.length > 0) log.info({ jobs: jobs.length }, 'recent notify jobs handed over again (idempotent)');
   }
 
-  const handle = async (records: LogRecord[]) => {
-    const uplinks = records.map(readUplinkRecord).filter((u) => u !== null);
-    if (uplinks.length === 0) return;
-    const result = await evaluateUplinkBatch({ db, uplinks, now: clock(), log });
-    await options.afterCommit?.({ jobs: result.jobs.length, records: records.length });
-    await enqueue(result.jobs);
-    if (result.replayed > 0) log.info({ replayed: result.replayed }, 'redelivered uplinks skipped');
-  };
+  // Latency first: a partition's batch goes to the worker as soon as it has records (maxWaitMs 2), and
+  // batches of all partitions share one transaction (coalesce): one starts at once when none runs, the
+  // ones arriving meanwhile go together in the next. At low load an uplink waits for no timer; under load
+  // transactions grow with the backlog instead of sixteen partitions queueing sixteen transactions for
+  // PGlite's one connection (ahead of the notifier's statements). A partition's batch is committed to
+  // the log only after the transaction it went into committed and its jobs were handed over; if that
+  // transaction fails, every batch in it is delivered again.
+  const ruleCache = createRuleCache({ lockRows: db.kind !== 'pglite' });
+  const evaluate = coalesce<LogRecord[], void>(
+    async (batches) => {
+      const records = batches.flat();
+      const uplinks = records.map(readUplinkRecord).filter((u) => u !== null);
+      if (uplinks.length > 0) {
+        const result = await evaluateUplinkBatch({ db, uplinks, now: clock(), log, ruleCache }).catch(
+          (error: unknown) => {
+            ruleCache.forget();
+            throw error;
+          },
+        );
+        if (result.pendingRules) ruleCache.commit(result.pendingRules);
+        await options.afterCommit?.({ jobs: result.jobs.length, records: records.length });
+        await enqueue(result.jobs);
+        if (result.replayed > 0) log.info({ replayed: result.replayed }, 'redelivered uplinks skipped');
+      }
+      return batches.map(() => undefined);
+    },
+    {
+      maxBatch: options.maxFlush ?? 1000,
+      maxInFlight: options.maxInFlight ?? (db.kind === 'pglite' ? 1 : 4),
+      weight: (batch) => batch.length,
+    },
+  );
+  const handle = (records: LogRecord[]) => evaluate(records);
 
   const group = options.group ?? RULES_WORKER_GROUP;
   const subscription: Subscription = await eventLog.subscribe(options.topic ?? UPLINKS_TOPIC, group, handle, {
     maxBatch: options.maxBatch ?? 500,
-    maxWaitMs: options.maxWaitMs ?? 20,
+    maxWaitMs: options.maxWaitMs ?? 2,
     onError: (error, info) =>
       log.error({ err: error, ...info }, 'rules batch failed, redelivered after backoff'),
   });
