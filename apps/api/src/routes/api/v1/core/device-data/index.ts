@@ -7,7 +7,7 @@ import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import { readDeviceCurrentValues } from '../../../../../services/read-current-values';
-import { readDeviceSeries } from '../../../../../services/read-device-data';
+import { type DeviceSeries, readDeviceSeries } from '../../../../../services/read-device-data';
 import { parseDataFields } from './fields-param';
 import { CurrentPayload, CurrentQuery, SeriesPayload, SeriesQuery } from './schemas';
 
@@ -26,7 +26,7 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(SeriesPayload),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { query } = request;
       const fields = parseDataFields(query.data_fields);
       const range = parsePeriod(query);
@@ -37,7 +37,12 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         periodGiven: query.tsstart !== undefined || query.tsend !== undefined,
         ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
       });
-      return { payload };
+      // A year's chart is 1,460 points of open {field: value} records, which the response schema's
+      // serialiser took about twice as long to write as the query took to answer; JSON.stringify does it in
+      // a few ms. readDeviceSeries builds the payload with the documented keys only. Fastify sends a string
+      // with a JSON content type as it is; the type names what the text holds.
+      const body = JSON.stringify({ payload }) as unknown as { payload: DeviceSeries };
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 
