@@ -75,6 +75,7 @@ export class GroupMember {
   private readonly leases = new Map<number, Lease>();
   private readonly workers = new Map<number, Worker>();
   private readonly releasing = new Map<number, Promise<void>>();
+  private readonly renewing = new Map<number, Promise<void>>();
   private heartbeat: ReturnType<typeof setTimeout> | undefined;
   private ticking: Promise<void> = Promise.resolve();
   private stopping = false;
@@ -146,7 +147,18 @@ export class GroupMember {
    * Renews the lease with a compare-and-set update. A partition being given up is renewed too: its
    * last batch is still to be acked under the lease.
    */
-  private async renew(p: number): Promise<void> {
+  private renew(p: number): Promise<void> {
+    // The heartbeat and an ack (holdLease) may renew at the same time: both would send the same
+    // revision and the second compare-and-set would fail as if the lease were lost. One at a time.
+    let renewing = this.renewing.get(p);
+    if (!renewing) {
+      renewing = this.renewOnce(p).finally(() => this.renewing.delete(p));
+      this.renewing.set(p, renewing);
+    }
+    return renewing;
+  }
+
+  private async renewOnce(p: number): Promise<void> {
     const lease = this.leases.get(p);
     if (!lease) return;
     const sent = Date.now();
@@ -165,6 +177,11 @@ export class GroupMember {
         worker.lost = true;
         worker.leaving.abort();
         worker.messages?.stop();
+        // Once its batch is over the partition is free again here: the next heartbeat takes it back
+        // if it is still this member's share and the lease is free (else it stayed idle for good).
+        void worker.done.then(() => {
+          if (this.workers.get(p) === worker) this.workers.delete(p);
+        });
       }
     }
   }
