@@ -425,11 +425,16 @@ interface Unpacked {
   taken: number;
 }
 
-/** Bytes a partition's consumer prefetches: enough for several packs, bounded however large they are. */
-const PREFETCH_BYTES = 4 * 1024 * 1024;
+/**
+ * Messages a partition's consumer prefetches. A message may be a pack of up to 1000 records (typically
+ * tens: one publish call's records of the partition), so this is a few thousand records. Counted in
+ * messages: a byte-bounded pull ends at the first message that does not fit, and consuming then
+ * stalled until the pull expired.
+ */
+const PREFETCH_MESSAGES = 64;
 
 function consume(consumer: Consumer): Promise<ConsumerMessages> {
-  return consumer.consume({ max_bytes: PREFETCH_BYTES });
+  return consumer.consume({ max_messages: PREFETCH_MESSAGES });
 }
 
 /** The records of one message: a pack's records in order, or the one record of a plain message. */
