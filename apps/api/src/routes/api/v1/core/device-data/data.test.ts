@@ -233,6 +233,53 @@ forEachDb((suite) => {
       expect((await outsider.get(url)).status).toBe(404);
     });
 
+    it('over a long range charts the reported fields from the rollups, and a sparse device point by point', async () => {
+      const { team, device, client } = await setup();
+      const sparse = await createDevice(suite.db, team.company.id);
+      const DAY = 24 * HOUR;
+      const rows: DataRowFixture[] = [];
+      for (let i = 0; i < 200 * 24; i += 1)
+        rows.push({ at: new Date(T0 + i * HOUR), data: { t: i % 24, on: i % 2 === 0 } });
+      await insertData(suite.db, team.company.id, device.id, rows);
+      await setCurrent(
+        suite.db,
+        team.company.id,
+        device.id,
+        { t: 1, on: true },
+        {},
+        new Date(T0 + 200 * DAY),
+      );
+      await insertData(
+        suite.db,
+        team.company.id,
+        sparse.id,
+        Array.from({ length: 200 }, (_, i) => ({ at: new Date(T0 + i * DAY), data: { t: i } })),
+      );
+      const range = `tsstart=${T0}&tsend=${T0 + 200 * DAY - 1}`;
+      const res = await client.get(`/api/v1/core/data/${device.id}?${range}`);
+      // 200 days at 1500 points: 6-hour buckets, stored in the rollups.
+      expect(res.body.payload).toMatchObject({ total: 4800, downsampled: true, bucket_seconds: 21600 });
+      expect(res.body.payload.points).toHaveLength(800);
+      expect(res.body.payload.points[1]).toMatchObject({
+        count: 6,
+        min: { t: 6, on: 0 },
+        max: { t: 11, on: 1 },
+        data: { t: 8.5, on: 0.5 },
+      });
+      const { rows: stored } = await suite.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM device_data_rollups WHERE device_id = $1 AND bucket_seconds = 21600',
+        [device.id],
+      );
+      // 800 buckets x (row count, t, on): the fields of device_current were rolled up.
+      expect(stored[0]!.n).toBe(2400);
+      const again = await client.get(`/api/v1/core/data/${device.id}?${range}`);
+      expect(again.body.payload).toEqual(res.body.payload);
+      const few = await client.get(`/api/v1/core/data/${sparse.id}?${range}`);
+      expect(few.body.payload).toMatchObject({ total: 200, downsampled: false, bucket_seconds: null });
+      expect(few.body.payload.points).toHaveLength(200);
+      expect(few.body.payload.points[199].data).toEqual({ t: 199 });
+    });
+
     it('charts the fields the device reports when none are named', async () => {
       const { team, device, client } = await setup();
       const rows: DataRowFixture[] = [];
