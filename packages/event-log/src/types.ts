@@ -22,8 +22,9 @@ export interface LogRecord<T = unknown> {
   topic: string;
   partition: number;
   /**
-   * Position inside the partition (in-process and Kafka offset, JetStream stream sequence), as a
-   * string because Kafka offsets are int64. Increases with publish order within a partition.
+   * Position inside the partition (in-process and Kafka offset; JetStream stream sequence x 1,000,000 +
+   * the record's position in a packed message), as a string because Kafka offsets are int64. Increases
+   * with publish order within a partition.
    */
   offset: string;
   key: string;
@@ -89,7 +90,10 @@ export interface EventLog {
   ): Promise<Subscription>;
   /** Records in the topic not yet committed by the group (what is left to do). */
   lag(topic: string, group: string): Promise<number>;
-  /** Records the log holds for the topic right now (in-process: counts against its capacity). */
+  /**
+   * Records the log holds for the topic right now (in-process: counts against its capacity). NATS
+   * counts stored JetStream messages, where a pack of many records counts once.
+   */
   depth(topic: string): Promise<number>;
   /** Stops all subscriptions of this instance and closes its connections. */
   close(): Promise<void>;
