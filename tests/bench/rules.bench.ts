@@ -22,7 +22,8 @@
  * (b) Node-RED 4 embedded (RED.init / RED.start, editor and HTTP nodes off) with a generated flow:
  *     `mqtt in` (Mosquitto, a unique topic) -> `function` "ten conditions" (the same conditions with
  *     the same episode semantics, state per device in node context) -> `function` "send email" (nodemailer
- *     from functionGlobalContext, one connection per mail like our notifier) to its own smtp-server.
+ *     from functionGlobalContext, nodemailer's default transport: one connection per mail; our notifier
+ *     pools its connections) to its own smtp-server.
  *     node-red-node-email is not used: see tests/bench/README.md.
  *
  * Throughput phase: both sides get only values that fire nothing (1), closed loop (at most WINDOW uplinks
@@ -36,6 +37,7 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '@iot/config';
 import type { Db } from '@iot/db';
 import type { IngestService } from '@iot/ingest';
@@ -199,7 +201,15 @@ class Pattern {
 
 let sequence = 0;
 
+/**
+ * Event loop delay of the process during a phase: everything of a side runs on this one thread (PGlite
+ * too), so a blocked loop delays every socket, SMTP round trips included.
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+
 async function latencyPhase(side: Side, rate: number, seconds: number, period: number) {
+  loopDelay.reset();
   const pattern = new Pattern(side.publishers, period);
   const publishedAt = new Map<number, number>();
   const publishedEpoch = new Map<number, number>();
@@ -235,6 +245,11 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     await sleep(2);
   }
   const sendSeconds = (performance.now() - start) / 1000;
+  const loop = {
+    p50: loopDelay.percentile(50) / 1e6,
+    p99: loopDelay.percentile(99) / 1e6,
+    max: loopDelay.max / 1e6,
+  };
   const end = performance.now();
   const delivered = () => [...publishedAt.keys()].filter((s) => side.mail.arrivals.has(s)).length;
   while (delivered() < publishedAt.size && performance.now() - end < DRAIN_MS) await sleep(50);
@@ -280,6 +295,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     fired,
     claimed,
     job,
+    loop,
   };
 }
 
@@ -559,7 +575,8 @@ async function nodeRedSide(): Promise<Side> {
   const flowFile = join(userDir, 'flows.json');
   writeFileSync(flowFile, JSON.stringify(flows));
   let evaluated = 0;
-  // One connection per mail (no pool), as our notifier's SmtpMailer does.
+  // One connection per mail (nodemailer's default transport, no pool); our notifier keeps a pool of
+  // connections (SMTP_POOL_CONNECTIONS).
   const transport = nodemailer.createTransport(`smtp://127.0.0.1:${mail.port}`);
   const require = createRequire(import.meta.url);
   const RED = require('node-red') as NodeRed;
@@ -653,7 +670,8 @@ function describe(what: string, l: Latency): string {
   return (
     `${what}: ${fmt(l.offered)} uplinks/s offered, ${fmt(l.published)} published (${fmt(l.failed)} failed), ` +
     `${fmt(l.delivered)} of ${fmt(l.expected)} mails accepted by SMTP, waited ${fmt(l.drainMs)} ms after ` +
-    `publishing stopped; p50 ${fmt(l.p50)} ms, p99 ${p99Text(l)} ms; load ${loadavg()[0]?.toFixed(1)}` +
+    `publishing stopped; p50 ${fmt(l.p50)} ms, p99 ${p99Text(l)} ms; load ${loadavg()[0]?.toFixed(1)}; ` +
+    `event loop delay while publishing p50 ${fmt(l.loop.p50)} / p99 ${fmt(l.loop.p99)} / max ${fmt(l.loop.max)} ms` +
     (l.fired.n > 0
       ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
         `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job claimed by the notifier (job_keys row) p50 ` +
