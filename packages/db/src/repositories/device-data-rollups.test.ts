@@ -181,6 +181,49 @@ describe('chart rollups (device_data_rollups)', () => {
       }
     });
 
+    it('after late data reads only the invalidated buckets from the raw rows', async () => {
+      const company = await insertCompany(suite.db, { name: 'Runs' });
+      const id = await device(suite.db, company.id);
+      await seedSeries(suite.db, company.id, id);
+      const range = { from: new Date(T0), to: new Date(T0 + 10 * 86_400_000) };
+      await both(suite.db, company.id, id, range, 6 * HOUR);
+      // Two late rows six days apart.
+      for (const late of [T0 + 2 * 86_400_000 + 7 * 3_600_000, T0 + 8 * 86_400_000 + 3_600_000]) {
+        await suite.db.query(
+          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+           VALUES ($1, $2, $3, '{"temperature": -5}', $4)`,
+          [id, company.id, new Date(late), `late ${late}`],
+        );
+      }
+      // Raw reads are the bucketing queries (date_bin over device_data); params 3 and 4 are their range.
+      const rawReads: [string, string][] = [];
+      const rolled = await withTenant(suite.db, company.id, (tx) => {
+        const recording: Queryable = {
+          exec: (sql) => tx.exec(sql),
+          query: (sql, params) => {
+            if (sql.includes('date_bin') && !sql.includes('device_data_rollups')) {
+              rawReads.push([
+                new Date(params?.[2] as Date).toISOString(),
+                new Date(params?.[3] as Date).toISOString(),
+              ]);
+            }
+            return tx.query(sql, params);
+          },
+        };
+        return readDeviceDataBucketsRolledUp(recording, company.id, id, range, FIELDS, 6 * HOUR, NOW);
+      });
+      // Only their two buckets are read from the raw rows, not the six days between them.
+      const read = (start: number) => [
+        new Date(start).toISOString(),
+        new Date(start + 6 * 3_600_000).toISOString(),
+      ];
+      expect(rawReads).toEqual([read(T0 + 2 * 86_400_000 + 6 * 3_600_000), read(T0 + 8 * 86_400_000)]);
+      expectSameBuckets(
+        rolled,
+        await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, 6 * HOUR),
+      );
+    });
+
     it('stores only closed buckets: the open tail is read raw every time', async () => {
       const company = await insertCompany(suite.db, { name: 'Tail' });
       const id = await device(suite.db, company.id);

@@ -213,6 +213,8 @@ export const ROLLUP_CLOSED_AFTER_MS = 30 * 60_000;
 const ROLLUP_LOCK_CLASS = 1919904876;
 /** The rollup field holding the rows of a bucket (migration 0009). */
 const ROW_COUNT_FIELD = '';
+/** Separate raw reads of missing buckets at most; more runs are read as one span. */
+const MAX_BUILD_RUNS = 4;
 
 export function canRollUp(bucketSeconds: number, fields: readonly string[]): boolean {
   return ROLLUP_BUCKET_SECONDS.includes(bucketSeconds) && !fields.includes(ROW_COUNT_FIELD);
@@ -299,20 +301,20 @@ export async function readDeviceDataBucketsRolledUp(
       );
     });
   }
-  let firstMissing = Number.POSITIVE_INFINITY;
-  let lastMissing = Number.NEGATIVE_INFINITY;
+  // Missing buckets as runs of consecutive buckets: a late row months back and the bucket closed since
+  // the last read cost two small reads, not one over everything between them.
+  const runs: DataRange[] = [];
   for (let start = firstFull; start < closedEnd; start += widthMs) {
     const byField = interior.get(start);
-    if (!byField || keys.some((key) => !byField.has(key))) {
-      firstMissing = Math.min(firstMissing, start);
-      lastMissing = start;
-    }
+    if (byField && keys.every((key) => byField.has(key))) continue;
+    const last = runs.at(-1);
+    if (last && last.to.getTime() === start) last.to = new Date(start + widthMs);
+    else runs.push({ from: new Date(start), to: new Date(start + widthMs) });
   }
-  if (lastMissing >= firstMissing) {
-    await buildRollups(tx, companyId, deviceId, fields, bucketSeconds, keys, interior, {
-      from: new Date(firstMissing),
-      to: new Date(lastMissing + widthMs),
-    });
+  // Beyond a few runs one read over the whole span is cheaper than many round trips.
+  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  if (spans.length > 0) {
+    await buildRollups(tx, companyId, deviceId, fields, bucketSeconds, keys, interior, spans);
   }
   const head =
     from < firstFull
@@ -354,8 +356,8 @@ export async function readDeviceDataBucketsRolledUp(
 }
 
 /**
- * Computes the buckets of `span` from the raw rows and stores every (field, bucket) of it that was not
- * stored yet, zero counts included; `interior` gets the computed statistics for the whole span.
+ * Computes the buckets of `spans` from the raw rows and stores every (field, bucket) of them that was not
+ * stored yet, zero counts included; `interior` gets the computed statistics for the whole spans.
  */
 async function buildRollups(
   tx: Queryable,
@@ -365,12 +367,15 @@ async function buildRollups(
   bucketSeconds: number,
   keys: readonly string[],
   interior: Map<number, Map<string, FieldStats>>,
-  span: DataRange,
+  spans: readonly DataRange[],
 ): Promise<void> {
   // Held until the transaction ends; taken before the raw read so late rows still being written are in it.
   await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
-  const computed = await readDeviceDataBuckets(tx, companyId, deviceId, span, fields, bucketSeconds);
-  const byStart = new Map(computed.map((bucket) => [bucket.start.getTime(), bucket]));
+  const byStart = new Map<number, DataBucketRecord>();
+  for (const span of spans) {
+    for (const bucket of await readDeviceDataBuckets(tx, companyId, deviceId, span, fields, bucketSeconds))
+      byStart.set(bucket.start.getTime(), bucket);
+  }
   const rows = {
     field: [] as string[],
     bucket: [] as string[],
@@ -380,27 +385,29 @@ async function buildRollups(
     count: [] as number[],
   };
   const widthMs = bucketSeconds * 1000;
-  for (let start = span.from.getTime(); start < span.to.getTime(); start += widthMs) {
-    const bucket = byStart.get(start);
-    const fresh = new Map<string, FieldStats>([
-      [ROW_COUNT_FIELD, stats(null, null, null, bucket?.count ?? 0)],
-      ...fields.map((field): [string, FieldStats] => [
-        field,
-        bucket?.fields[field] ?? stats(null, null, null, 0),
-      ]),
-    ]);
-    const known = interior.get(start);
-    for (const key of keys) {
-      if (known?.has(key)) continue;
-      const s = fresh.get(key) as FieldStats;
-      rows.field.push(key);
-      rows.bucket.push(new Date(start).toISOString());
-      rows.min.push(s.min);
-      rows.max.push(s.max);
-      rows.sum.push(s.sum);
-      rows.count.push(s.count);
+  for (const span of spans) {
+    for (let start = span.from.getTime(); start < span.to.getTime(); start += widthMs) {
+      const bucket = byStart.get(start);
+      const fresh = new Map<string, FieldStats>([
+        [ROW_COUNT_FIELD, stats(null, null, null, bucket?.count ?? 0)],
+        ...fields.map((field): [string, FieldStats] => [
+          field,
+          bucket?.fields[field] ?? stats(null, null, null, 0),
+        ]),
+      ]);
+      const known = interior.get(start);
+      for (const key of keys) {
+        if (known?.has(key)) continue;
+        const s = fresh.get(key) as FieldStats;
+        rows.field.push(key);
+        rows.bucket.push(new Date(start).toISOString());
+        rows.min.push(s.min);
+        rows.max.push(s.max);
+        rows.sum.push(s.sum);
+        rows.count.push(s.count);
+      }
+      interior.set(start, fresh);
     }
-    interior.set(start, fresh);
   }
   await tx.query(
     `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
