@@ -49,9 +49,7 @@ describe('PostgreSQL announcements (Db.listen, migration 0009)', () => {
     await expect.poll(() => changes.payloads.length).toBe(1);
     expect(JSON.parse(changes.payloads[0]!)).toEqual({
       id: device.id,
-      company_id: companyId,
-      uuid: device.uuid,
-      dev_eui: '70b3d57ed0000001',
+      keys: [{ company_id: companyId, uuid: device.uuid, dev_eui: '70b3d57ed0000001' }],
     });
     // What the storage writer updates is not announced.
     await db.query('UPDATE devices SET battery_level = 50, last_online_at = now(), name = $2 WHERE id = $1', [
@@ -72,16 +70,18 @@ describe('PostgreSQL announcements (Db.listen, migration 0009)', () => {
       expect(changes.payloads).toHaveLength(1);
     });
     await expect.poll(() => changes.payloads.length).toBe(2);
+    // A change of key announces the keys before and after it.
+    await db.query("UPDATE devices SET dev_eui = '70b3d57ed0000002' WHERE id = $1", [device.id]);
+    await expect.poll(() => changes.payloads.length).toBe(3);
+    expect(JSON.parse(changes.payloads[2]!).keys.map((k: { dev_eui: string }) => k.dev_eui)).toEqual([
+      '70b3d57ed0000001',
+      '70b3d57ed0000002',
+    ]);
     await db.query("UPDATE devices SET state = 'maintenance' WHERE id = $1", [device.id]);
     await db.query('DELETE FROM devices WHERE id = $1', [device.id]);
-    await expect.poll(() => changes.payloads.length).toBe(4);
+    await expect.poll(() => changes.payloads.length).toBe(5);
     await settle();
-    expect(changes.payloads.map((p) => JSON.parse(p).id)).toEqual([
-      device.id,
-      device.id,
-      device.id,
-      device.id,
-    ]);
+    expect(changes.payloads.map((p) => JSON.parse(p).id)).toEqual(Array(5).fill(device.id));
     await changes.stop();
   });
 
@@ -105,7 +105,7 @@ describe('PostgreSQL announcements (Db.listen, migration 0009)', () => {
     const changes = await collect(follower, DEVICE_CHANGED_CHANNEL);
     await db.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'`,
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND (query LIKE 'LISTEN%' OR query LIKE 'UNLISTEN%')`,
     );
     await expect.poll(() => changes.reconnects(), { timeout: 10_000 }).toBe(1);
     await db.query(`INSERT INTO devices (company_id, name) VALUES ($1, 'after')`, [companyId]);

@@ -62,12 +62,36 @@ forEachDb(
         expect(await directory.deviceByUuid(uuid)).toBeNull();
         directory.applyDeviceChange({
           id: rows[0]!.id,
-          companyId: company,
-          uuid: uuid.toUpperCase(),
-          devEui,
+          keys: [{ companyId: company, uuid: uuid.toUpperCase(), devEui }],
         });
         expect((await directory.deviceByUuid(uuid))?.id).toBe(rows[0]!.id);
         expect((await directory.deviceByDevEui(company, devEui))?.id).toBe(rows[0]!.id);
+      });
+
+      it('drops a device under its keys before and after a move to another company and DevEUI', async () => {
+        const directory = new DeviceDirectory(suite.db, { ttlMs: 600_000, missTtlMs: 600_000 });
+        const a = await createCompany(suite.db);
+        const b = await createCompany(suite.db);
+        const device = await createDevice(suite.db, a, { devEui: randomDevEui() });
+        const newEui = randomDevEui();
+        expect((await directory.deviceByUuid(device.uuid))?.companyId).toBe(a);
+        expect((await directory.deviceByDevEui(a, device.devEui!))?.id).toBe(device.id);
+        expect(await directory.deviceByDevEui(b, newEui)).toBeNull();
+        await suite.db.query('UPDATE devices SET company_id = $2, dev_eui = $3 WHERE id = $1', [
+          device.id,
+          b,
+          newEui,
+        ]);
+        directory.applyDeviceChange({
+          id: device.id,
+          keys: [
+            { companyId: a, uuid: device.uuid, devEui: device.devEui },
+            { companyId: b, uuid: device.uuid, devEui: newEui },
+          ],
+        });
+        expect((await directory.deviceByUuid(device.uuid))?.companyId).toBe(b);
+        expect(await directory.deviceByDevEui(a, device.devEui!)).toBeNull();
+        expect((await directory.deviceByDevEui(b, newEui))?.id).toBe(device.id);
       });
 
       it('does not cache a lookup that was running when the device was invalidated', async () => {

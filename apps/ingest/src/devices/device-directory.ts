@@ -23,12 +23,20 @@ import {
 
 export type { IngestDevice, IngestIntegrationToken };
 
-/** What PostgreSQL announces about a changed device (migration 0009, channel iot_device_changed). */
-export interface DeviceChange {
-  id: number;
+/** A key a device is cached under: its uuid, and its DevEUI within its company. */
+export interface DeviceKey {
   companyId: number;
   uuid: string | null;
   devEui: string | null;
+}
+
+/**
+ * What PostgreSQL announces about a changed device (migration 0009, channel iot_device_changed): its
+ * keys before and after the change (one set for a new or deleted device).
+ */
+export interface DeviceChange {
+  id: number;
+  keys: DeviceKey[];
 }
 
 export interface DeviceDirectoryOptions {
@@ -46,6 +54,12 @@ export interface DeviceDirectoryOptions {
 interface Entry<T> {
   value: T | null;
   expires: number;
+}
+
+interface Load<T> {
+  promise: Promise<T | null>;
+  /** The key was dropped while this load ran: answer the callers, cache nothing. */
+  stale: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -66,7 +80,7 @@ export function normalizeDevEui(value: unknown): string | null {
 
 class TtlCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
-  private readonly pending = new Map<string, Promise<T | null>>();
+  private readonly pending = new Map<string, Load<T>>();
   /** Bumped by every invalidation: loads started before it must not be cached. */
   private generation = 0;
 
@@ -81,12 +95,13 @@ class TtlCache<T> {
     const hit = this.entries.get(key);
     if (hit && hit.expires > this.now()) return hit.value;
     const waiting = this.pending.get(key);
-    if (waiting) return waiting;
+    if (waiting) return waiting.promise;
     const generation = this.generation;
-    const loading = load().then(
+    const loading: Load<T> = { promise: Promise.resolve(null), stale: false };
+    loading.promise = load().then(
       (value) => {
         if (this.pending.get(key) === loading) this.pending.delete(key);
-        if (generation === this.generation) this.set(key, value);
+        if (!loading.stale && generation === this.generation) this.set(key, value);
         return value;
       },
       (error: unknown) => {
@@ -95,7 +110,7 @@ class TtlCache<T> {
       },
     );
     this.pending.set(key, loading);
-    return loading;
+    return loading.promise;
   }
 
   private set(key: string, value: T | null): void {
@@ -113,9 +128,13 @@ class TtlCache<T> {
       if (entry.value !== null && match(entry.value)) this.entries.delete(key);
   }
 
-  /** Drops one key, a cached miss included. */
+  /** Drops one key, a cached miss included; a lookup of it still running will not be cached. */
   delete(key: string): void {
-    this.forgetLoads();
+    const running = this.pending.get(key);
+    if (running) {
+      running.stale = true;
+      this.pending.delete(key);
+    }
     this.entries.delete(key);
   }
 
@@ -214,13 +233,15 @@ export class DeviceDirectory {
   }
 
   /**
-   * A device changed, appeared or went (as announced by PostgreSQL, see follow-changes.ts): drops it, and
-   * a cached "unknown" for its uuid or DevEUI as they are now, so a new device works at once too.
+   * A device changed, appeared or went (as announced by PostgreSQL, see follow-changes.ts): drops the
+   * entries under its keys before and after the change, a cached "unknown" for a new uuid or DevEUI
+   * included, by key (no scan of the cache: a bulk import announces thousands of devices).
    */
   applyDeviceChange(change: DeviceChange): void {
-    this.invalidateDevice(change.id);
-    if (change.uuid) this.byUuid.delete(change.uuid.toLowerCase());
-    if (change.devEui) this.byDevEui.delete(`${change.companyId}:${change.devEui}`);
+    for (const key of change.keys) {
+      if (key.uuid) this.byUuid.delete(key.uuid.toLowerCase());
+      if (key.devEui) this.byDevEui.delete(`${key.companyId}:${key.devEui}`);
+    }
   }
 
   /** An integration token was revoked or deleted. */

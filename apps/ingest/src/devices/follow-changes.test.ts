@@ -47,7 +47,7 @@ describe('following announced device changes (PostgreSQL)', () => {
       // Kill ingest's listening connection; a change made while it is down is never announced to it.
       await db.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE datname = current_database() AND query LIKE 'LISTEN%'`,
+          WHERE datname = current_database() AND (query LIKE 'LISTEN%' OR query LIKE 'UNLISTEN%')`,
       );
       await db.query(`UPDATE devices SET state = 'broken' WHERE id = $1`, [other.id]);
       // After the reconnect the whole cache is gone, so the missed change shows.
@@ -60,12 +60,18 @@ describe('following announced device changes (PostgreSQL)', () => {
   });
 
   it('reads the payload the trigger sends and refuses anything else', () => {
-    expect(parseDeviceChange('{"id": 4, "company_id": 2, "uuid": "u", "dev_eui": null}')).toEqual({
+    expect(
+      parseDeviceChange(
+        '{"id": 4, "keys": [{"company_id": 2, "uuid": "u", "dev_eui": null}, {"company_id": 3, "uuid": "u", "dev_eui": "ab"}]}',
+      ),
+    ).toEqual({
       id: 4,
-      companyId: 2,
-      uuid: 'u',
-      devEui: null,
+      keys: [
+        { companyId: 2, uuid: 'u', devEui: null },
+        { companyId: 3, uuid: 'u', devEui: 'ab' },
+      ],
     });
+    expect(parseDeviceChange('{"id": 4, "keys": [{"uuid": "u"}]}')).toBeNull();
     expect(parseDeviceChange('4')).toBeNull();
     expect(parseDeviceChange('not json')).toBeNull();
   });

@@ -8,19 +8,23 @@
  */
 import { type Db, DEVICE_CHANGED_CHANNEL, INTEGRATION_TOKEN_CHANGED_CHANNEL, type Unlisten } from '@iot/db';
 import type { Logger } from '@iot/runtime';
-import type { DeviceChange, DeviceDirectory } from './device-directory.js';
+import type { DeviceChange, DeviceDirectory, DeviceKey } from './device-directory.js';
 
 /** The payload of iot_device_changed, or null when it is not one (then the whole cache goes). */
 export function parseDeviceChange(payload: string): DeviceChange | null {
   try {
-    const value = JSON.parse(payload) as Record<string, unknown>;
-    if (typeof value.id !== 'number' || typeof value.company_id !== 'number') return null;
-    return {
-      id: value.id,
-      companyId: value.company_id,
-      uuid: typeof value.uuid === 'string' ? value.uuid : null,
-      devEui: typeof value.dev_eui === 'string' ? value.dev_eui : null,
-    };
+    const value = JSON.parse(payload) as { id?: unknown; keys?: unknown };
+    if (typeof value.id !== 'number' || !Array.isArray(value.keys)) return null;
+    const keys: DeviceKey[] = [];
+    for (const key of value.keys as Record<string, unknown>[]) {
+      if (typeof key?.company_id !== 'number') return null;
+      keys.push({
+        companyId: key.company_id,
+        uuid: typeof key.uuid === 'string' ? key.uuid : null,
+        devEui: typeof key.dev_eui === 'string' ? key.dev_eui : null,
+      });
+    }
+    return { id: value.id, keys };
   } catch {
     return null;
   }

@@ -99,17 +99,24 @@ CREATE TRIGGER device_data_rollups_truncate AFTER TRUNCATE ON device_data
 -- announces every path that changes a device (console edit, token rotation, reassignment, deletion,
 -- scripts) without each having to remember. Only the columns ingest caches count (IngestDevice in
 -- repositories/devices-ingest.ts): the storage writer's status updates (battery, last online, signal)
--- announce nothing. Payload: the device's id, company, uuid and DevEUI (after the change; before it for
--- a deletion), so ingest can also forget a cached "unknown device" for a new uuid or DevEUI.
+-- announce nothing. Payload: the device's id and the keys ingest caches it under, before and after the
+-- change ({id, keys: [{company_id, uuid, dev_eui}, ...]}), so ingest drops exactly those entries (and a
+-- cached "unknown device" for a new uuid or DevEUI) without scanning its cache: a bulk import of
+-- thousands of devices must not cost a scan per device.
 CREATE FUNCTION announce_device_change() RETURNS trigger
   LANGUAGE plpgsql
   AS $fn$
 DECLARE
-  d devices;
+  keys json[] := '{}';
 BEGIN
-  IF TG_OP = 'DELETE' THEN d := OLD; ELSE d := NEW; END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    keys := keys || json_build_object('company_id', OLD.company_id, 'uuid', OLD.uuid, 'dev_eui', OLD.dev_eui);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    keys := keys || json_build_object('company_id', NEW.company_id, 'uuid', NEW.uuid, 'dev_eui', NEW.dev_eui);
+  END IF;
   PERFORM pg_notify('iot_device_changed', json_build_object(
-    'id', d.id, 'company_id', d.company_id, 'uuid', d.uuid, 'dev_eui', d.dev_eui)::text);
+    'id', CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END, 'keys', to_json(keys))::text);
   RETURN NULL;
 END
 $fn$;

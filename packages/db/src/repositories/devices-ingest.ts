@@ -36,7 +36,8 @@ export interface IngestIntegrationToken {
 
 /**
  * PostgreSQL announces changes of what ingest caches on these channels (migration 0009's triggers):
- * a device's JSON {id, company_id, uuid, dev_eui}, an integration token's id. The device trigger fires
+ * a device's JSON {id, keys: [{company_id, uuid, dev_eui}]} (its keys before and after the change), an
+ * integration token's id. The device trigger fires
  * when one of DEVICE_COLUMNS changes; a column added here must be added to that trigger's WHEN too.
  */
 export const DEVICE_CHANGED_CHANNEL = 'iot_device_changed';
