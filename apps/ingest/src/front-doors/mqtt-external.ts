@@ -125,20 +125,26 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
       const accepted = prepared.then((envelope) =>
         envelope ? publishEnvelope(ctx, envelope, 'wait') : undefined,
       );
-      if (packet.qos !== 1 || packet.messageId === undefined) {
-        // QoS 0 has no receipt to hold back.
-        accepted.catch((error: unknown) =>
-          log.error({ err: error, topic: packet.topic }, 'mqtt uplink (QoS 0) lost'),
-        );
-        callback();
-        return;
-      }
-      const inWindow = window.admit(packet.messageId, () => callback(PUBACK_BY_INGEST));
+      // QoS 0 has no PUBACK, but its uplinks count against the window too, so they cannot pile up
+      // in memory while the log is slow.
+      const messageId = packet.qos === 1 ? packet.messageId : undefined;
+      const inWindow = window.admit(messageId, () =>
+        messageId === undefined ? callback() : callback(PUBACK_BY_INGEST),
+      );
       accepted.then(
         () => {
           if (client.stream === stream) inWindow.accepted();
         },
         (error: unknown) => {
+          if (messageId === undefined) {
+            // QoS 0: nothing to redeliver. The uplink is lost, said so, and the window moves on.
+            log.error(
+              { err: error, topic: packet.topic },
+              'mqtt uplink (QoS 0) not accepted by the log, lost',
+            );
+            if (client.stream === stream) inWindow.accepted();
+            return;
+          }
           // No PUBACK. A broker resends an unacknowledged message only after a reconnect, so drop the
           // connection: mqtt.js reconnects after reconnectPeriod and the session delivers it again.
           log.error(

@@ -46,3 +46,18 @@ describe('PubackWindow', () => {
     expect(() => new PubackWindow(0, () => {})).toThrow(RangeError);
   });
 });
+
+describe('PubackWindow with QoS 0 uplinks', () => {
+  it('counts them against the window but sends no PUBACK for them', () => {
+    const sent: number[] = [];
+    const window = new PubackWindow(2, (id) => sent.push(id));
+    const readOn: string[] = [];
+    const qos0 = window.admit(undefined, () => readOn.push('qos0'));
+    const qos1 = window.admit(9, () => readOn.push('qos1'));
+    expect(readOn).toEqual(['qos0']); // the QoS 0 uplink takes a place: the window is full
+    qos0.accepted();
+    expect(readOn).toEqual(['qos0', 'qos1']);
+    qos1.accepted();
+    expect(sent).toEqual([9]);
+  });
+});

@@ -9,7 +9,8 @@
  * back, which stops reading the socket and leaves the backlog with the broker.
  */
 export class PubackWindow {
-  private readonly entries: { messageId: number; accepted: boolean }[] = [];
+  /** `messageId` undefined: a QoS 0 uplink, which has no PUBACK but counts against the window. */
+  private readonly entries: { messageId: number | undefined; accepted: boolean }[] = [];
   private readonly waitingForRoom: (() => void)[] = [];
 
   constructor(
@@ -29,7 +30,7 @@ export class PubackWindow {
    * Takes an uplink into the window. `readOn` is called once there is room for the next one: at once
    * while the window is not full, else when the oldest uplinks leave it. Returns the uplink's handle.
    */
-  admit(messageId: number, readOn: () => void): { accepted(): void } {
+  admit(messageId: number | undefined, readOn: () => void): { accepted(): void } {
     const entry = { messageId, accepted: false };
     this.entries.push(entry);
     if (this.entries.length < this.limit) readOn();
@@ -54,7 +55,8 @@ export class PubackWindow {
 
   private flush(): void {
     while (this.entries.length > 0 && this.entries[0]!.accepted) {
-      this.sendPuback(this.entries.shift()!.messageId);
+      const { messageId } = this.entries.shift()!;
+      if (messageId !== undefined) this.sendPuback(messageId);
     }
     while (this.waitingForRoom.length > 0 && this.entries.length < this.limit) this.waitingForRoom.shift()!();
   }
