@@ -214,7 +214,13 @@ export function DashboardsPage() {
       onSettings={() => openSettings(widget)}
       onRemove={() => setDraft((prev) => (prev ?? []).filter((w) => w.id !== widget.id))}
     >
-      {widget.type === 'table' && <TableWidget settings={widget.settings} devices={deviceList} />}
+      {widget.type === 'table' && (
+        <TableWidget
+          settings={widget.settings}
+          devices={deviceList}
+          loading={shownIds.length > 0 && shown.isPending}
+        />
+      )}
       {widget.type === 'line_chart' && (
         <Suspense fallback={null}>
           <LineChartWidget

@@ -8,7 +8,16 @@ import type { TableSettings } from '../types';
 import { fieldLabel } from '../widget-fields';
 
 /** Devices with the chosen fields' latest values, formatted by the domain (units, classes, decimals). */
-export function TableWidget({ settings, devices }: { settings: TableSettings; devices: readonly Device[] }) {
+export function TableWidget({
+  settings,
+  devices,
+  loading = false,
+}: {
+  settings: TableSettings;
+  devices: readonly Device[];
+  /** the devices are still on their way: no "no devices" note yet */
+  loading?: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const openDevice = useOpenDevice();
   const chosen = new Set(settings.device_ids);
@@ -23,6 +32,12 @@ export function TableWidget({ settings, devices }: { settings: TableSettings; de
         : `${shown.value.text}${shown.value.unit ? ` ${shown.value.unit}` : ''}`;
     return shown.classKey ? `${text} (${t(shown.classKey as TranslationKey)})` : text;
   };
+  if (rows.length === 0 && loading)
+    return (
+      <p className="p-2 text-sm text-muted-foreground" data-loading="true">
+        {t('common.loading')}
+      </p>
+    );
   if (rows.length === 0)
     return <p className="p-2 text-sm text-muted-foreground">{t('dashboards.no-devices')}</p>;
   return (
