@@ -3,7 +3,7 @@
  * publish to its alert email accepted by an SMTP server, at a fixed rate, and rule evaluations per second
  * when no rule fires.
  *
- *   npx tsx tests/bench/rules.bench.ts [ours|node-red|both] [rate=1000] [latency phase s=15]
+ *   npx tsx tests/bench/rules.bench.ts [all|ours|distributed|node-red|both] [rate=1000] [latency phase s=15]
  *     [throughput phase s=8] [devices=100] [Mosquitto URL=mqtt://127.0.0.1:1883]
  *
  * Per side: warm-up, throughput phase, 8 s at the rate with 1 in 50 uplinks firing, then the main phase
@@ -25,6 +25,8 @@
  *     from functionGlobalContext, nodemailer's default transport: one connection per mail; our notifier
  *     pools its connections) to its own smtp-server.
  *     node-red-node-email is not used: see tests/bench/README.md.
+ * (c) distributed: ours composed as `PROFILE=distributed npm start` in this process (PostgreSQL, NATS
+ *     JetStream, BullMQ on Redis, devices publishing to Mosquitto); latency phases only.
  *
  * Throughput phase: both sides get only values that fire nothing (1), closed loop (at most WINDOW uplinks
  * published and not yet evaluated), and the rate is uplinks evaluated x 10 rules / time until the last
@@ -40,14 +42,18 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '@iot/config';
 import type { Db } from '@iot/db';
+import { createTestDb } from '@iot/db/testing';
+import { createNatsEventLog } from '@iot/event-log';
 import type { IngestService } from '@iot/ingest';
+import { deleteRedisPrefix } from '@iot/jobs';
 import { startPlatform } from '@iot/platform';
 import { createLogger } from '@iot/runtime';
 import mqtt, { type MqttClient } from 'mqtt';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 
-const which = process.argv[2] ?? 'both';
+/** ours (embedded), node-red, distributed, both (ours and Node-RED) or all three (default). */
+const which = process.argv[2] ?? 'all';
 const RATE = Number(process.argv[3] ?? 1000);
 const LATENCY_S = Number(process.argv[4] ?? 15);
 const THROUGHPUT_S = Number(process.argv[5] ?? 8);
@@ -388,6 +394,142 @@ async function createBenchFleet(db: Db, n: number) {
   };
 }
 
+/** The stages ours reads back from its database (the same SQL on PGlite and PostgreSQL). */
+function stageReaders(db: Db, companyId: number) {
+  return {
+    firedAt: async (fromSeq: number) => {
+      const { rows } = await db.query<{ seq: number; at: number }>(
+        `SELECT substr(payload->>'messageId', 2)::int AS seq, (extract(epoch FROM created_at) * 1000)::float8 AS at
+         FROM device_logs WHERE company_id = $1 AND payload->>'kind' = 'rule_fired'
+           AND substr(payload->>'messageId', 2)::int >= $2`,
+        [companyId, fromSeq],
+      );
+      return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    claimedAt: async (fromSeq: number) => {
+      // Job key <rule id>:b<sequence>:<action id>.
+      const { rows } = await db.query<{ seq: number; at: number }>(
+        `SELECT substr(split_part(key, ':', 2), 2)::int AS seq, (extract(epoch FROM created_at) * 1000)::float8 AS at
+         FROM job_keys WHERE split_part(key, ':', 2) LIKE 'b%' AND substr(split_part(key, ':', 2), 2)::int >= $1`,
+        [fromSeq],
+      );
+      return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    jobDurations: async (fromSeq: number) => {
+      const { rows } = await db.query<{ ms: number }>(
+        `SELECT (extract(epoch FROM completed_at - created_at) * 1000)::float8 AS ms FROM job_keys
+         WHERE completed_at IS NOT NULL AND split_part(key, ':', 2) LIKE 'b%'
+           AND substr(split_part(key, ':', 2), 2)::int >= $1`,
+        [fromSeq],
+      );
+      return rows.map((r) => Number(r.ms));
+    },
+  };
+}
+
+/**
+ * Ours in the distributed profile, composed as `PROFILE=distributed npm start` does (startPlatform) in
+ * this process: a fresh PostgreSQL database (a connection pool: queries do not block this thread),
+ * the machine's NATS JetStream as event log (a stream prefix and topic of its own), BullMQ on the
+ * machine's Redis (a key prefix of its own), ingest in a share group of its own on the machine's
+ * Mosquitto, where the devices publish (anonymous, like Node-RED's publishers; the broker is where
+ * devices are authenticated in this profile). Only the latency phases: a PUBACK here comes from
+ * Mosquitto, not from our event log, so "evaluated" cannot be counted as for the embedded side.
+ */
+async function distributedSide(): Promise<Side> {
+  const mail = await startMailSink();
+  const run = randomBytes(4).toString('hex');
+  const database = await createTestDb('postgres');
+  const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-rules-dist-'));
+  const topic = `uplinks_bench_${run}`;
+  const queuePrefix = `bench-${run}`;
+  const natsUrl = 'nats://127.0.0.1:4222';
+  const redisUrl = 'redis://127.0.0.1:6379';
+  const eventLog = await createNatsEventLog({ servers: natsUrl, streamPrefix: `bench_${run}_` });
+  const cleanUp = async () => {
+    await eventLog.deleteTopic(topic).catch(() => {});
+    await eventLog.close();
+    await deleteRedisPrefix(redisUrl, queuePrefix);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let platform: Awaited<ReturnType<typeof startPlatform>>;
+  try {
+    const config = loadConfig({
+      PROFILE: 'distributed',
+      DATABASE_URL: database.url ?? '',
+      NATS_URL: natsUrl,
+      REDIS_URL: redisUrl,
+      MQTT_URL: MOSQUITTO_URL,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'false',
+      SIMULATE_DEVICES: '0',
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+    });
+    platform = await startPlatform({
+      config,
+      log,
+      isolation: {
+        eventLog,
+        uplinksTopic: topic,
+        queuePrefix,
+        mqttExternal: {
+          shareGroup: `bench-${run}`,
+          clientIdPrefix: `bench-ingest-${run}`,
+          cleanSession: true,
+        },
+      },
+    });
+  } catch (error) {
+    await cleanUp().catch(() => {});
+    throw error;
+  }
+  const fleet = await createBenchFleet(platform.db, DEVICES);
+  console.log(
+    `distributed: ${fleet.devices.length} devices, ${fleet.rules} rules, ${fleet.firingRules} with an email action`,
+  );
+  const publishers = await Promise.all(
+    Array.from({ length: MOSQUITTO_CONNECTIONS }, async (_, c) => ({
+      client: await mqtt.connectAsync(MOSQUITTO_URL, {
+        clientId: `bench-dist-${run}-pub-${c}`,
+        reconnectPeriod: 0,
+      }),
+      topics: fleet.devices
+        .filter((_d, i) => i % MOSQUITTO_CONNECTIONS === c)
+        .map((d) => `devices/${d.uuid}/up`),
+      next: 0,
+    })),
+  );
+  let accepted = 0;
+  for (const p of publishers)
+    p.client.on('packetreceive', (packet) => {
+      if (packet.cmd === 'puback') accepted += 1;
+    });
+  return {
+    name: 'distributed (platform in-process: PostgreSQL, NATS JetStream, BullMQ on Redis, Mosquitto, nodemailer)',
+    mail,
+    publishers,
+    accepted: () => accepted,
+    evaluated: async () => Number.NaN,
+    window: 0,
+    backlog: async () => ({
+      'rules-worker lag': await eventLog.lag(topic, 'rules-worker'),
+      'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),
+    }),
+    ...stageReaders(platform.db, fleet.companyId),
+    close: async () => {
+      await Promise.all(publishers.map((p) => p.client.endAsync()));
+      for (const s of [...platform.services].reverse()) await s.stop();
+      await mail.close();
+      await cleanUp();
+    },
+  };
+}
+
 async function ourSide(): Promise<Side> {
   const mail = await startMailSink();
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-rules-'));
@@ -431,33 +573,7 @@ async function ourSide(): Promise<Side> {
       'rules-worker lag': await ingest.eventLog.lag(ingest.topic, 'rules-worker'),
       'storage-writer lag': await ingest.eventLog.lag(ingest.topic, 'storage-writer'),
     }),
-    firedAt: async (fromSeq) => {
-      const { rows } = await platform.db.query<{ seq: number; at: number }>(
-        `SELECT substr(payload->>'messageId', 2)::int AS seq, (extract(epoch FROM created_at) * 1000)::float8 AS at
-         FROM device_logs WHERE company_id = $1 AND payload->>'kind' = 'rule_fired'
-           AND substr(payload->>'messageId', 2)::int >= $2`,
-        [fleet.companyId, fromSeq],
-      );
-      return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
-    },
-    claimedAt: async (fromSeq) => {
-      // Job key <rule id>:b<sequence>:<action id>.
-      const { rows } = await platform.db.query<{ seq: number; at: number }>(
-        `SELECT substr(split_part(key, ':', 2), 2)::int AS seq, (extract(epoch FROM created_at) * 1000)::float8 AS at
-         FROM job_keys WHERE split_part(key, ':', 2) LIKE 'b%' AND substr(split_part(key, ':', 2), 2)::int >= $1`,
-        [fromSeq],
-      );
-      return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
-    },
-    jobDurations: async (fromSeq) => {
-      const { rows } = await platform.db.query<{ ms: number }>(
-        `SELECT (extract(epoch FROM completed_at - created_at) * 1000)::float8 AS ms FROM job_keys
-         WHERE completed_at IS NOT NULL AND split_part(key, ':', 2) LIKE 'b%'
-           AND substr(split_part(key, ':', 2), 2)::int >= $1`,
-        [fromSeq],
-      );
-      return rows.map((r) => Number(r.ms));
-    },
+    ...stageReaders(platform.db, fleet.companyId),
     close: async () => {
       await Promise.all(publishers.map((p) => p.client.endAsync()));
       for (const s of [...platform.services].reverse()) await s.stop();
@@ -687,14 +803,25 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
     console.log(`\n== ${side.name}`);
     // Warm-up: device lookups cached, JIT, first SMTP connections (about 10 mails).
     await latencyPhase(side, 40, 1, 2);
-    // Order matters: the phase that may leave a backlog of mails runs last.
-    const throughput = await throughputPhase(side, THROUGHPUT_S);
-    console.log(
-      `throughput (nothing fires, closed loop, window ${side.window}): ${fmt(throughput.evaluated)} of ` +
-        `${fmt(throughput.published)} uplinks evaluated (${fmt(throughput.failed)} failed): ` +
-        `${fmt(throughput.uplinksPerSecond)} uplinks/s = ${fmt(throughput.evaluationsPerSecond)} rule evaluations/s; ` +
-        `load ${loadavg()[0]?.toFixed(1)}`,
-    );
+    // Order matters: the phase that may leave a backlog of mails runs last. A side that cannot count
+    // its evaluations (window 0: the distributed one) has no throughput phase.
+    const throughput =
+      side.window > 0
+        ? await throughputPhase(side, THROUGHPUT_S)
+        : {
+            published: 0,
+            failed: 0,
+            evaluated: 0,
+            uplinksPerSecond: Number.NaN,
+            evaluationsPerSecond: Number.NaN,
+          };
+    if (side.window > 0)
+      console.log(
+        `throughput (nothing fires, closed loop, window ${side.window}): ${fmt(throughput.evaluated)} of ` +
+          `${fmt(throughput.published)} uplinks evaluated (${fmt(throughput.failed)} failed): ` +
+          `${fmt(throughput.uplinksPerSecond)} uplinks/s = ${fmt(throughput.evaluationsPerSecond)} rule evaluations/s; ` +
+          `load ${loadavg()[0]?.toFixed(1)}`,
+      );
     // The storage writer may still be behind after the closed loop: start the latency phases idle.
     const idleBy = performance.now() + DRAIN_MS;
     while (side.backlog && performance.now() < idleBy) {
@@ -718,8 +845,15 @@ console.log(
       .join(' ')}`,
 );
 const results: Figures[] = [];
-if (which === 'ours' || which === 'both') results.push(await runSide(ourSide));
-if (which === 'node-red' || which === 'both') {
+if (which === 'ours' || which === 'both' || which === 'all') results.push(await runSide(ourSide));
+if (which === 'distributed' || which === 'all') {
+  try {
+    results.push(await runSide(distributedSide));
+  } catch (err) {
+    console.log(`distributed side failed: ${(err as Error).stack ?? err}`);
+  }
+}
+if (which === 'node-red' || which === 'both' || which === 'all') {
   try {
     results.push(await runSide(nodeRedSide));
   } catch (err) {
@@ -734,19 +868,26 @@ console.table(
     'p50 / p99 ms': `${Number.isFinite(r.all.p50) ? fmt(r.all.p50) : `> ${fmt(DRAIN_MS)}`} / ${p99Text(r.all)}`,
     [`1 in ${FEW_PERIOD} fires: mails`]: `${fmt(r.few.delivered)} / ${fmt(r.few.expected)}`,
     'p50 / p99 ms ': `${fmt(r.few.p50)} / ${p99Text(r.few)}`,
-    'rule evaluations/s': fmt(r.throughput.evaluationsPerSecond),
+    'rule evaluations/s': Number.isFinite(r.throughput.evaluationsPerSecond)
+      ? fmt(r.throughput.evaluationsPerSecond)
+      : 'n/a',
     duplicates: r.duplicates,
   })),
 );
 const ours = results.find((r) => r.side.startsWith('ours'));
+const distributed = results.find((r) => r.side.startsWith('distributed'));
 const red = results.find((r) => r.side.startsWith('Node-RED'));
-if (ours) {
+for (const [name, side] of [
+  ['ours', ours],
+  ['distributed', distributed],
+] as const) {
+  if (!side) continue;
   for (const [what, l] of [
-    ['every second uplink firing', ours.all],
-    [`1 in ${FEW_PERIOD} firing`, ours.few],
+    ['every second uplink firing', side.all],
+    [`1 in ${FEW_PERIOD} firing`, side.few],
   ] as const) {
     console.log(
-      `target ours p99 < 100 ms at ${RATE} uplinks/s, ${what}: ${l.p99 < 100 ? 'MET' : 'NOT MET'} (${p99Text(l)} ms)`,
+      `target ${name} p99 < 100 ms at ${RATE} uplinks/s, ${what}: ${l.p99 < 100 ? 'MET' : 'NOT MET'} (${p99Text(l)} ms)`,
     );
   }
 }

@@ -38,6 +38,9 @@ export function createNotificationLogWriter(db: Db): NotificationLogWriter {
         byCompany.set(entry.companyId, list);
       }
       for (const [companyId, list] of byCompany) {
+        // Each row takes key-share locks on the rows it references (rule, action, alarm, device): in
+        // ascending rule order, the order the rules worker locks rules in, so the two never deadlock.
+        list.sort((a, b) => (a.ruleId ?? 0) - (b.ruleId ?? 0) || (a.deviceId ?? 0) - (b.deviceId ?? 0));
         await withTenant(db, companyId, (tx) =>
           tx.query(
             `INSERT INTO notification_log (company_id, rule_id, rule_action_id, alarm_id, device_id, channel, recipient,

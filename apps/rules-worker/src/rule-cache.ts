@@ -62,9 +62,13 @@ const MAX_RULES = 200_000;
 
 export interface RuleCacheOptions {
   /**
-   * Lock the rule rows (FOR UPDATE) while reading their versions: needed on PostgreSQL, where the timer
-   * and other workers write the same rows at the same time. PGlite runs one transaction at a time on
-   * its one connection, so there a lock only costs (a write to every row read).
+   * Lock the rule rows while reading their versions: needed on PostgreSQL, where the timer and other
+   * workers write the same rows at the same time. `FOR NO KEY UPDATE`, the lock an UPDATE of the
+   * states takes anyway: it excludes the timer (FOR UPDATE SKIP LOCKED), other workers and the console,
+   * but not the key-share locks of rows that merely reference a rule (the notifier's notification_log,
+   * alarms), so a notifier never waits for a batch, and a notifier inserting rows of several rules
+   * cannot close a deadlock cycle with it. PGlite runs one transaction at a time on its one connection,
+   * so there a lock only costs (a write to every row read).
    */
   lockRows: boolean;
 }
@@ -93,7 +97,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
            JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
           WHERE r.is_active
           ORDER BY r.id
-          ${options.lockRows ? 'FOR UPDATE OF r' : ''}`,
+          ${options.lockRows ? 'FOR NO KEY UPDATE OF r' : ''}`,
         [pairsParam(refs)],
       );
       const refOf = new Map(refs.map((r) => [r.deviceId, r]));
