@@ -658,7 +658,11 @@ async function startBenchIngest(o: ChildOptions, index: number): Promise<IngestS
  * are not the platform's: it reports its writer's committed rows every 5 ms over IPC.
  */
 async function startIngestProcess(o: ChildOptions, index: number) {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+  // IOT_BENCH_CPU_PROF=<dir>: a V8 CPU profile of each ingest process, written when it stops.
+  const profile = process.env.IOT_BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.IOT_BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, ...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, IOT_INGEST_BENCH_CHILD: JSON.stringify({ ...o, index }) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -695,6 +699,51 @@ async function childMain(o: ChildOptions & { index: number }): Promise<void> {
     void ingest.stop().finally(() => process.exit(0));
   });
   process.send?.({ ready: true });
+}
+
+/**
+ * The MQTT path alone, the ceiling of what ingest can receive here: the same publishers, the same closed
+ * loop (64 QoS 1 publishes in flight per connection) and as many subscriber connections as ingest has in
+ * a share group, whose mqtt.js clients acknowledge at once and store nothing. Topics `bench-mqtt-alone/...`,
+ * which ingest does not subscribe to.
+ */
+async function mqttAlone(url: string, publishers: Publisher[], subscribers: number, seconds: number) {
+  const group = `bench_alone_${randomBytes(3).toString('hex')}`;
+  let received = 0;
+  const subs = await Promise.all(
+    Array.from({ length: subscribers }, async () => {
+      const client = await mqtt.connectAsync(url, { reconnectPeriod: 0, protocolVersion: 5 });
+      client.on('message', () => {
+        received += 1;
+      });
+      await client.subscribeAsync(`$share/${group}/bench-mqtt-alone/+/up`, { qos: 1 });
+      return client;
+    }),
+  );
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let published = 0;
+  await Promise.all(
+    publishers.map(async (p) => {
+      const inflight = new Set<Promise<unknown>>();
+      while (performance.now() < end) {
+        const { topic, body } = nextPayload(p);
+        const sent = p.client.publishAsync(topic.replace(/^devices\//, 'bench-mqtt-alone/'), body, {
+          qos: 1,
+        });
+        published += 1;
+        inflight.add(sent);
+        void sent.finally(() => inflight.delete(sent));
+        if (inflight.size >= WINDOW) await Promise.race(inflight);
+        while (published - received >= MAX_UNSTORED && performance.now() < end) await sleep(2);
+      }
+      await Promise.all(inflight);
+    }),
+  );
+  await waitUntil(() => received >= published, 10_000);
+  const perSecond = (received / (performance.now() - start)) * 1000;
+  await Promise.all(subs.map((c) => c.endAsync()));
+  return { perSecond, published, received };
 }
 
 /** The event log alone: records/s through publish (16 publishes of 100 records in flight), no consumer. */
@@ -753,6 +802,16 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
       );
     }
     const publishers = await openPublishers(target.mqttUrl, target.devices, target.embedded);
+    let mqttRate = Number.NaN;
+    if (!target.embedded) {
+      const subscribers = INGEST_MQTT_CONNECTIONS * Math.max(1, INGEST_PROCESSES);
+      const m = await mqttAlone(target.mqttUrl, publishers, subscribers, 5);
+      mqttRate = m.perSecond;
+      console.log(
+        `MQTT alone (same publishers and loop, ${subscribers} subscribers acknowledging at once): ` +
+          `${fmt(m.perSecond)} msg/s (${fmt(m.received)} of ${fmt(m.published)} received)`,
+      );
+    }
     // A short warm-up so device lookups are cached and the JIT has run.
     await sustained(target, publishers, 2);
     const s = await sustained(target, publishers, PHASE_S);
@@ -779,6 +838,7 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
       profile: target.name,
       baseline: `${fmt(base.perSecond)}/s`,
       'log alone': Number.isNaN(logRate) ? '-' : `${fmt(logRate)}/s`,
+      'MQTT alone': Number.isNaN(mqttRate) ? '-' : `${fmt(mqttRate)}/s`,
       sustained: `${fmt(s.perSecond)}/s`,
       'p50 / p99 at max': `${fmt(s.p50)} / ${fmt(s.p99)} ms`,
       'p50 / p99 at half': `${fmt(l.p50)} / ${fmt(l.p99)} ms`,
