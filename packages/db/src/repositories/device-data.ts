@@ -368,7 +368,7 @@ async function buildRollups(
   keys: readonly string[],
   interior: Map<number, Map<string, FieldStats>>,
   spans: readonly DataRange[],
-): Promise<void> {
+): Promise<number> {
   // Held until the transaction ends; taken before the raw read so late rows still being written are in it.
   await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
   const byStart = new Map<number, DataBucketRecord>();
@@ -409,7 +409,8 @@ async function buildRollups(
       interior.set(start, fresh);
     }
   }
-  await tx.query(
+  if (rows.field.length === 0) return 0;
+  const { rowCount } = await tx.query(
     `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
      SELECT $1, $2, u.field, $3, u.bucket, u.min, u.max, u.sum, u.count
        FROM unnest($4::text[], $5::timestamptz[], $6::float8[], $7::float8[], $8::float8[], $9::int[])
@@ -417,6 +418,111 @@ async function buildRollups(
      ON CONFLICT DO NOTHING`,
     [deviceId, companyId, bucketSeconds, rows.field, rows.bucket, rows.min, rows.max, rows.sum, rows.count],
   );
+  return rowCount;
+}
+
+/** The finest stored width; every other stored width is a whole number of it on the same origin. */
+export const ROLLUP_BASE_SECONDS = 3600;
+
+export interface RollupsAheadResult {
+  /** Hours read from the raw rows (missing one-hour buckets, as runs). */
+  rawHours: number;
+  /** Rows stored in device_data_rollups: one-hour buckets and the coarser widths derived from them. */
+  stored: number;
+}
+
+/**
+ * Builds the closed buckets of `range` ahead of any read (the background rollup builder): the one-hour
+ * buckets not stored yet from the raw rows, then every coarser width from the one-hour buckets. Every
+ * stored width is a whole number of hours on the same origin (2000-01-01T00:00:00Z), so a coarse bucket is
+ * exactly the union of its hours: minimum of the minimums, maximum of the maximums, sum of the sums and of
+ * the counts give what the raw query gives (sums up to the order of float additions, which the raw
+ * query does not fix either). A coarse bucket is derived only when all of its hours are stored for that
+ * field, so it is closed too and never half built.
+ *
+ * `deriveCoarse`: false skips the derivation when no hour was stored by this call (the timer's pass over
+ * recently active devices, where nothing new means nothing to derive); a backfill passes true so coarse
+ * buckets are completed over hours that read-through reads stored.
+ *
+ * `tx` must be a transaction (see readDeviceDataBucketsRolledUp); the builder's advisory lock is taken
+ * before anything is checked, so two builders of one device run one after the other and the second finds
+ * everything stored.
+ */
+export async function buildRollupsAhead(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  fields: readonly string[],
+  range: DataRange,
+  options: { now?: Date; deriveCoarse?: boolean } = {},
+): Promise<RollupsAheadResult> {
+  const now = options.now ?? new Date();
+  const chartable = [...new Set(fields)].filter((field) => field !== ROW_COUNT_FIELD);
+  const keys = [ROW_COUNT_FIELD, ...chartable];
+  const widthMs = ROLLUP_BASE_SECONDS * 1000;
+  const origin = Date.parse(BUCKET_ORIGIN);
+  const binStart = (t: number) => origin + Math.floor((t - origin) / widthMs) * widthMs;
+  const fromBin = binStart(range.from.getTime());
+  const from = fromBin === range.from.getTime() ? fromBin : fromBin + widthMs;
+  const to = Math.min(binStart(range.to.getTime()), binStart(now.getTime() - ROLLUP_CLOSED_AFTER_MS));
+  if (to <= from) return { rawHours: 0, stored: 0 };
+  await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
+  const { rows: present } = await tx.query<{ t: number; fields: string[] }>(
+    `SELECT (extract(epoch FROM bucket) * 1000)::float8 AS t, array_agg(field) AS fields
+       FROM device_data_rollups
+      WHERE device_id = $1 AND company_id = $2 AND field = ANY($3::text[]) AND bucket_seconds = $4
+        AND bucket >= $5 AND bucket < $6
+      GROUP BY bucket`,
+    [deviceId, companyId, keys, ROLLUP_BASE_SECONDS, new Date(from), new Date(to)],
+  );
+  // Only which keys an hour has matters to buildRollups; the statistics are not read here.
+  const known = new Map<number, Map<string, FieldStats>>();
+  for (const row of present) {
+    known.set(Number(row.t), new Map(row.fields.map((field) => [field, stats(null, null, null, 0)])));
+  }
+  const runs: DataRange[] = [];
+  let rawHours = 0;
+  for (let start = from; start < to; start += widthMs) {
+    const has = known.get(start);
+    if (has && keys.every((key) => has.has(key))) continue;
+    rawHours += 1;
+    const last = runs.at(-1);
+    if (last && last.to.getTime() === start) last.to = new Date(start + widthMs);
+    else runs.push({ from: new Date(start), to: new Date(start + widthMs) });
+  }
+  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  let stored = 0;
+  if (spans.length > 0) {
+    stored += await buildRollups(tx, companyId, deviceId, chartable, ROLLUP_BASE_SECONDS, keys, known, spans);
+  }
+  if (stored === 0 && options.deriveCoarse === false) return { rawHours, stored };
+  // Coarse buckets overlapping [from, to): their hours may reach beyond it (stored by an earlier call).
+  const { rowCount } = await tx.query(
+    `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
+     SELECT $1, $2, r.field, w.seconds,
+            date_bin(make_interval(secs => w.seconds), r.bucket, $7::timestamptz) AS coarse,
+            min(r.min), max(r.max), sum(r.sum), sum(r.count)::int
+       FROM unnest($4::int[]) AS w(seconds)
+       JOIN device_data_rollups r
+         ON r.device_id = $1 AND r.company_id = $2 AND r.field = ANY($3::text[]) AND r.bucket_seconds = $8
+        AND r.bucket >= date_bin(make_interval(secs => w.seconds), $5::timestamptz, $7::timestamptz)
+        AND r.bucket < date_bin(make_interval(secs => w.seconds), $6::timestamptz - interval '1 microsecond',
+                                $7::timestamptz) + make_interval(secs => w.seconds)
+      GROUP BY r.field, w.seconds, coarse
+     HAVING count(*) = w.seconds / $8
+     ON CONFLICT DO NOTHING`,
+    [
+      deviceId,
+      companyId,
+      keys,
+      ROLLUP_BUCKET_SECONDS.filter((seconds) => seconds !== ROLLUP_BASE_SECONDS),
+      new Date(from),
+      new Date(to),
+      BUCKET_ORIGIN,
+      ROLLUP_BASE_SECONDS,
+    ],
+  );
+  return { rawHours, stored: stored + rowCount };
 }
 
 function checkBucket(bucketSeconds: number): void {

@@ -1,0 +1,344 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { Db, Queryable } from '../db';
+import { startRollupBuilder } from '../rollup-builder';
+import { withTenant } from '../tenant';
+import { forEachDb } from '../testing';
+import { insertCompany } from './companies';
+import {
+  BUCKET_ORIGIN,
+  buildRollupsAhead,
+  type DataBucketRecord,
+  type DataRange,
+  ROLLUP_BUCKET_SECONDS,
+  readDeviceDataBuckets,
+  readDeviceDataBucketsRolledUp,
+} from './device-data';
+
+const HOUR = 3600;
+const DAY_MS = 86_400_000;
+const T0 = Date.parse('2025-03-01T00:00:00Z');
+/** Every bucket around March 2025 is long closed. */
+const NOW = new Date('2026-01-01T00:00:00Z');
+const FIELDS = ['temperature', 'humidity', 'pump'];
+const ORIGIN = Date.parse(BUCKET_ORIGIN);
+const binStart = (t: number, seconds: number) =>
+  ORIGIN + Math.floor((t - ORIGIN) / (seconds * 1000)) * seconds * 1000;
+const quietLog = { info: () => undefined, warn: () => undefined };
+
+/** A device with `days` of 10-minute rows from `start` (text now and then, booleans, a gap on day 4). */
+async function seededDevice(
+  db: Db,
+  companyId: number,
+  { start = T0, days = 10, current = true }: { start?: number; days?: number; current?: boolean } = {},
+): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO devices (company_id, name) VALUES ($1, 'ahead') RETURNING id::int AS id`,
+    [companyId],
+  );
+  const id = rows[0]!.id;
+  await db.query(
+    `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+     SELECT $1, $2, $3::timestamptz + make_interval(mins => 10 * g),
+            jsonb_build_object('temperature', CASE WHEN g % 97 = 0 THEN to_jsonb('n/a'::text)
+                                                    ELSE to_jsonb(10 + 15 * sin(g / 144.0 * 6.283)) END,
+                               'humidity', 50 + (g % 40), 'pump', g % 3 = 0),
+            g::text
+       FROM generate_series(0, $4::int * 144 - 1) AS g
+      WHERE g NOT BETWEEN 4 * 144 AND 5 * 144 - 1`,
+    [id, companyId, new Date(start).toISOString(), days],
+  );
+  if (current) {
+    // The fields the builder charts are those the device currently reports (as the API's default).
+    await db.query(
+      `INSERT INTO device_current (device_id, company_id, data, updated_at)
+       VALUES ($1, $2, '{"temperature": 1, "humidity": 2, "pump": true}', $3)`,
+      [id, companyId, new Date(start + days * DAY_MS)],
+    );
+  }
+  return id;
+}
+
+async function storedRows(db: Db, deviceId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM device_data_rollups WHERE device_id = $1',
+    [deviceId],
+  );
+  return rows[0]!.n;
+}
+
+/**
+ * The API's read in its tenant transaction, recording every raw bucketing query (date_bin over device_data)
+ * with its range (params 3 and 4).
+ */
+async function readCountingRaw(
+  db: Db,
+  companyId: number,
+  deviceId: number,
+  range: DataRange,
+  seconds: number,
+  now: Date = NOW,
+): Promise<{ buckets: DataBucketRecord[]; rawReads: [number, number][] }> {
+  const rawReads: [number, number][] = [];
+  const buckets = await withTenant(db, companyId, (tx) => {
+    const recording: Queryable = {
+      exec: (sql) => tx.exec(sql),
+      query: (sql, params) => {
+        if (sql.includes('date_bin') && !sql.includes('device_data_rollups')) {
+          rawReads.push([(params![2] as Date).getTime(), (params![3] as Date).getTime()]);
+        }
+        return tx.query(sql, params);
+      },
+    };
+    return readDeviceDataBucketsRolledUp(recording, companyId, deviceId, range, FIELDS, seconds, now);
+  });
+  return { buckets, rawReads };
+}
+
+function expectSameBuckets(actual: DataBucketRecord[], expected: DataBucketRecord[]): void {
+  expect(actual.map((b) => [b.start.toISOString(), b.count])).toEqual(
+    expected.map((b) => [b.start.toISOString(), b.count]),
+  );
+  actual.forEach((bucket, i) => {
+    for (const [field, s] of Object.entries(expected[i]!.fields)) {
+      const got = bucket.fields[field]!;
+      expect([got.min, got.max, got.count], `${field} ${bucket.start.toISOString()}`).toEqual([
+        s.min,
+        s.max,
+        s.count,
+      ]);
+      // Sums of sums differ from the raw sum only by the order of float additions.
+      if (s.sum === null) expect(got.sum).toBeNull();
+      else expect(got.sum).toBeCloseTo(s.sum, 9);
+    }
+  });
+}
+
+/** A range of whole buckets of `seconds` around the seeded days, inside `built`. */
+function alignedRange(seconds: number): DataRange {
+  return {
+    from: new Date(binStart(T0 - 30 * DAY_MS, seconds) + seconds * 1000),
+    to: new Date(binStart(T0 + 40 * DAY_MS, seconds)),
+  };
+}
+const BUILT: DataRange = { from: new Date(T0 - 70 * DAY_MS), to: new Date(T0 + 80 * DAY_MS) };
+
+describe('chart rollups built ahead of reads', () => {
+  it('stores only widths that are whole hours on the same origin', () => {
+    for (const seconds of ROLLUP_BUCKET_SECONDS) expect(seconds % HOUR).toBe(0);
+    expect(ORIGIN % (HOUR * 1000)).toBe(0);
+  });
+
+  forEachDb((suite) => {
+    it('builds every width ahead, so a later read of closed buckets reads no raw rows and answers like them', async () => {
+      const company = await insertCompany(suite.db, { name: 'Ahead' });
+      const id = await seededDevice(suite.db, company.id);
+      const result = await withTenant(suite.db, company.id, (tx) =>
+        buildRollupsAhead(tx, company.id, id, FIELDS, BUILT, { now: NOW }),
+      );
+      expect(result.rawHours).toBe(150 * 24);
+      const stored = await storedRows(suite.db, id);
+      expect(result.stored).toBe(stored);
+      for (const seconds of ROLLUP_BUCKET_SECONDS) {
+        const range = alignedRange(seconds);
+        const { buckets, rawReads } = await readCountingRaw(suite.db, company.id, id, range, seconds);
+        expect(rawReads, `raw reads at ${seconds} s`).toEqual([]);
+        expect(buckets.length, `${seconds} s`).toBeGreaterThan(0);
+        expectSameBuckets(
+          buckets,
+          await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, seconds),
+        );
+      }
+      // The reads stored nothing: everything they used was there.
+      expect(await storedRows(suite.db, id)).toBe(stored);
+      // Built again: the hours are checked, nothing is read raw or stored twice.
+      const again = await withTenant(suite.db, company.id, (tx) =>
+        buildRollupsAhead(tx, company.id, id, FIELDS, BUILT, { now: NOW }),
+      );
+      expect(again).toEqual({ rawHours: 0, stored: 0 });
+    });
+
+    it('late data: the read after it is still right, and the next build restores every width', async () => {
+      const company = await insertCompany(suite.db, { name: 'Late ahead' });
+      const id = await seededDevice(suite.db, company.id);
+      await withTenant(suite.db, company.id, (tx) =>
+        buildRollupsAhead(tx, company.id, id, FIELDS, BUILT, { now: NOW }),
+      );
+      const late = new Date(T0 + 4 * DAY_MS + 7 * 3_600_000 + 5 * 60_000);
+      await suite.db.query(
+        `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+         VALUES ($1, $2, $3, '{"temperature": 123.25, "humidity": 1}', 'late')`,
+        [id, company.id, late],
+      );
+      const week = alignedRange(7 * 24 * HOUR);
+      const first = await readCountingRaw(suite.db, company.id, id, week, 7 * 24 * HOUR);
+      expect(first.rawReads.length).toBe(1);
+      expectSameBuckets(
+        first.buckets,
+        await readDeviceDataBuckets(suite.db, company.id, id, week, FIELDS, 7 * 24 * HOUR),
+      );
+      expect(Math.max(...first.buckets.map((b) => b.fields.temperature!.max ?? 0))).toBe(123.25);
+      // The builder rebuilds the invalidated hour from the raw rows, and the coarse buckets from the hours.
+      const rebuilt = await withTenant(suite.db, company.id, (tx) =>
+        buildRollupsAhead(tx, company.id, id, FIELDS, BUILT, { now: NOW }),
+      );
+      expect(rebuilt.rawHours).toBe(1);
+      for (const seconds of [HOUR, 6 * HOUR, 24 * HOUR, 30 * 24 * HOUR]) {
+        const range = alignedRange(seconds);
+        const { buckets, rawReads } = await readCountingRaw(suite.db, company.id, id, range, seconds);
+        expect(rawReads, `${seconds} s`).toEqual([]);
+        expectSameBuckets(
+          buckets,
+          await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, seconds),
+        );
+      }
+    });
+
+    it('two builders at once store every bucket once, and the second reads nothing raw', async () => {
+      const company = await insertCompany(suite.db, { name: 'Twice' });
+      const id = await seededDevice(suite.db, company.id);
+      const build = () =>
+        withTenant(suite.db, company.id, (tx) =>
+          buildRollupsAhead(tx, company.id, id, FIELDS, BUILT, { now: NOW }),
+        );
+      const results = await Promise.all([build(), build()]);
+      const stored = await storedRows(suite.db, id);
+      expect(results.map((r) => r.stored).sort((a, b) => a - b)).toEqual([0, stored]);
+      expect(results.map((r) => r.rawHours).sort((a, b) => a - b)).toEqual([0, 150 * 24]);
+    });
+  });
+
+  // The service walks every device of its database: one database per service test.
+  forEachDb((suite) => {
+    it('the background service backfills history, then a first chart read reads only the open tail raw', async () => {
+      const company = await insertCompany(suite.db, { name: 'Service' });
+      const id = await seededDevice(suite.db, company.id);
+      // "Now" is 20 minutes after the last row: the newest buckets are still open.
+      const now = new Date(T0 + 10 * DAY_MS + 10 * 60_000);
+      const builder = startRollupBuilder({
+        db: suite.db,
+        log: quietLog,
+        now: () => now,
+        chunkMs: 3 * DAY_MS,
+        horizonMs: 60 * DAY_MS,
+        minPauseMs: 1,
+        pauseFactor: 0,
+      });
+      try {
+        await vi.waitFor(() => expect(builder.progress().backfillPasses).toBeGreaterThan(0), {
+          timeout: 20_000,
+          interval: 50,
+        });
+      } finally {
+        await builder.stop();
+      }
+      const progress = builder.progress();
+      expect(progress.recentPasses).toBeGreaterThan(0);
+      expect(progress.failures).toBe(0);
+      // Three-day chunks from the open hour back to the first row.
+      expect(progress.chunks).toBe(4);
+      const closedEnd = binStart(now.getTime() - 30 * 60_000, 6 * HOUR);
+      const range = { from: new Date(T0), to: new Date(T0 + 10 * DAY_MS + 60 * 60_000) };
+      const { buckets, rawReads } = await readCountingRaw(suite.db, company.id, id, range, 6 * HOUR, now);
+      // One raw read, of the buckets not closed yet.
+      expect(rawReads).toEqual([[closedEnd, range.to.getTime()]]);
+      expectSameBuckets(
+        buckets,
+        await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, 6 * HOUR),
+      );
+    });
+  });
+
+  // The service walks every device of its database: one database per service test.
+  forEachDb((suite) => {
+    it('a backfill progresses newest first and stops where it is when the service stops', async () => {
+      const company = await insertCompany(suite.db, { name: 'Stop' });
+      const id = await seededDevice(suite.db, company.id, { days: 40 });
+      const now = new Date(T0 + 40 * DAY_MS + 2 * 3_600_000);
+      const builder = startRollupBuilder({
+        db: suite.db,
+        log: quietLog,
+        now: () => now,
+        chunkMs: DAY_MS,
+        horizonMs: 365 * DAY_MS,
+        minPauseMs: 40,
+      });
+      let stoppedAt: ReturnType<typeof builder.progress>;
+      try {
+        await vi.waitFor(() => expect(builder.progress().chunks).toBeGreaterThanOrEqual(3), {
+          timeout: 20_000,
+          interval: 10,
+        });
+      } finally {
+        await builder.stop();
+        stoppedAt = builder.progress();
+      }
+      // 40 days at one day per chunk: stopped well before the end, and nothing happens after stop.
+      expect(stoppedAt.chunks).toBeLessThan(40);
+      expect(stoppedAt.backfillPasses).toBe(0);
+      const stored = await storedRows(suite.db, id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await storedRows(suite.db, id)).toBe(stored);
+      expect(builder.progress()).toEqual(stoppedAt);
+      // Newest first: the last days are built, the first ones not yet.
+      const { rows } = await suite.db.query<{ first: Date; last: Date }>(
+        `SELECT min(bucket) AS first, max(bucket) AS last FROM device_data_rollups
+          WHERE device_id = $1 AND bucket_seconds = 3600`,
+        [id],
+      );
+      expect(rows[0]!.last.getTime()).toBe(T0 + 40 * DAY_MS);
+      expect(rows[0]!.first.getTime()).toBeGreaterThan(T0 + 30 * DAY_MS);
+      // ...and more than the timer's pass over the last hours built.
+      expect(rows[0]!.first.getTime()).toBeLessThan(T0 + 39 * DAY_MS);
+    });
+  });
+
+  // The service walks every device of its database: one database per service test.
+  forEachDb((suite) => {
+    it('builds each device as its own company: tenants see only their own rollups', async () => {
+      const a = await insertCompany(suite.db, { name: 'Tenant A' });
+      const b = await insertCompany(suite.db, { name: 'Tenant B' });
+      const ofA = await seededDevice(suite.db, a.id, { days: 3 });
+      const ofB = await seededDevice(suite.db, b.id, { days: 3 });
+      const now = new Date(T0 + 20 * DAY_MS);
+      const builder = startRollupBuilder({
+        db: suite.db,
+        log: quietLog,
+        now: () => now,
+        horizonMs: 30 * DAY_MS,
+        minPauseMs: 1,
+        pauseFactor: 0,
+      });
+      try {
+        await vi.waitFor(() => expect(builder.progress().backfillPasses).toBeGreaterThan(0), {
+          timeout: 20_000,
+          interval: 50,
+        });
+      } finally {
+        await builder.stop();
+      }
+      const { rows } = await suite.db.query<{ device_id: number; company_id: number }>(
+        `SELECT DISTINCT device_id::int, company_id::int FROM device_data_rollups
+          WHERE device_id = ANY($1::bigint[]) ORDER BY device_id`,
+        [[ofA, ofB]],
+      );
+      expect(rows).toEqual([
+        { device_id: ofA, company_id: a.id },
+        { device_id: ofB, company_id: b.id },
+      ]);
+      const seenByA = await withTenant(suite.db, a.id, (tx) =>
+        tx.query<{ device_id: number }>(
+          'SELECT DISTINCT device_id::int FROM device_data_rollups WHERE device_id = ANY($1::bigint[])',
+          [[ofA, ofB]],
+        ),
+      );
+      expect(seenByA.rows).toEqual([{ device_id: ofA }]);
+      // A's chart is built and read without raw rows; B's device read as A shows nothing of B's.
+      const range = { from: new Date(T0), to: new Date(T0 + 3 * DAY_MS) };
+      const asA = await readCountingRaw(suite.db, a.id, ofB, range, 6 * HOUR, now);
+      expect(asA.buckets).toEqual([]);
+      const mine = await readCountingRaw(suite.db, a.id, ofA, range, 6 * HOUR, now);
+      expect(mine.rawReads).toEqual([]);
+      expect(mine.buckets.length).toBe(12);
+    });
+  });
+});

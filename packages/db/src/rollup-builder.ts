@@ -1,0 +1,253 @@
+/**
+ * Background rollup builder: keeps device_data_rollups built ahead of chart reads, so the first chart of a
+ * device (a console drawer, a dashboard) reads stored buckets instead of building them from a year of raw
+ * rows in the request (see buildRollupsAhead in repositories/device-data.ts).
+ *
+ * One loop per process, one small transaction at a time:
+ * - every `recentIntervalMs`, the devices whose current values changed within `recentWindowMs` get the
+ *   buckets closed since (the hours of the window, and the coarse widths over them once an hour closed);
+ * - in between, a backfill walks every device's history newest first in chunks of `chunkMs`, down to its
+ *   first row or `horizonMs` back, and starts over every `backfillEveryMs` (a pass over built history only
+ *   checks which hours exist). After every chunk it pauses `pauseFactor` times as long as the chunk took
+ *   (at least `minPauseMs`), so it takes at most about a third of one core and of the database, and ingest
+ *   and the API always get their turn; progress is logged every `progressLogMs`.
+ *
+ * Several processes may run it (API replicas, the embedded platform): the builder's advisory lock per
+ * device serialises them, and the second finds the hours stored and reads nothing raw. Each device is
+ * built inside withTenant as its current company, so row-level security holds here as everywhere;
+ * listing the devices is the only query across companies.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from './db';
+import { buildRollupsAhead, ROLLUP_BASE_SECONDS } from './repositories/device-data';
+import { withTenant } from './tenant';
+
+/** The part of a pino logger this needs. */
+export interface RollupBuilderLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export interface RollupBuilderOptions {
+  db: Db;
+  log: RollupBuilderLog;
+  recentIntervalMs?: number;
+  recentWindowMs?: number;
+  chunkMs?: number;
+  horizonMs?: number;
+  backfillEveryMs?: number;
+  pauseFactor?: number;
+  minPauseMs?: number;
+  progressLogMs?: number;
+  /** Devices per listing query of the backfill. */
+  devicesPerPage?: number;
+  now?: () => Date;
+}
+
+export interface RollupBuilderProgress {
+  /** Backfill passes over every device completed since start. */
+  backfillPasses: number;
+  /** Devices finished in the current backfill pass. */
+  devicesDone: number;
+  /** Chunks (one device, one `chunkMs` of history) built by the backfill since start. */
+  chunks: number;
+  /** Timer passes over recently active devices since start. */
+  recentPasses: number;
+  /** Hours read from raw rows and rollup rows stored, since start. */
+  rawHours: number;
+  stored: number;
+  /** Batches that failed (logged; the device is tried again on the next pass). */
+  failures: number;
+}
+
+export interface RollupBuilder {
+  readonly name: string;
+  progress(): RollupBuilderProgress;
+  /** Ends the loop after the batch in progress (a batch is one short transaction). */
+  stop(): Promise<void>;
+}
+
+const HOUR_MS = ROLLUP_BASE_SECONDS * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+interface DeviceToBuild {
+  id: number;
+  company_id: number;
+  fields: string[];
+}
+
+/** Devices with current values (the fields charted when a chart names none), as their current company. */
+const DEVICES_SQL = `SELECT d.id::int AS id, d.company_id::int AS company_id,
+        ARRAY(SELECT jsonb_object_keys(c.data)) AS fields
+   FROM devices d JOIN device_current c ON c.device_id = d.id AND c.company_id = d.company_id`;
+
+export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder {
+  const { db, log } = options;
+  const recentIntervalMs = options.recentIntervalMs ?? 5 * 60_000;
+  const recentWindowMs = options.recentWindowMs ?? 3 * HOUR_MS;
+  // Whole hours, so consecutive chunks meet on an hour boundary and no hour falls between them.
+  const chunkMs = Math.max(1, Math.round((options.chunkMs ?? 14 * DAY_MS) / HOUR_MS)) * HOUR_MS;
+  const horizonMs = options.horizonMs ?? 2 * 366 * DAY_MS;
+  const backfillEveryMs = options.backfillEveryMs ?? 6 * HOUR_MS;
+  const pauseFactor = options.pauseFactor ?? 2;
+  const minPauseMs = options.minPauseMs ?? 20;
+  const progressLogMs = options.progressLogMs ?? 60_000;
+  const devicesPerPage = options.devicesPerPage ?? 100;
+  const now = options.now ?? (() => new Date());
+
+  const progress: RollupBuilderProgress = {
+    backfillPasses: 0,
+    devicesDone: 0,
+    chunks: 0,
+    recentPasses: 0,
+    rawHours: 0,
+    stored: 0,
+    failures: 0,
+  };
+  const stopping = new AbortController();
+  let lastProgressLog = Date.now();
+
+  /** One device and range in one transaction; a failure is logged and counted, never fatal. */
+  async function build(device: DeviceToBuild, from: Date, to: Date, deriveCoarse: boolean): Promise<boolean> {
+    try {
+      const result = await withTenant(db, device.company_id, (tx) =>
+        buildRollupsAhead(
+          tx,
+          device.company_id,
+          device.id,
+          device.fields,
+          { from, to },
+          { now: now(), deriveCoarse },
+        ),
+      );
+      progress.rawHours += result.rawHours;
+      progress.stored += result.stored;
+      return true;
+    } catch (err) {
+      if (stopping.signal.aborted) return false;
+      progress.failures += 1;
+      log.warn({ err, deviceId: device.id, from, to }, 'rollup build failed; retried on the next pass');
+      return false;
+    }
+  }
+
+  /** Yields to everything else in the process and the database: pause in proportion to the work done. */
+  async function yieldAfter(startedAt: number): Promise<void> {
+    const pause = Math.max(minPauseMs, (Date.now() - startedAt) * pauseFactor);
+    await sleep(pause, undefined, { signal: stopping.signal }).catch(() => undefined);
+  }
+
+  async function recentPass(): Promise<void> {
+    const since = new Date(now().getTime() - recentWindowMs);
+    const { rows } = await db.query<DeviceToBuild>(`${DEVICES_SQL} WHERE c.updated_at >= $1 ORDER BY d.id`, [
+      since,
+    ]);
+    for (const device of rows) {
+      if (stopping.signal.aborted) return;
+      const startedAt = Date.now();
+      // The window starts an hour early so the hour that was open at the last pass is in it.
+      await build(device, new Date(since.getTime() - HOUR_MS), now(), false);
+      await yieldAfter(startedAt);
+    }
+    progress.recentPasses += 1;
+  }
+
+  /** Newest history first: the last months are what charts show first. */
+  async function backfillDevice(device: DeviceToBuild): Promise<void> {
+    const { rows } = await withTenant(db, device.company_id, (tx) =>
+      tx.query<{ first: Date | null }>(
+        `SELECT min(created_at) AS first FROM device_data WHERE device_id = $1 AND company_id = $2`,
+        [device.id, device.company_id],
+      ),
+    );
+    const first = rows[0]?.first;
+    if (!first) return;
+    const oldest = Math.max(first.getTime(), now().getTime() - horizonMs);
+    // Chunk ends on the hour grid (the bucket origin is on an hour of the epoch's grid as well).
+    for (let end = Math.ceil(now().getTime() / HOUR_MS) * HOUR_MS; end > oldest; end -= chunkMs) {
+      if (stopping.signal.aborted || dueForRecent()) return;
+      const startedAt = Date.now();
+      // A chunk starts on the hour so its coarse buckets are derived over whole hours.
+      const from = Math.max(end - chunkMs, oldest - HOUR_MS);
+      if (await build(device, new Date(from), new Date(end), true)) progress.chunks += 1;
+      logProgress();
+      await yieldAfter(startedAt);
+    }
+  }
+
+  let nextRecentAt = Date.now();
+  let nextBackfillAt = Date.now();
+  /** Backfill cursor: the last device id finished in this pass, and the chunk end to resume it at. */
+  let afterDeviceId = 0;
+  const dueForRecent = () => Date.now() >= nextRecentAt;
+
+  function logProgress(force = false): void {
+    if (!force && Date.now() - lastProgressLog < progressLogMs) return;
+    lastProgressLog = Date.now();
+    log.info({ ...progress }, 'rollup builder progress');
+  }
+
+  /** Builds the next devices of the backfill pass until the timer is due; true when the pass ended. */
+  async function backfillSome(): Promise<boolean> {
+    while (!stopping.signal.aborted && !dueForRecent()) {
+      const { rows } = await db.query<DeviceToBuild>(
+        `${DEVICES_SQL} WHERE d.id > $1 ORDER BY d.id LIMIT $2`,
+        [afterDeviceId, devicesPerPage],
+      );
+      if (rows.length === 0) return true;
+      for (const device of rows) {
+        if (stopping.signal.aborted || dueForRecent()) return false;
+        // A device interrupted by the timer starts over: its built chunks cost only the check of its hours.
+        await backfillDevice(device);
+        if (stopping.signal.aborted || dueForRecent()) return false;
+        afterDeviceId = device.id;
+        progress.devicesDone += 1;
+      }
+    }
+    return false;
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      try {
+        if (dueForRecent()) {
+          nextRecentAt = Date.now() + recentIntervalMs;
+          await recentPass();
+          continue;
+        }
+        if (Date.now() >= nextBackfillAt) {
+          if (await backfillSome()) {
+            progress.backfillPasses += 1;
+            logProgress(true);
+            afterDeviceId = 0;
+            progress.devicesDone = 0;
+            nextBackfillAt = Date.now() + backfillEveryMs;
+          }
+          continue;
+        }
+        const wait = Math.min(nextRecentAt, nextBackfillAt) - Date.now();
+        await sleep(Math.max(wait, 0), undefined, { signal: stopping.signal }).catch(() => undefined);
+      } catch (err) {
+        if (stopping.signal.aborted) return;
+        progress.failures += 1;
+        log.warn({ err }, 'rollup builder pass failed; retried after a pause');
+        await sleep(recentIntervalMs, undefined, { signal: stopping.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  log.info(
+    { recentIntervalMs, chunkDays: chunkMs / DAY_MS, horizonDays: horizonMs / DAY_MS },
+    'rollup builder started',
+  );
+  const running = loop();
+  return {
+    name: 'rollup-builder',
+    progress: () => ({ ...progress }),
+    async stop() {
+      stopping.abort();
+      await running;
+      logProgress(true);
+    },
+  };
+}
