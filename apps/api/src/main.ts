@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '@iot/config';
 import { migrate, openDb } from '@iot/db';
+import { startRollupBuilder } from '@iot/db/rollup-builder';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app';
 
@@ -27,7 +28,11 @@ async function main(): Promise<void> {
   const db = await openDb(config);
   await migrate(db);
   const app = buildApp({ config, db, version: packageJson.version });
+  // The distributed profile's chart rollups are built ahead here, in every API replica: the builder's
+  // advisory lock per device makes a second replica find the buckets stored (see rollup-builder.ts).
+  const rollupBuilder = startRollupBuilder({ db, log: app.log.child({ service: 'rollup-builder' }) });
   const shutdown = async () => {
+    await rollupBuilder.stop();
     await app.close();
     await db.close();
     process.exit(0);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '@iot/api';
 import type { Config } from '@iot/config';
 import { type Db, migrate, openDb } from '@iot/db';
+import { startRollupBuilder } from '@iot/db/rollup-builder';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { type StartIngestOptions, startIngest } from '@iot/ingest';
 import { openJobQueue } from '@iot/jobs';
@@ -139,6 +140,8 @@ export async function startPlatform({
   services.push(
     await startNotifier({ config, db, log, queue, ...(publishDownlink ? { publishDownlink } : {}) }),
   );
+  // Chart rollups built ahead of reads (stops first: services stop in reverse order).
+  services.push(startRollupBuilder({ db, log: log.child({ service: 'rollup-builder' }) }));
   // Demo devices sending through the embedded broker, so the console is alive on first start.
   const simulated = config.SIMULATE_DEVICES ?? (config.PROFILE === 'embedded' && demo ? 10 : 0);
   if (simulated > 0 && ingest.mqttPort !== undefined) {

@@ -4,8 +4,9 @@
  * rows in the request (see buildRollupsAhead in repositories/device-data.ts).
  *
  * One loop per process, one small transaction at a time:
- * - every `recentIntervalMs`, the devices whose current values changed within `recentWindowMs` get the
- *   buckets closed since (the hours of the window, and the coarse widths over them once an hour closed);
+ * - every `recentIntervalMs`, once a new hour has closed since the last pass, the devices whose current
+ *   values changed within `recentWindowMs` get the buckets closed since (the hours of the window, and the
+ *   coarse widths over them);
  * - in between, a backfill walks every device's history newest first in chunks of `chunkMs`, down to its
  *   first row or `horizonMs` back, and starts over every `backfillEveryMs` (a pass over built history only
  *   checks which hours exist). After every chunk it pauses `pauseFactor` times as long as the chunk took
@@ -19,7 +20,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db';
-import { buildRollupsAhead, ROLLUP_BASE_SECONDS } from './repositories/device-data';
+import { buildRollupsAhead, ROLLUP_BASE_SECONDS, ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data';
 import { withTenant } from './tenant';
 
 /** The part of a pino logger this needs. */
@@ -86,7 +87,9 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
   const recentIntervalMs = options.recentIntervalMs ?? 5 * 60_000;
   const recentWindowMs = options.recentWindowMs ?? 3 * HOUR_MS;
   // Whole hours, so consecutive chunks meet on an hour boundary and no hour falls between them.
-  const chunkMs = Math.max(1, Math.round((options.chunkMs ?? 14 * DAY_MS) / HOUR_MS)) * HOUR_MS;
+  // PGlite runs in this thread: shorter chunks keep each pause-free stretch of the event loop short.
+  const defaultChunkMs = (db.kind === 'pglite' ? 7 : 14) * DAY_MS;
+  const chunkMs = Math.max(1, Math.round((options.chunkMs ?? defaultChunkMs) / HOUR_MS)) * HOUR_MS;
   const horizonMs = options.horizonMs ?? 2 * 366 * DAY_MS;
   const backfillEveryMs = options.backfillEveryMs ?? 6 * HOUR_MS;
   const pauseFactor = options.pauseFactor ?? 2;
@@ -132,12 +135,22 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
   }
 
   /** Yields to everything else in the process and the database: pause in proportion to the work done. */
-  async function yieldAfter(startedAt: number): Promise<void> {
-    const pause = Math.max(minPauseMs, (Date.now() - startedAt) * pauseFactor);
+  async function yieldAfter(startedAt: number, atLeastMs = minPauseMs): Promise<void> {
+    // The timer's pass visits every active device once an hour (a few milliseconds each): no floor there,
+    // or ten thousand devices would take minutes of pauses alone.
+    const pause = Math.max(atLeastMs, (Date.now() - startedAt) * pauseFactor);
     await sleep(pause, undefined, { signal: stopping.signal }).catch(() => undefined);
   }
 
+  /** The end of the newest closed hour at the last recent pass: no new hour closed, nothing to build. */
+  let lastClosedHour = Number.NaN;
+
   async function recentPass(): Promise<void> {
+    const closedHour = Math.floor((now().getTime() - ROLLUP_CLOSED_AFTER_MS) / HOUR_MS) * HOUR_MS;
+    if (closedHour === lastClosedHour) {
+      progress.recentPasses += 1;
+      return;
+    }
     const since = new Date(now().getTime() - recentWindowMs);
     const { rows } = await db.query<DeviceToBuild>(`${DEVICES_SQL} WHERE c.updated_at >= $1 ORDER BY d.id`, [
       since,
@@ -147,8 +160,9 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
       const startedAt = Date.now();
       // The window starts an hour early so the hour that was open at the last pass is in it.
       await build(device, new Date(since.getTime() - HOUR_MS), now(), false);
-      await yieldAfter(startedAt);
+      await yieldAfter(startedAt, 0);
     }
+    lastClosedHour = closedHour;
     progress.recentPasses += 1;
   }
 
