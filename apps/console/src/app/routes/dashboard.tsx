@@ -1,11 +1,27 @@
+import type { LoaderFunctionArgs } from 'react-router';
 import { DeviceOpenerProvider } from '../../components/device-opener';
-import { DashboardsPage } from '../../features/dashboards/components/dashboards-page';
+import { dashboardsQueryOptions } from '../../features/dashboards/api/get-dashboards';
+import { DashboardsPage, preloadWidgetChunks } from '../../features/dashboards/components/dashboards-page';
 import { useDeviceDrawers } from '../../features/devices/components/device-drawers';
+import { queryClient } from '../../lib/query-client';
 import { holdStartupDevices } from '../../lib/startup-gate';
 
-// Before the shell renders: the start-up device list waits for the dashboard's widgets (lib/startup-gate.ts).
-export function loader() {
+/**
+ * Before the shell renders: the start-up device list waits for the dashboard's widgets
+ * (lib/startup-gate.ts), and the dashboards are asked for at once, so the shown one's widget chunks start
+ * loading while the shell renders. Nothing waits for them here.
+ */
+export function loader({ request }: LoaderFunctionArgs) {
   holdStartupDevices();
+  const wanted = Number(new URL(request.url).searchParams.get('dashboard'));
+  queryClient.fetchQuery(dashboardsQueryOptions()).then(
+    (list) => {
+      const shown = list.find((d) => d.id === wanted) ?? list[0];
+      if (shown) preloadWidgetChunks(shown.widgets);
+    },
+    // The page's own query shows a failure.
+    () => undefined,
+  );
   return null;
 }
 

@@ -51,6 +51,12 @@ function SettingsWithDevices(props: Omit<Parameters<typeof WidgetSettingsForm>[0
   return <WidgetSettingsForm {...props} devices={devices.data} />;
 }
 
+/** Starts loading the chunks of these widgets (MapLibre and deck.gl for a map, uPlot for a chart). */
+export function preloadWidgetChunks(widgets: readonly Widget[]): void {
+  if (widgets.some((w) => w.type === 'map')) void preloadDeviceMap();
+  if (widgets.some((w) => w.type === 'line_chart')) void loadLineChart();
+}
+
 /** The devices the dashboard's tables and charts show (a few, however large the fleet). */
 function shownDeviceIds(widgets: readonly Widget[]): number[] {
   return widgets.flatMap((w) =>
@@ -98,14 +104,9 @@ export function DashboardsPage() {
   const shown = useQuery({ ...devicesByIdsQueryOptions(shownIds), refetchInterval: LIVE_REFRESH_MS });
   const deviceList = shown.data ?? [];
 
-  // The map and chart chunks start loading with the dashboards' answer, beside the widgets' data.
-  const types = new Set(widgets.map((w) => w.type));
-  const hasMap = types.has('map');
-  const hasChart = types.has('line_chart');
-  useEffect(() => {
-    if (hasMap) void preloadDeviceMap();
-    if (hasChart) void loadLineChart();
-  }, [hasMap, hasChart]);
+  // The map and chart chunks start loading with the dashboards' answer, beside the widgets' data (the
+  // route loader does the same for the first dashboard before the shell renders).
+  useEffect(() => preloadWidgetChunks(widgets), [widgets]);
 
   // The start-up device list waits (route loader) until every widget of the first dashboard has its data.
   const [settled, setSettled] = useState<ReadonlySet<number>>(() => new Set());
