@@ -8,18 +8,25 @@
  * window.__IOT_MAPS__). Two companies are seeded: "full" with 10,000 devices around the default map centre,
  * one of them with a year of 10-minute data (52,560 rows), and a dashboard of a table, a chart of that year
  * and a map of every device; "empty" with the same three widgets and no devices (the baseline). Per
- * dashboard and run: the time from navigation to ready (table rows, chart data loaded, map idle), the
- * JS the page loaded (bytes as served, map chunk included), and requestAnimationFrame deltas while the map pans (p50, p95) at
- * the default zoom (clustered) and at street zoom. Chromium uses SwiftShader (--use-angle=swiftshader).
+ * dashboard and run: the time from navigation to ready (table rows, chart data loaded, map idle), when the
+ * start-up device list had arrived, the JS the page loaded (decoded and over the wire: the hashed files are
+ * cached from the sign-in), and requestAnimationFrame deltas while the map pans (p50, p95) at the default
+ * zoom (clustered) and at street zoom, beside the compositor's floor on the same page (a CSS animation, no
+ * map work). Also the first screen's gzipped JS in apps/console/dist. Chromium uses SwiftShader
+ * (--use-angle=swiftshader).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { hash } from '@node-rs/argon2';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 const CONSOLE_TEST_BUILD = fileURLToPath(new URL('../../apps/console/dist-test', import.meta.url));
+const CONSOLE_BUILD = fileURLToPath(new URL('../../apps/console/dist', import.meta.url));
 const DEVICES = 10_000;
 const YEAR_ROWS = 365 * 144;
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
@@ -174,10 +181,111 @@ async function panFrames(page: Page, mapId: string, zoom: number): Promise<numbe
   );
 }
 
+/**
+ * rAF deltas while a small element (300 x 120 px) spins by CSS over the still dashboard: no map work, only
+ * what Chromium's compositor costs per frame on this page. Headless, every frame of the display is drawn by
+ * SwiftShader and read back to the CPU, which grows with the viewport and the page, not with the map.
+ */
+async function cssAnimationFrames(page: Page): Promise<number[]> {
+  return page.evaluate(
+    () =>
+      new Promise<number[]>((resolve) => {
+        const spinner = document.createElement('div');
+        spinner.style.cssText =
+          'position:fixed;left:200px;top:200px;width:300px;height:120px;background:#0d9488;z-index:9999';
+        spinner.animate([{ transform: 'rotate(0deg)' }, { transform: 'rotate(360deg)' }], {
+          duration: 1000,
+          iterations: Number.POSITIVE_INFINITY,
+        });
+        document.body.appendChild(spinner);
+        const deltas: number[] = [];
+        let last = performance.now();
+        let running = true;
+        const tick = (now: number) => {
+          deltas.push(now - last);
+          last = now;
+          if (running) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+        setTimeout(() => {
+          running = false;
+          spinner.remove();
+          resolve(deltas.slice(1));
+        }, 2000);
+      }),
+  );
+}
+
+/**
+ * Gzipped JS of the first screen: the entry of index.html and the shell and /dashboard route chunks with
+ * every chunk they import statically (dynamic imports are the lazy chunks: uPlot, the map, dialogs).
+ */
+function firstScreenGzipKb(dist: string): number {
+  const assets = join(dist, 'assets');
+  const files = readdirSync(assets);
+  const entry = /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(dist, 'index.html'), 'utf8'))?.[1];
+  const routes = files.filter((f) => /^(shell-layout|dashboard)-[\w-]+\.js$/.test(f));
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(assets, file), 'utf8');
+    for (const m of code.matchAll(/(?:import|export)\s*(?:[\w$*{},\s]*from\s*)?["']\.\/([^"']+\.js)["']/g))
+      visit(m[1]!);
+  };
+  for (const file of [entry, ...routes]) if (file) visit(file);
+  let bytes = 0;
+  for (const file of seen) bytes += gzipSync(readFileSync(join(assets, file))).length;
+  return bytes / 1024;
+}
+
 interface RunResult {
   readyMs: number;
+  /** when the start-up device list had arrived */
+  fullListMs: number;
   jsKb: number;
+  jsWireKb: number;
   frames: Record<string, number[]>;
+}
+
+/**
+ * Ready: three widgets in the grid, every chart's data loaded, table rows (or the "no devices" note, not the
+ * loading one) and the map idle.
+ */
+async function waitReady(page: Page, mapId: string): Promise<void> {
+  await page.waitForFunction(
+    (id) =>
+      document.querySelectorAll('[data-testid="dashboard-grid"] [data-type]').length === 3 &&
+      Array.from(document.querySelectorAll('[data-testid^="line-chart-widget-"]')).every(
+        (el) => el.getAttribute('data-loaded') === 'true',
+      ) &&
+      !!(
+        document.querySelector('[data-testid^="table-widget-row-"]') ||
+        document.querySelector('[data-testid="dashboard-grid"] [data-type="table"] p:not([data-loading])')
+      ) &&
+      document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-ready') === 'true',
+    mapId,
+    { polling: 'raf', timeout: 60_000 },
+  );
+}
+
+/** Waits for the start-up device list of this document and answers when it had arrived (ms). */
+function startupListIn(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const poll = () => {
+          const entry = performance
+            .getEntriesByType('resource')
+            .find(
+              (e) => new URL(e.name).pathname === '/api/v1/core/devices' && new URL(e.name).search === '',
+            ) as PerformanceResourceTiming | undefined;
+          if (entry) resolve(entry.responseEnd);
+          else setTimeout(poll, 50);
+        };
+        poll();
+      }),
+  );
 }
 
 async function measure(browser: Browser, platform: TestPlatform, seeded: Seeded): Promise<RunResult> {
@@ -196,37 +304,44 @@ async function measure(browser: Browser, platform: TestPlatform, seeded: Seeded)
   await page.getByTestId('login-password').fill(PASSWORD);
   await page.getByTestId('login-submit').click();
   await page.waitForURL('**/dashboard');
-  // A fresh document for the measured load (the session cookie stays).
-  await page.goto('/dashboard');
   const mapId = `widget-${seeded.mapWidgetId}-map`;
-  // Ready: three widgets in the grid, every chart's data loaded, table rows (or the empty note) and the map idle.
-  await page.waitForFunction(
-    (id) =>
-      document.querySelectorAll('[data-testid="dashboard-grid"] [data-type]').length === 3 &&
-      Array.from(document.querySelectorAll('[data-testid^="line-chart-widget-"]')).every(
-        (el) => el.getAttribute('data-loaded') === 'true',
-      ) &&
-      !!(
-        document.querySelector('[data-testid^="table-widget-row-"]') ||
-        document.querySelector('[data-testid="dashboard-grid"] [data-type="table"] p')
-      ) &&
-      document.querySelector(`[data-testid="${id}"]`)?.getAttribute('data-ready') === 'true',
-    mapId,
-    { polling: 'raf', timeout: 60_000 },
-  );
+  // The sign-in lands on the dashboard too: it settles first (its start-up device list included), so the
+  // server is not still answering a page that is gone and the map chunk is in the cache as for any reload.
+  await waitReady(page, mapId);
+  await startupListIn(page);
+  // A fresh document for the measured load (the session cookie stays, the hashed files are in the cache).
+  await page.goto('/dashboard');
+  await waitReady(page, mapId);
   const readyMs = await page.evaluate(() => performance.now());
-  const jsBytes = await page.evaluate(() =>
+  const js = await page.evaluate(() =>
     performance
       .getEntriesByType('resource')
       .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script' || e.name.endsWith('.js'))
-      .reduce((sum, e) => sum + (e as PerformanceResourceTiming).encodedBodySize, 0),
+      .reduce(
+        (sum, e) => ({
+          decoded: sum.decoded + (e as PerformanceResourceTiming).decodedBodySize,
+          transferred: sum.transferred + (e as PerformanceResourceTiming).transferSize,
+        }),
+        { decoded: 0, transferred: 0 },
+      ),
   );
+  // The start-up device list (spec section 7) follows the dashboard's own answers; the frames are measured
+  // once it is in, so they show panning, not the parse of a list of 10,000 devices.
+  const fullListMs = await startupListIn(page);
+  await page.waitForTimeout(500);
   const frames = {
     'pan, default zoom 11': await panFrames(page, mapId, 11),
     'pan, street zoom 15': await panFrames(page, mapId, 15),
+    'compositor floor (CSS animation, no map work)': await cssAnimationFrames(page),
   };
   await context.close();
-  return { readyMs, jsKb: jsBytes / 1024, frames };
+  return {
+    readyMs,
+    fullListMs,
+    jsKb: js.decoded / 1024,
+    jsWireKb: js.transferred / 1024,
+    frames,
+  };
 }
 
 async function main(): Promise<void> {
@@ -251,18 +366,25 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' ')}`,
     );
-    console.log('dashboard                          ready (median)   JS transferred (as served)');
+    console.log(
+      'dashboard                          ready (median)   start-up device list in   JS loaded (decoded / over the wire)',
+    );
     for (const [name, runs] of Object.entries(results)) {
       console.log(
         `${name.padEnd(34)} ${median(runs.map((r) => r.readyMs))
           .toFixed(0)
-          .padStart(8)} ms ${median(runs.map((r) => r.jsKb))
+          .padStart(8)} ms ${median(runs.map((r) => r.fullListMs))
           .toFixed(0)
-          .padStart(10)} kB`,
+          .padStart(17)} ms ${median(runs.map((r) => r.jsKb))
+          .toFixed(0)
+          .padStart(12)} kB / ${median(runs.map((r) => r.jsWireKb)).toFixed(0)} kB`,
       );
     }
     console.log(
-      '\nmap frames while panning (rAF deltas of all runs)   p50 / p95 ms       ratio p50 to the empty map',
+      `first screen (dist/, static imports of entry, shell, /dashboard): ${firstScreenGzipKb(CONSOLE_BUILD).toFixed(1)} kB gzipped JS`,
+    );
+    console.log(
+      '\nframes (rAF deltas of all runs)                                 p50 / p95 ms   ratio p50 to the empty map',
     );
     for (const phase of Object.keys(results.empty![0]!.frames)) {
       const of = (name: string) => results[name]!.flatMap((r) => r.frames[phase] ?? []);
@@ -270,7 +392,7 @@ async function main(): Promise<void> {
       for (const name of ['empty', 'full']) {
         const deltas = of(name);
         console.log(
-          `${`${phase}, ${name}`.padEnd(44)} ${median(deltas).toFixed(1).padStart(7)} / ${percentile(deltas, 95).toFixed(1).padStart(6)}   x${(median(deltas) / base).toFixed(2)}`,
+          `${`${phase}, ${name}`.padEnd(60)} ${median(deltas).toFixed(1).padStart(7)} / ${percentile(deltas, 95).toFixed(1).padStart(6)}   x${(median(deltas) / base).toFixed(2)}`,
         );
       }
     }
