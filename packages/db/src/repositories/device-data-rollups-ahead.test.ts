@@ -250,6 +250,55 @@ describe('chart rollups built ahead of reads', () => {
 
   // The service walks every device of its database: one database per service test.
   forEachDb((suite) => {
+    it('the timer builds the hours closed since its last pass for recently active devices', async () => {
+      const company = await insertCompany(suite.db, { name: 'Timer' });
+      const id = await seededDevice(suite.db, company.id);
+      let now = new Date(T0 + 10 * DAY_MS + 10 * 60_000);
+      const lastHour = async () => {
+        const { rows } = await suite.db.query<{ last: Date; n: number }>(
+          `SELECT bucket AS last, count AS n FROM device_data_rollups
+            WHERE device_id = $1 AND bucket_seconds = 3600 AND field = ''
+            ORDER BY bucket DESC LIMIT 1`,
+          [id],
+        );
+        return [rows[0]?.last.getTime(), rows[0]?.n];
+      };
+      const builder = startRollupBuilder({
+        db: suite.db,
+        log: quietLog,
+        now: () => now,
+        recentIntervalMs: 30,
+        // The backfill covers the last hour only and then waits for hours: what follows is the timer's.
+        horizonMs: 3_600_000,
+        minPauseMs: 1,
+      });
+      try {
+        await vi.waitFor(() => expect(builder.progress().backfillPasses).toBeGreaterThan(0), {
+          timeout: 20_000,
+          interval: 20,
+        });
+        // 23:00 of the last day ends at midnight, less than 30 minutes before "now": still open.
+        expect(await lastHour()).toEqual([T0 + 9 * DAY_MS + 22 * 3_600_000, 6]);
+        now = new Date(T0 + 10 * DAY_MS + 2 * 3_600_000 + 10 * 60_000);
+        // Midnight to 01:00 closed 70 minutes before the new "now": built, empty (no rows after midnight).
+        await vi.waitFor(async () => expect(await lastHour()).toEqual([T0 + 10 * DAY_MS, 0]), {
+          timeout: 20_000,
+          interval: 20,
+        });
+        expect(builder.progress().backfillPasses).toBe(1);
+      } finally {
+        await builder.stop();
+      }
+      const { rows } = await suite.db.query<{ n: number }>(
+        `SELECT count FROM device_data_rollups
+          WHERE device_id = $1 AND bucket_seconds = 3600 AND field = '' AND bucket = $2`,
+        [id, new Date(T0 + 9 * DAY_MS + 23 * 3_600_000)],
+      );
+      expect(rows).toEqual([{ count: 6 }]);
+    });
+  });
+
+  forEachDb((suite) => {
     it('a backfill progresses newest first and stops where it is when the service stops', async () => {
       const company = await insertCompany(suite.db, { name: 'Stop' });
       const id = await seededDevice(suite.db, company.id, { days: 40 });

@@ -424,6 +424,19 @@ async function buildRollups(
 /** The finest stored width; every other stored width is a whole number of it on the same origin. */
 export const ROLLUP_BASE_SECONDS = 3600;
 
+/**
+ * How buildRollupsAhead derives the coarse widths: [source width, widths built from it]. Every width is
+ * a whole number of its source's on the same origin, and a stored bucket is always whole (closed, built
+ * from all of its rows or sources), so a coarse bucket with all of its sources stored is exact.
+ */
+const ROLLUP_DERIVATION_LEVELS: readonly (readonly [number, readonly number[]])[] = [
+  [3600, [7200, 10800]],
+  [10800, [21600]],
+  [21600, [43200]],
+  [43200, [86400]],
+  [86400, [172800, 604800, 2592000]],
+];
+
 export interface RollupsAheadResult {
   /** Hours read from the raw rows (missing one-hour buckets, as runs). */
   rawHours: number;
@@ -496,33 +509,50 @@ export async function buildRollupsAhead(
     stored += await buildRollups(tx, companyId, deviceId, chartable, ROLLUP_BASE_SECONDS, keys, known, spans);
   }
   if (stored === 0 && options.deriveCoarse === false) return { rawHours, stored };
-  // Coarse buckets overlapping [from, to): their hours may reach beyond it (stored by an earlier call).
-  const { rowCount } = await tx.query(
-    `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
-     SELECT $1, $2, r.field, w.seconds,
-            date_bin(make_interval(secs => w.seconds), r.bucket, $7::timestamptz) AS coarse,
-            min(r.min), max(r.max), sum(r.sum), sum(r.count)::int
-       FROM unnest($4::int[]) AS w(seconds)
-       JOIN device_data_rollups r
-         ON r.device_id = $1 AND r.company_id = $2 AND r.field = ANY($3::text[]) AND r.bucket_seconds = $8
-        AND r.bucket >= date_bin(make_interval(secs => w.seconds), $5::timestamptz, $7::timestamptz)
-        AND r.bucket < date_bin(make_interval(secs => w.seconds), $6::timestamptz - interval '1 microsecond',
-                                $7::timestamptz) + make_interval(secs => w.seconds)
-      GROUP BY r.field, w.seconds, coarse
-     HAVING count(*) = w.seconds / $8
-     ON CONFLICT DO NOTHING`,
-    [
-      deviceId,
-      companyId,
-      keys,
-      ROLLUP_BUCKET_SECONDS.filter((seconds) => seconds !== ROLLUP_BASE_SECONDS),
-      new Date(from),
-      new Date(to),
-      BUCKET_ORIGIN,
-      ROLLUP_BASE_SECONDS,
-    ],
-  );
-  return { rawHours, stored: stored + rowCount };
+  // Coarse buckets overlapping [from, to), each width from the next finer stored width that divides it
+  // (far fewer rows to aggregate than from the hours each time: a 30-day bucket is 30 days, not 720
+  // hours); one statement per level, so each sees what the one before stored. Their source buckets may
+  // reach beyond [from, to) (stored by an earlier call).
+  for (const [source, widths] of ROLLUP_DERIVATION_LEVELS) {
+    const { rowCount } = await tx.query(
+      `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
+       SELECT $1, $2, r.field, w.seconds,
+              date_bin(make_interval(secs => w.seconds), r.bucket, $7::timestamptz) AS coarse,
+              min(r.min), max(r.max), sum(r.sum), sum(r.count)::int
+         FROM unnest($4::int[]) AS w(seconds)
+         JOIN device_data_rollups r
+           ON r.device_id = $1 AND r.company_id = $2 AND r.field = ANY($3::text[]) AND r.bucket_seconds = $8
+          AND r.bucket >= date_bin(make_interval(secs => w.seconds), $5::timestamptz, $7::timestamptz)
+          AND r.bucket < date_bin(make_interval(secs => w.seconds), $6::timestamptz - interval '1 microsecond',
+                                  $7::timestamptz) + make_interval(secs => w.seconds)
+          AND r.bucket >= $9 AND r.bucket < $10
+        GROUP BY r.field, w.seconds, coarse
+       HAVING count(*) = w.seconds / $8
+       ON CONFLICT DO NOTHING`,
+      [
+        deviceId,
+        companyId,
+        keys,
+        widths,
+        new Date(from),
+        new Date(to),
+        BUCKET_ORIGIN,
+        source,
+        // The same bounds for the widest width, as constants: the index scan can use them (the bounds
+        // per width above depend on the joined width, which leaves the planner scanning every bucket).
+        new Date(Math.min(...widths.map((w) => binStartOf(from, w)))),
+        new Date(Math.max(...widths.map((w) => binStartOf(to - 1, w) + w * 1000))),
+      ],
+    );
+    stored += rowCount;
+  }
+  return { rawHours, stored };
+}
+
+function binStartOf(t: number, seconds: number): number {
+  const origin = Date.parse(BUCKET_ORIGIN);
+  const widthMs = seconds * 1000;
+  return origin + Math.floor((t - origin) / widthMs) * widthMs;
 }
 
 function checkBucket(bucketSeconds: number): void {
