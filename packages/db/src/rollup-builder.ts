@@ -91,7 +91,7 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
   const defaultChunkMs = (db.kind === 'pglite' ? 7 : 14) * DAY_MS;
   const chunkMs = Math.max(1, Math.round((options.chunkMs ?? defaultChunkMs) / HOUR_MS)) * HOUR_MS;
   const horizonMs = options.horizonMs ?? 2 * 366 * DAY_MS;
-  const backfillEveryMs = options.backfillEveryMs ?? 6 * HOUR_MS;
+  const backfillEveryMs = options.backfillEveryMs ?? 24 * HOUR_MS;
   const pauseFactor = options.pauseFactor ?? 2;
   const minPauseMs = options.minPauseMs ?? 20;
   const progressLogMs = options.progressLogMs ?? 60_000;
@@ -111,17 +111,10 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
   let lastProgressLog = Date.now();
 
   /** One device and range in one transaction; a failure is logged and counted, never fatal. */
-  async function build(device: DeviceToBuild, from: Date, to: Date, deriveCoarse: boolean): Promise<boolean> {
+  async function build(device: DeviceToBuild, from: Date, to: Date): Promise<boolean> {
     try {
       const result = await withTenant(db, device.company_id, (tx) =>
-        buildRollupsAhead(
-          tx,
-          device.company_id,
-          device.id,
-          device.fields,
-          { from, to },
-          { now: now(), deriveCoarse },
-        ),
+        buildRollupsAhead(tx, device.company_id, device.id, device.fields, { from, to }, { now: now() }),
       );
       progress.rawHours += result.rawHours;
       progress.stored += result.stored;
@@ -159,7 +152,7 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
       if (stopping.signal.aborted) return;
       const startedAt = Date.now();
       // The window starts an hour early so the hour that was open at the last pass is in it.
-      await build(device, new Date(since.getTime() - HOUR_MS), now(), false);
+      await build(device, new Date(since.getTime() - HOUR_MS), now());
       await yieldAfter(startedAt, 0);
     }
     lastClosedHour = closedHour;
@@ -183,7 +176,7 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
       const startedAt = Date.now();
       // A chunk starts on the hour so its coarse buckets are derived over whole hours.
       const from = Math.max(end - chunkMs, oldest - HOUR_MS);
-      if (await build(device, new Date(from), new Date(end), true)) progress.chunks += 1;
+      if (await build(device, new Date(from), new Date(end))) progress.chunks += 1;
       logProgress();
       await yieldAfter(startedAt);
     }

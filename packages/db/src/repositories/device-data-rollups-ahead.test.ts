@@ -193,6 +193,29 @@ describe('chart rollups built ahead of reads', () => {
       }
     });
 
+    it('derives the coarse widths over hours that a chart read stored, without reading raw rows', async () => {
+      const company = await insertCompany(suite.db, { name: 'Hours by a read' });
+      const id = await seededDevice(suite.db, company.id);
+      const hours = { from: new Date(T0), to: new Date(T0 + 14 * DAY_MS) };
+      await readCountingRaw(suite.db, company.id, id, hours, HOUR);
+      const result = await withTenant(suite.db, company.id, (tx) =>
+        buildRollupsAhead(tx, company.id, id, FIELDS, hours, { now: NOW }),
+      );
+      expect(result.rawHours).toBe(0);
+      expect(result.stored).toBeGreaterThan(0);
+      const days = await readCountingRaw(suite.db, company.id, id, hours, 24 * HOUR);
+      expect(days.rawReads).toEqual([]);
+      expectSameBuckets(
+        days.buckets,
+        await readDeviceDataBuckets(suite.db, company.id, id, hours, FIELDS, 24 * HOUR),
+      );
+      // Everything inside is stored now: a second call finds it so and stores nothing.
+      const again = await withTenant(suite.db, company.id, (tx) =>
+        buildRollupsAhead(tx, company.id, id, FIELDS, hours, { now: NOW }),
+      );
+      expect(again).toEqual({ rawHours: 0, stored: 0 });
+    });
+
     it('two builders at once store every bucket once, and the second reads nothing raw', async () => {
       const company = await insertCompany(suite.db, { name: 'Twice' });
       const id = await seededDevice(suite.db, company.id);

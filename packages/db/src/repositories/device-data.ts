@@ -446,16 +446,17 @@ export interface RollupsAheadResult {
 
 /**
  * Builds the closed buckets of `range` ahead of any read (the background rollup builder): the one-hour
- * buckets not stored yet from the raw rows, then every coarser width from the one-hour buckets. Every
- * stored width is a whole number of hours on the same origin (2000-01-01T00:00:00Z), so a coarse bucket is
- * exactly the union of its hours: minimum of the minimums, maximum of the maximums, sum of the sums and of
- * the counts give what the raw query gives (sums up to the order of float additions, which the raw
- * query does not fix either). A coarse bucket is derived only when all of its hours are stored for that
- * field, so it is closed too and never half built.
+ * buckets not stored yet from the raw rows, then every coarser width from the stored buckets of a finer
+ * width (ROLLUP_DERIVATION_LEVELS), never from raw rows again. Every stored width is a whole number of
+ * hours on the same origin (2000-01-01T00:00:00Z), so a coarse bucket is exactly the union of its source
+ * buckets: minimum of the minimums, maximum of the maximums, sum of the sums and of the counts give what
+ * the raw query gives (sums up to the order of float additions, which the raw query does not fix
+ * either). A coarse bucket is derived only when all of its source buckets are stored for that field, so
+ * it is closed too and never half built.
  *
- * `deriveCoarse`: false skips the derivation when no hour was stored by this call (the timer's pass over
- * recently active devices, where nothing new means nothing to derive); a backfill passes true so coarse
- * buckets are completed over hours that read-through reads stored.
+ * The coarse widths are derived when this call stored an hour, or when a coarse bucket lying wholly
+ * inside the range is missing (hours stored by a chart read, or an earlier call stopped halfway); a range
+ * already built costs two small queries, which keeps repeated passes over built history cheap.
  *
  * `tx` must be a transaction (see readDeviceDataBucketsRolledUp); the builder's advisory lock is taken
  * before anything is checked, so two builders of one device run one after the other and the second finds
@@ -467,7 +468,7 @@ export async function buildRollupsAhead(
   deviceId: number,
   fields: readonly string[],
   range: DataRange,
-  options: { now?: Date; deriveCoarse?: boolean } = {},
+  options: { now?: Date } = {},
 ): Promise<RollupsAheadResult> {
   const now = options.now ?? new Date();
   const chartable = [...new Set(fields)].filter((field) => field !== ROW_COUNT_FIELD);
@@ -508,7 +509,24 @@ export async function buildRollupsAhead(
   if (spans.length > 0) {
     stored += await buildRollups(tx, companyId, deviceId, chartable, ROLLUP_BASE_SECONDS, keys, known, spans);
   }
-  if (stored === 0 && options.deriveCoarse === false) return { rawHours, stored };
+  if (stored === 0) {
+    const { rows: coarse } = await tx.query<{ seconds: number; n: number }>(
+      `SELECT bucket_seconds AS seconds, count(*)::int AS n FROM device_data_rollups
+        WHERE device_id = $1 AND company_id = $2 AND field = ANY($3::text[]) AND bucket_seconds <> $4
+          AND bucket >= $5 AND bucket < $6
+        GROUP BY bucket_seconds`,
+      [deviceId, companyId, keys, ROLLUP_BASE_SECONDS, new Date(from), new Date(to)],
+    );
+    const found = new Map(coarse.map((row) => [row.seconds, row.n]));
+    const complete = ROLLUP_BUCKET_SECONDS.every((seconds) => {
+      if (seconds === ROLLUP_BASE_SECONDS) return true;
+      const w = seconds * 1000;
+      const firstStart = binStartOf(from - 1, seconds) + w;
+      const inside = Math.max(0, Math.floor((binStartOf(to, seconds) - firstStart) / w));
+      return (found.get(seconds) ?? 0) >= inside * keys.length;
+    });
+    if (complete) return { rawHours, stored };
+  }
   // Coarse buckets overlapping [from, to), each width from the next finer stored width that divides it
   // (far fewer rows to aggregate than from the hours each time: a 30-day bucket is 30 days, not 720
   // hours); one statement per level, so each sees what the one before stored. Their source buckets may
