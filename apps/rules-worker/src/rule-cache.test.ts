@@ -128,5 +128,38 @@ forEachDb((suite) => {
         ).rows.length,
       ).toBeGreaterThan(0);
     });
+
+    it('keeps the rules of two batches running at once apart (PostgreSQL runs them side by side)', async () => {
+      const { db } = suite;
+      const companyId = await insertId(db, 'INSERT INTO companies (name) VALUES ($1)', [
+        `Cache ${randomBytes(3).toString('hex')}`,
+      ]);
+      const devices = [];
+      for (const name of ['North', 'South']) {
+        const deviceId = await insertId(db, 'INSERT INTO devices (company_id, name) VALUES ($1, $2)', [
+          companyId,
+          name,
+        ]);
+        for (const [rule, value] of [
+          ['never', -100],
+          ['warm', 8],
+        ] as const)
+          await insertId(
+            db,
+            `INSERT INTO rules (company_id, device_id, name, trigger, data_field, operator, value)
+             VALUES ($1, $2, $3, 'data', 'temperature', 'lte', $4)`,
+            [companyId, deviceId, rule, value],
+          );
+        devices.push({ companyId, deviceId });
+      }
+      const cache = createRuleCache({ lockRows: db.kind !== 'pglite' });
+      const t0 = Date.parse('2026-07-02T10:00:00Z');
+      await Promise.all(devices.map((d) => batch(db, cache, uplinks(d, [20], t0))));
+      expect(cache.fullReads()).toBe(2);
+      await Promise.all(devices.map((d) => batch(db, cache, uplinks(d, [21], t0 + 60_000))));
+      // Both batches found their rules cached: no device was read in full again.
+      expect(cache.fullReads()).toBe(2);
+      expect(cache.size()).toBe(4);
+    });
   });
 });

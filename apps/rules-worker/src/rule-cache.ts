@@ -75,19 +75,25 @@ export interface RuleCacheOptions {
 
 export function createRuleCache(options: RuleCacheOptions = { lockRows: true }): RuleCache {
   const cache = new Map<number, Cached>();
-  // What lock() read this batch, by rule id: the version of the actions part, for save().
-  let actionVersions = new Map<number, string>();
-  let locked = new Map<number, RulesWorkerRule>();
-  let lockedVersions = new Map<number, string>();
+  // What lock() read, per transaction (several batches may run at once on PostgreSQL), for save().
+  const batches = new WeakMap<
+    Queryable,
+    {
+      actionVersions: Map<number, string>;
+      locked: Map<number, RulesWorkerRule>;
+      lockedVersions: Map<number, string>;
+    }
+  >();
   let fullReads = 0;
 
   return {
     size: () => cache.size,
     fullReads: () => fullReads,
     async lock(tx, refs) {
-      actionVersions = new Map();
-      locked = new Map();
-      lockedVersions = new Map();
+      const actionVersions = new Map<number, string>();
+      const locked = new Map<number, RulesWorkerRule>();
+      const lockedVersions = new Map<number, string>();
+      batches.set(tx, { actionVersions, locked, lockedVersions });
       if (refs.length === 0) return [];
       const { rows } = await tx.query<{ id: number; device_id: number; rule_v: string; actions_v: string }>(
         `SELECT r.id, r.device_id, r.xmin::text AS rule_v,
@@ -128,6 +134,9 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
     },
     async save(tx, rows, kept = []) {
       const pending: PendingRules = { rows: new Map() };
+      const batch = batches.get(tx);
+      if (!batch) throw new Error('rule cache: save() without lock() in the same transaction');
+      const { actionVersions, locked, lockedVersions } = batch;
       // Unwritten: the row in the database is unchanged, so its version stays; the state is the new one.
       for (const { id, state } of kept) {
         const row = locked.get(id);
