@@ -372,9 +372,10 @@ describe('chart rollups built ahead of reads', () => {
       const ofA = await seededDevice(suite.db, a.id, { days: 3 });
       const ofB = await seededDevice(suite.db, b.id, { days: 3 });
       const now = new Date(T0 + 20 * DAY_MS);
+      const logged: [object, string][] = [];
       const builder = startRollupBuilder({
         db: suite.db,
-        log: quietLog,
+        log: { info: (details, message) => logged.push([details, message]), warn: quietLog.warn },
         now: () => now,
         horizonMs: 30 * DAY_MS,
         minPauseMs: 1,
@@ -388,6 +389,11 @@ describe('chart rollups built ahead of reads', () => {
       } finally {
         await builder.stop();
       }
+      // The end of the pass is logged with its progress.
+      expect(logged).toContainEqual([
+        expect.objectContaining({ backfillPasses: 1, failures: 0 }),
+        'rollup builder progress',
+      ]);
       const { rows } = await suite.db.query<{ device_id: number; company_id: number }>(
         `SELECT DISTINCT device_id::int, company_id::int FROM device_data_rollups
           WHERE device_id = ANY($1::bigint[]) ORDER BY device_id`,
