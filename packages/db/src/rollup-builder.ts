@@ -13,10 +13,11 @@
  *   (at least `minPauseMs`), so it takes at most about a third of one core and of the database, and ingest
  *   and the API always get their turn; progress is logged every `progressLogMs`.
  *
- * Several processes may run it (API replicas, the embedded platform): the builder's advisory lock per
- * device serialises them, and the second finds the hours stored and reads nothing raw. Each device is
- * built inside withTenant as its current company, so row-level security holds here as everywhere;
- * listing the devices is the only query across companies.
+ * Several processes may run it (API replicas): the builder's advisory lock per device keeps them apart. A
+ * builder that finds a device locked does not wait inside the database (that would hold a pooled
+ * connection of its API): it tries the chunk again after a pause, and then finds it stored or builds it.
+ * Each device is built inside withTenant as its current company, so row-level security holds here as
+ * everywhere; listing the devices is the only query across companies.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db';
@@ -59,6 +60,8 @@ export interface RollupBuilderProgress {
   stored: number;
   /** Batches that failed (logged; the device is tried again on the next pass). */
   failures: number;
+  /** Batches given up because another builder held the device's lock every time (next pass retries). */
+  busy: number;
 }
 
 export interface RollupBuilder {
@@ -69,6 +72,8 @@ export interface RollupBuilder {
 }
 
 const HOUR_MS = ROLLUP_BASE_SECONDS * 1000;
+/** Tries of a chunk whose device another builder holds, with growing pauses (about 10 s in all). */
+const BUSY_ATTEMPTS = 40;
 const DAY_MS = 24 * HOUR_MS;
 
 interface DeviceToBuild {
@@ -106,16 +111,41 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
     rawHours: 0,
     stored: 0,
     failures: 0,
+    busy: 0,
   };
   const stopping = new AbortController();
   let lastProgressLog = Date.now();
 
   /** One device and range in one transaction; a failure is logged and counted, never fatal. */
   async function build(device: DeviceToBuild, from: Date, to: Date): Promise<boolean> {
+    // The lock is per device, not per range: a chunk skipped while another builder holds the device would
+    // be built by nobody. So a busy device is tried again after a pause (waiting here, in JavaScript, not
+    // on a pooled connection inside the database); the holder's chunks are short.
+    for (let attempt = 1; attempt <= BUSY_ATTEMPTS; attempt += 1) {
+      const outcome = await buildOnce(device, from, to);
+      if (outcome !== 'busy') return outcome;
+      if (stopping.signal.aborted) return false;
+      await sleep(Math.max(minPauseMs, 10) * attempt, undefined, { signal: stopping.signal }).catch(
+        () => undefined,
+      );
+    }
+    progress.busy += 1;
+    return false;
+  }
+
+  async function buildOnce(device: DeviceToBuild, from: Date, to: Date): Promise<boolean | 'busy'> {
     try {
       const result = await withTenant(db, device.company_id, (tx) =>
-        buildRollupsAhead(tx, device.company_id, device.id, device.fields, { from, to }, { now: now() }),
+        buildRollupsAhead(
+          tx,
+          device.company_id,
+          device.id,
+          device.fields,
+          { from, to },
+          { now: now(), wait: false },
+        ),
       );
+      if (result.busy) return 'busy';
       progress.rawHours += result.rawHours;
       progress.stored += result.stored;
       return true;

@@ -419,4 +419,89 @@ describe('chart rollups built ahead of reads', () => {
       expect(mine.buckets.length).toBe(12);
     });
   });
+
+  forEachDb((suite) => {
+    it('two rollup builder services at once store every bucket once between them', async () => {
+      const company = await insertCompany(suite.db, { name: 'Two services' });
+      const ids = [
+        await seededDevice(suite.db, company.id),
+        await seededDevice(suite.db, company.id, { days: 20 }),
+      ];
+      const now = new Date(T0 + 21 * DAY_MS);
+      const options = {
+        db: suite.db,
+        log: quietLog,
+        now: () => now,
+        chunkMs: 2 * DAY_MS,
+        horizonMs: 60 * DAY_MS,
+        minPauseMs: 1,
+        pauseFactor: 0,
+      };
+      const builders = [startRollupBuilder(options), startRollupBuilder(options)];
+      try {
+        await vi.waitFor(
+          () => {
+            for (const builder of builders) expect(builder.progress().backfillPasses).toBeGreaterThan(0);
+          },
+          { timeout: 30_000, interval: 50 },
+        );
+      } finally {
+        await Promise.all(builders.map((builder) => builder.stop()));
+      }
+      const stored = (await storedRows(suite.db, ids[0]!)) + (await storedRows(suite.db, ids[1]!));
+      const [a, b] = builders.map((builder) => builder.progress());
+      expect(a!.failures + b!.failures).toBe(0);
+      // Each row was stored by exactly one of them (a second insert of a row would be a conflict, not counted).
+      expect(a!.stored + b!.stored).toBe(stored);
+      // The same buckets as one builder alone: nothing left to build, and charts equal the raw rows.
+      for (const id of ids) {
+        const again = await withTenant(suite.db, company.id, (tx) =>
+          buildRollupsAhead(tx, company.id, id, FIELDS, { from: new Date(T0), to: now }, { now }),
+        );
+        expect(again).toEqual({ rawHours: 0, stored: 0 });
+        const range = { from: new Date(T0), to: new Date(T0 + 20 * DAY_MS) };
+        const { buckets, rawReads } = await readCountingRaw(suite.db, company.id, id, range, 6 * HOUR, now);
+        expect(rawReads).toEqual([]);
+        expectSameBuckets(
+          buckets,
+          await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, 6 * HOUR),
+        );
+      }
+    });
+  });
+
+  forEachDb(
+    (suite) => {
+      it('a background build does not wait for a device another builder holds', async () => {
+        const company = await insertCompany(suite.db, { name: 'Busy' });
+        const id = await seededDevice(suite.db, company.id, { days: 2 });
+        const range = { from: new Date(T0), to: new Date(T0 + 2 * DAY_MS) };
+        let release!: () => void;
+        const holding = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let started!: () => void;
+        const hasStarted = new Promise<void>((resolve) => {
+          started = resolve;
+        });
+        // A first builder in its transaction, holding the device's lock.
+        const first = withTenant(suite.db, company.id, async (tx) => {
+          const result = await buildRollupsAhead(tx, company.id, id, FIELDS, range, { now: NOW });
+          started();
+          await holding;
+          return result;
+        });
+        await hasStarted;
+        const second = await withTenant(suite.db, company.id, (tx) =>
+          buildRollupsAhead(tx, company.id, id, FIELDS, range, { now: NOW, wait: false }),
+        );
+        expect(second).toEqual({ rawHours: 0, stored: 0, busy: true });
+        release();
+        const built = await first;
+        expect(built.rawHours).toBe(48);
+        expect(await storedRows(suite.db, id)).toBe(built.stored);
+      });
+    },
+    { kinds: ['postgres'] },
+  );
 });

@@ -442,6 +442,8 @@ export interface RollupsAheadResult {
   rawHours: number;
   /** Rows stored in device_data_rollups: one-hour buckets and the coarser widths derived from them. */
   stored: number;
+  /** With `wait: false`: another builder (or a late row's trigger) held the device's lock; nothing done. */
+  busy?: true;
 }
 
 /**
@@ -460,7 +462,7 @@ export interface RollupsAheadResult {
  *
  * `tx` must be a transaction (see readDeviceDataBucketsRolledUp); the builder's advisory lock is taken
  * before anything is checked, so two builders of one device run one after the other and the second finds
- * everything stored.
+ * everything stored; with `wait: false` the second returns at once with `busy` instead.
  */
 export async function buildRollupsAhead(
   tx: Queryable,
@@ -468,7 +470,7 @@ export async function buildRollupsAhead(
   deviceId: number,
   fields: readonly string[],
   range: DataRange,
-  options: { now?: Date } = {},
+  options: { now?: Date; wait?: boolean } = {},
 ): Promise<RollupsAheadResult> {
   const now = options.now ?? new Date();
   const chartable = [...new Set(fields)].filter((field) => field !== ROW_COUNT_FIELD);
@@ -480,7 +482,17 @@ export async function buildRollupsAhead(
   const from = fromBin === range.from.getTime() ? fromBin : fromBin + widthMs;
   const to = Math.min(binStart(range.to.getTime()), binStart(now.getTime() - ROLLUP_CLOSED_AFTER_MS));
   if (to <= from) return { rawHours: 0, stored: 0 };
-  await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
+  if (options.wait === false) {
+    // A background builder does not queue behind another one (an API replica's builder would hold a pooled
+    // connection while waiting): it leaves the device to whoever holds the lock and moves on.
+    const { rows: lock } = await tx.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock($1, $2) AS locked',
+      [ROLLUP_LOCK_CLASS, deviceId % 2147483647],
+    );
+    if (!lock[0]?.locked) return { rawHours: 0, stored: 0, busy: true };
+  } else {
+    await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
+  }
   const { rows: present } = await tx.query<{ t: number; fields: string[] }>(
     `SELECT (extract(epoch FROM bucket) * 1000)::float8 AS t, array_agg(field) AS fields
        FROM device_data_rollups
