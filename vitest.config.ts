@@ -14,6 +14,8 @@ export default defineConfig({
     // Two cores: more workers than that only makes database-heavy suites fight for CPU.
     maxWorkers: 2,
     // CI reads the totals from the JSON report (.ci/run prints "N passed, N failed").
-    reporters: process.env.CI ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]] : ['default'],
+    reporters: process.env.CI
+      ? ['default', ['json', { outputFile: 'test-results/vitest.json' }]]
+      : ['default'],
   },
 });
