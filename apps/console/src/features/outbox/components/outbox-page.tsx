@@ -1,13 +1,7 @@
-import {
-  type ColumnDef,
-  getCoreRowModel,
-  getSortedRowModel,
-  type SortingState,
-  useReactTable,
-} from '@tanstack/react-table';
-import { useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table';
+import { useSortedTable } from '../../../components/data-table/use-sorted-table';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
@@ -17,6 +11,8 @@ import { formatDateTime } from '../../../lib/format';
 import { canEdit } from '../../../lib/roles';
 import { useOutbox } from '../api/get-outbox';
 import type { OutboxEmail, OutboxPhoneMessage, OutboxState } from '../types';
+
+const NEWEST_FIRST = [{ id: 'created_at', desc: true }];
 
 const VARIANT = { unsent: 'warning', sent: 'secondary', failed: 'destructive' } as const;
 
@@ -41,8 +37,6 @@ function Text({ title, body }: { title?: string; body: string }) {
 
 function EmailTable({ emails, loading }: { emails: OutboxEmail[]; loading: boolean }) {
   const { t, i18n } = useTranslation();
-  // Two tables on one page: each keeps its own sorting (the URL's `sort` would be shared).
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'created_at', desc: true }]);
   const columns: ColumnDef<OutboxEmail>[] = [
     {
       accessorKey: 'created_at',
@@ -75,14 +69,8 @@ function EmailTable({ emails, loading }: { emails: OutboxEmail[]; loading: boole
       cell: ({ row }) => <StateBadge state={row.original.state} error={row.original.error} />,
     },
   ];
-  const table = useReactTable({
-    data: emails,
-    columns,
-    state: { sorting },
-    onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-  });
+  // Two tables on one page: each keeps its own sorting.
+  const table = useSortedTable({ data: emails, columns, initialSort: NEWEST_FIRST });
   return (
     <DataTable
       table={table}
@@ -96,8 +84,6 @@ function EmailTable({ emails, loading }: { emails: OutboxEmail[]; loading: boole
 
 function PhoneTable({ messages, loading }: { messages: OutboxPhoneMessage[]; loading: boolean }) {
   const { t, i18n } = useTranslation();
-  // Two tables on one page: each keeps its own sorting (the URL's `sort` would be shared).
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'created_at', desc: true }]);
   const columns: ColumnDef<OutboxPhoneMessage>[] = [
     {
       accessorKey: 'created_at',
@@ -137,14 +123,8 @@ function PhoneTable({ messages, loading }: { messages: OutboxPhoneMessage[]; loa
       cell: ({ row }) => <StateBadge state={row.original.state} error={row.original.error} />,
     },
   ];
-  const table = useReactTable({
-    data: messages,
-    columns,
-    state: { sorting },
-    onSortingChange: setSorting,
-    getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-  });
+  // Two tables on one page: each keeps its own sorting.
+  const table = useSortedTable({ data: messages, columns, initialSort: NEWEST_FIRST });
   return (
     <DataTable
       table={table}
