@@ -1,6 +1,6 @@
 import { type Db, withTenant } from '@iot/db';
 import { DEFAULT_TIME_ZONE, fieldDefinition } from '@iot/domain';
-import { coalesce } from '@iot/jobs';
+import { coalesce } from '@iot/runtime';
 import type { ActionContext } from './context';
 import { formatCompanyTime } from './format-time';
 import type { NotifyActionPayload } from './jobs/notify-action.job';

@@ -1,5 +1,5 @@
 import { type Db, withTenant } from '@iot/db';
-import { coalesce } from '@iot/jobs';
+import { coalesce } from '@iot/runtime';
 import type { ChannelKind } from './context';
 
 export interface NotificationLogEntry {

@@ -1,9 +1,9 @@
 import type { Config } from '@iot/config';
 import { type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
-import { coalesce, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
+import { JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
 import { enqueueNotifyAction, type NotifyActionPayload } from '@iot/notifier';
-import type { Logger, Service } from '@iot/runtime';
+import { coalesce, type Logger, type Service } from '@iot/runtime';
 import { evaluateTimerTick } from './evaluate-timer-tick.js';
 import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';
 import { createRuleCache } from './rule-cache.js';

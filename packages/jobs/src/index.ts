@@ -1,6 +1,5 @@
 export { backoffDelay } from './backoff';
 export { BullmqJobQueue, type BullmqJobQueueOptions, deleteRedisPrefix } from './bullmq/bullmq-queue';
-export { type CoalesceOptions, type Coalescer, coalesce } from './coalesce';
 export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/in-process-queue';
 export { jobIdFor } from './job-id';
 export {

@@ -1,5 +1,5 @@
 import type { Queryable } from '@iot/db';
-import { coalesce } from './coalesce';
+import { coalesce } from '@iot/runtime';
 
 export type ClaimResult =
   /**

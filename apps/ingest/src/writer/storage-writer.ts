@@ -6,7 +6,7 @@ import {
   upsertDeviceCurrentRows,
 } from '@iot/db';
 import type { EventLog, LogRecord, Subscription } from '@iot/event-log';
-import type { Logger } from '@iot/runtime';
+import { coalesce, type Logger } from '@iot/runtime';
 import { UPLINKS_TOPIC, type UplinkEnvelope } from '../envelope.js';
 import { buildBatchRows, isUplinkEnvelope } from './build-batch-rows.js';
 
@@ -88,84 +88,28 @@ export async function writeEnvelopes(
   }
 }
 
-interface Waiting {
-  envelopes: readonly UplinkEnvelope[];
-  resolve: (stored: number) => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * Group commit across partitions. The log hands each partition's batches to the handler on their own
- * (16 partitions at a few hundred uplinks/s each give batches of a handful of records and hundreds of
- * small transactions per second); here every batch that arrives while a write is running waits, and the
- * next write takes all waiting batches (up to `maxRows` envelopes) in one transaction. A partition has
- * at most one batch in flight, so merged batches never hold the same partition twice: per-device order
- * holds, and concurrent writes touch disjoint devices. Each batch's promise settles with its write, so
- * the log commits a partition's offsets only after the rows are in.
- */
-export class GroupCommit {
-  private readonly queue: Waiting[] = [];
-  private writing = 0;
-
-  constructor(
-    private readonly write: (envelopes: readonly UplinkEnvelope[]) => Promise<number>,
-    private readonly maxRows: number,
-    private readonly concurrency: number,
-  ) {}
-
-  /** Resolves with the rows stored for the whole write that carried these envelopes' batch. */
-  add(envelopes: readonly UplinkEnvelope[]): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.queue.push({ envelopes, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    while (this.writing < this.concurrency && this.queue.length > 0) {
-      const taken: Waiting[] = [];
-      let rows = 0;
-      while (
-        this.queue.length > 0 &&
-        (taken.length === 0 || rows + this.queue[0]!.envelopes.length <= this.maxRows)
-      ) {
-        const next = this.queue.shift()!;
-        taken.push(next);
-        rows += next.envelopes.length;
-      }
-      this.writing++;
-      this.write(taken.flatMap((w) => w.envelopes))
-        .then(
-          (stored) => {
-            for (const w of taken) w.resolve(stored);
-          },
-          (error: unknown) => {
-            for (const w of taken) w.reject(error);
-          },
-        )
-        .finally(() => {
-          this.writing--;
-          this.pump();
-        });
-    }
-  }
-}
-
 /** The storage writer: consumer group `storage-writer` on topic `uplinks`. */
 export async function startStorageWriter(
   options: StorageWriterOptions,
 ): Promise<{ subscription: Subscription; stats: StorageWriterStats }> {
   const { db, eventLog, log } = options;
   const stats: StorageWriterStats = { batches: 0, records: 0, stored: 0 };
-  const commits = new GroupCommit(
-    async (envelopes) => {
-      const stored = await writeEnvelopes(db, envelopes, log);
-      // Counted once per write, not per merged batch.
-      stats.stored += stored;
-      return stored;
+  // Group commit across partitions: the log hands each partition's batches over on their own (16
+  // partitions at a few hundred uplinks/s each give batches of a handful of records); batches arriving
+  // while a write runs go together into the next transaction, up to maxRowsPerWrite envelopes. A
+  // partition has at most one batch in flight, so a write never holds one partition twice: per-device
+  // order holds and concurrent writes touch disjoint devices. Each batch's promise settles with its
+  // write, so the log commits a partition's offsets only after the rows are in.
+  const commit = coalesce<readonly UplinkEnvelope[], void>(
+    async (batches) => {
+      stats.stored += await writeEnvelopes(db, batches.flat(), log);
+      return batches.map(() => undefined);
     },
-    options.maxRowsPerWrite ?? 5000,
-    options.concurrentWrites ?? 2,
+    {
+      maxBatch: options.maxRowsPerWrite ?? 5000,
+      maxInFlight: options.concurrentWrites ?? 2,
+      weight: (batch) => batch.length,
+    },
   );
   const subscription = await eventLog.subscribe(
     options.topic ?? UPLINKS_TOPIC,
@@ -180,7 +124,7 @@ export async function startStorageWriter(
             'uplinks record is not an envelope, skipped',
           );
       }
-      if (envelopes.length > 0) await commits.add(envelopes);
+      if (envelopes.length > 0) await commit(envelopes);
       stats.batches++;
       stats.records += batch.length;
     },

@@ -1,6 +1,6 @@
 import type { Queryable } from '@iot/db/db';
 // The coalescer alone: the mail entry point stays free of the queue adapters (the API imports it).
-import { coalesce } from '@iot/jobs/coalesce';
+import { coalesce } from '@iot/runtime';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Mailer, MailMessage, MailResult } from './mailer';
 import { recipients } from './mailer';

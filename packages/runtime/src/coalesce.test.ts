@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coalesce } from './coalesce';
+import { coalesce } from './coalesce.js';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
