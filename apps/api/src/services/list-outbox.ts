@@ -45,6 +45,9 @@ export interface OutboxPhoneMessage {
 /** unsent: kept because no provider is configured; sent: handed over; failed: the provider refused it. */
 export type OutboxState = 'unsent' | 'sent' | 'failed';
 
+/** A row as the database returns it: times as Date, the state not yet derived. */
+type StoredRow<T> = Omit<T, 'state' | 'sent_at' | 'created_at'> & { sent_at: Date | null; created_at: Date };
+
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 const stateOf = (sentAt: unknown, error: unknown): OutboxState =>
   sentAt !== null ? 'sent' : error !== null ? 'failed' : 'unsent';
@@ -56,16 +59,7 @@ export async function listOutbox(
 ): Promise<{ emails: OutboxEmail[]; phone_messages: OutboxPhoneMessage[] }> {
   return withTenant(db, auth.companyId, async (tx) => {
     // As the tenant, users holds this company's users: any of their addresses but the reader's hides a mail.
-    const emails = await tx.query<{
-      id: number;
-      recipients: string[];
-      cc: string[];
-      subject: string;
-      body: string;
-      sent_at: Date | null;
-      error: string | null;
-      created_at: Date;
-    }>(
+    const emails = await tx.query<StoredRow<OutboxEmail>>(
       `SELECT o.id::int AS id, o.recipients, o.cc, o.subject, o.body, o.sent_at, o.error, o.created_at
          FROM outbox_emails o
         WHERE o.company_id = $1
@@ -76,21 +70,7 @@ export async function listOutbox(
         LIMIT $3`,
       [auth.companyId, auth.user.id, limit],
     );
-    const phones = await tx.query<{
-      id: number;
-      channel: 'sms' | 'voice';
-      recipient: string;
-      body: string;
-      voice_language: string | null;
-      device_id: number | null;
-      device_name: string | null;
-      rule_id: number | null;
-      rule_name: string | null;
-      reference: string | null;
-      sent_at: Date | null;
-      error: string | null;
-      created_at: Date;
-    }>(
+    const phones = await tx.query<StoredRow<OutboxPhoneMessage>>(
       `SELECT p.id::int AS id, p.channel, p.recipient, p.body, p.voice_language, p.device_id::int AS device_id,
               d.name AS device_name, p.rule_id::int AS rule_id, r.name AS rule_name, p.reference, p.sent_at,
               p.error, p.created_at
