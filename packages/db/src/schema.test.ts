@@ -289,6 +289,21 @@ forEachDb((suite) => {
     });
   });
 
+  describe('notification log', () => {
+    it("finds a retried job's rows by idempotency key through an index, not a walk of the company's log", async () => {
+      const plan = await suite.db.transaction(async (tx) => {
+        // Tables in a test are tiny, so the planner would scan them anyway; with scans priced out it shows
+        // whether an index can answer the notifier's lookup (load-action.ts) at all.
+        await tx.query('SET LOCAL enable_seqscan = off');
+        const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+          "EXPLAIN SELECT recipient FROM notification_log WHERE company_id = 1 AND idempotency_key = 'k'",
+        );
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('notification_log_idempotency_idx');
+    });
+  });
+
   describe('reference geography', () => {
     it.each([
       ['DE', 'Deutschland', 16, 417],
