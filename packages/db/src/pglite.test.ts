@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrate, migrations } from './migrate';
-import { openPglite } from './pglite';
+import { openPglite as openPgliteIn, type PgliteOptions } from './pglite';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('PGlite Db', () => {
+// The same behaviour whether PGlite runs in its worker thread (the default) or in this thread.
+describe.each(['worker', 'main'] as const)('PGlite Db in the %s thread', (thread) => {
+  const openPglite = (options: PgliteOptions = {}) => openPgliteIn({ ...options, thread });
   const dirs: string[] = [];
   afterAll(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import type { Db, Queryable, QueryResult } from './db';
+import { openPgliteWorker } from './pglite-client';
 import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
 import { DATE_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
 export interface PgliteOptions {
   /** Directory that holds the database files; undefined keeps the database in memory. */
   dataDir?: string;
+  /**
+   * Where PGlite runs: 'worker' (the default) in a worker thread, so that its statements do not block this
+   * thread's event loop (pglite-client.ts); 'main' in this thread, as before (for comparisons and tests).
+   */
+  thread?: 'worker' | 'main';
 }
 
 interface PgliteLike {
@@ -28,14 +33,20 @@ function wrap(conn: PgliteLike): Queryable {
 }
 
 /**
- * Opens PGlite, in memory or in `dataDir`. PGlite is one connection: it runs every `query` and
- * `transaction` under one internal mutex, so concurrent transactions are serialised and a plain query
- * waits until a running transaction ends instead of landing inside it (tested in pglite.test.ts).
+ * Opens PGlite, in memory or in `dataDir`, in a worker thread unless `thread: 'main'`. PGlite is one
+ * connection: it runs every `query` and `transaction` under one internal mutex, so concurrent transactions
+ * are serialised and a plain query waits until a running transaction ends instead of landing inside it
+ * (tested in pglite.test.ts, in both threads).
  */
 export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
   // PGlite creates the data directory itself but not its parents (DATA_DIR on a first start).
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
+  if (options.thread !== 'main') {
+    return openPgliteWorker(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  }
   // int8[] needs no parser of its own: PGlite parses array elements with the element type's parser.
+  // Loaded only here: with the worker (and on PostgreSQL) this thread never loads PGlite at all.
+  const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     parsers: { [INT8_OID]: parseInt8, [DATE_OID]: parseDate },

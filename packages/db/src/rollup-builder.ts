@@ -92,7 +92,9 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
   const recentIntervalMs = options.recentIntervalMs ?? 5 * 60_000;
   const recentWindowMs = options.recentWindowMs ?? 3 * HOUR_MS;
   // Whole hours, so consecutive chunks meet on an hour boundary and no hour falls between them.
-  // PGlite runs in this thread: shorter chunks keep each pause-free stretch of the event loop short.
+  // PGlite is one connection (in its worker thread, so the event loop no longer waits for it): a chunk is
+  // one transaction that every other statement (storage writer, rules worker, API) waits behind, so
+  // shorter chunks keep those waits short.
   const defaultChunkMs = (db.kind === 'pglite' ? 7 : 14) * DAY_MS;
   const chunkMs = Math.max(1, Math.round((options.chunkMs ?? defaultChunkMs) / HOUR_MS)) * HOUR_MS;
   const horizonMs = options.horizonMs ?? 2 * 366 * DAY_MS;

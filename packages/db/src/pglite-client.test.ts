@@ -1,0 +1,251 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from './db';
+import { openPglite } from './pglite';
+import { pgliteWorkerOf } from './pglite-client';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A statement that keeps PGlite busy for a while (about 0.3 to 1 s here). */
+const SLOW_SQL = 'SELECT count(*) FROM generate_series(1, 3000000) AS s(i) WHERE i % 7 = 0';
+
+/** The error of `promise`, for comparing what callers see on both threads. */
+async function errorOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a rejection');
+}
+
+function fieldsOf(error: Error) {
+  const { name, message, code, detail, constraint, severity, table, schema, hint, routine } = error as Error &
+    Record<string, unknown>;
+  return {
+    // PGlite's DatabaseError class stays in the worker: here it is an Error with the same own fields.
+    type: error instanceof RangeError ? 'RangeError' : error instanceof Error ? 'Error' : typeof error,
+    name,
+    message,
+    code,
+    detail,
+    constraint,
+    severity,
+    table,
+    schema,
+    hint,
+    routine,
+  };
+}
+
+describe('PGlite in a worker thread', () => {
+  const open: Db[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((db) => db.close()));
+  });
+  async function openBoth() {
+    const worker = await openPglite();
+    const main = await openPglite({ thread: 'main' });
+    open.push(worker, main);
+    return { worker, main };
+  }
+
+  it('runs PGlite off this thread, and the event loop keeps turning during a long statement', async () => {
+    const db = await openPglite();
+    open.push(db);
+    expect(pgliteWorkerOf(db)).toBeDefined();
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 5);
+    const started = performance.now();
+    await db.query(SLOW_SQL);
+    const took = performance.now() - started;
+    clearInterval(timer);
+    // In this thread the statement would hold the loop for all of `took` (0 or 1 tick).
+    expect(took).toBeGreaterThan(100);
+    expect(ticks).toBeGreaterThan(took / 5 / 4);
+  });
+
+  it('reports PostgreSQL errors with the same class, message and fields as PGlite in the thread', async () => {
+    const { worker, main } = await openBoth();
+    for (const db of [worker, main]) {
+      await db.exec(
+        'CREATE TABLE u (id int PRIMARY KEY, email text UNIQUE); INSERT INTO u VALUES (1, $$a@example.test$$);',
+      );
+    }
+    const cases: ((db: Db) => Promise<unknown>)[] = [
+      (db) => db.query('INSERT INTO u VALUES ($1, $2)', [2, 'a@example.test']), // 23505
+      (db) => db.query('INSERT INTO u VALUES (NULL, $1)', ['b']), // 23502
+      (db) => db.query('SELEC 1'), // 42601
+      (db) => db.query("SELECT '9007199254740993'::bigint"), // RangeError of the int8 parser
+      (db) => db.exec('SELECT 1/0'), // 22012
+      (db) =>
+        db.transaction(async (tx) => {
+          await tx.query('INSERT INTO u VALUES ($1, $2)', [1, 'c']);
+        }),
+    ];
+    for (const run of cases) {
+      const [inWorker, inThread] = await Promise.all([errorOf(run(worker)), errorOf(run(main))]);
+      expect(fieldsOf(inWorker)).toEqual(fieldsOf(inThread));
+    }
+    const unique = (await errorOf(
+      worker.query('INSERT INTO u VALUES (3, $1)', ['a@example.test']),
+    )) as Error & Record<string, unknown>;
+    expect(unique).toBeInstanceOf(Error);
+    expect(unique).toMatchObject({
+      code: '23505',
+      constraint: 'u_email_key',
+      detail: 'Key (email)=(a@example.test) already exists.',
+      message: 'duplicate key value violates unique constraint "u_email_key"',
+    });
+    expect(await errorOf(worker.query("SELECT '9007199254740993'::bigint"))).toBeInstanceOf(RangeError);
+  });
+
+  it('rolls back when the callback throws, holding the transaction open in the worker until then', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await db.exec('CREATE TABLE t (v int)');
+    const failure = new Error('boom');
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES (1)');
+        // The transaction's own statements see its row while it is open.
+        expect((await tx.query('SELECT v FROM t')).rows).toEqual([{ v: 1 }]);
+        await sleep(10);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect((await db.query('SELECT v FROM t')).rows).toEqual([]);
+    // A handle kept past its transaction's end is refused, as PGlite refuses it in the thread.
+    let kept: Parameters<Parameters<Db['transaction']>[0]>[0] | undefined;
+    await db.transaction(async (tx) => {
+      kept = tx;
+    });
+    await expect(kept?.query('SELECT 1')).rejects.toThrow('Transaction is closed');
+  });
+
+  it('serialises concurrent transactions and keeps plain queries out of them', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await db.exec('CREATE TABLE log (n int, what text)');
+    const order: string[] = [];
+    await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) =>
+        db.transaction(async (tx) => {
+          order.push(`begin ${i}`);
+          await tx.query('INSERT INTO log VALUES ($1, $2)', [i, 'a']);
+          await sleep(5);
+          await tx.query('INSERT INTO log VALUES ($1, $2)', [i, 'b']);
+          order.push(`end ${i}`);
+        }),
+      ),
+      db.query("INSERT INTO log VALUES (99, 'plain')"),
+    ]);
+    // Every transaction ran alone: each begin is followed by its own end.
+    for (let i = 0; i < order.length; i += 2) {
+      expect(order[i + 1]?.replace('end', 'begin')).toBe(order[i]);
+    }
+    const { rows } = await db.query<{ n: number }>('SELECT n FROM log');
+    expect(rows).toHaveLength(11);
+  });
+
+  it('rejects pending and later calls with a clear error when the worker dies', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await db.exec('CREATE TABLE t (v int)');
+    const worker = pgliteWorkerOf(db)!;
+    const slow = db.query(SLOW_SQL);
+    const queued = db.query('SELECT 1');
+    const transaction = db.transaction(async (tx) => {
+      await tx.query('INSERT INTO t VALUES (1)');
+      await sleep(50);
+      await tx.query('INSERT INTO t VALUES (2)');
+    });
+    // The transaction waits for the slow statement; kill the worker while all three are pending.
+    await sleep(20);
+    await worker.terminate();
+    await expect(slow).rejects.toThrow(/PGlite worker exited unexpectedly/);
+    await expect(queued).rejects.toThrow(/PGlite worker exited unexpectedly/);
+    await expect(transaction).rejects.toThrow(/PGlite worker exited unexpectedly/);
+    await expect(db.query('SELECT 1')).rejects.toThrow(/PGlite worker exited unexpectedly/);
+    await expect(db.transaction(async () => 1)).rejects.toThrow(/PGlite worker exited unexpectedly/);
+    // Closing a Db whose worker died resolves (nothing left to close).
+    await db.close();
+  });
+
+  it('rejects a call whose parameters cannot be sent to the worker, and stays usable', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await expect(db.query('SELECT $1::text AS v', [() => 1])).rejects.toThrow(/could not be cloned/);
+    expect((await db.query('SELECT $1::text AS v', ['ok'])).rows).toEqual([{ v: 'ok' }]);
+  });
+
+  it('rejects the open when PGlite cannot start in the worker, as in the thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iot-pglite-bad-'));
+    try {
+      // A data directory of another PostgreSQL version: PGlite aborts while starting.
+      writeFileSync(join(dir, 'PG_VERSION'), '9\n');
+      const [inWorker, inThread] = await Promise.all([
+        errorOf(openPglite({ dataDir: dir })),
+        errorOf(openPglite({ dataDir: dir, thread: 'main' })),
+      ]);
+      expect(inWorker.constructor.name).toBe('RuntimeError');
+      expect(inWorker.constructor).toBe(inThread.constructor);
+      expect(inWorker.message).toBe(inThread.message);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('close finishes the statements already sent, ends the worker and refuses later calls', async () => {
+    const db = await openPglite();
+    const worker = pgliteWorkerOf(db)!;
+    const exited = once(worker, 'exit');
+    const sent = db.query<{ n: number }>('SELECT 41 + 1 AS n');
+    await db.close();
+    expect((await sent).rows).toEqual([{ n: 42 }]);
+    expect(await exited).toEqual([0]);
+    await expect(db.query('SELECT 1')).rejects.toThrow('PGlite is closed');
+    await db.close();
+  });
+
+  it('finds its worker script from a bundle, as the tsup-built apps run it', async () => {
+    // Bundled like apps/*/dist/main.js (tsup.base.ts: @iot sources in, npm packages external) into a
+    // directory where no pglite-worker.js lies beside the bundle; the script comes from @iot/db then.
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const dir = join(root, 'node_modules', '.cache', `iot-db-bundle-${process.pid}-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(
+        join(dir, 'entry.ts'),
+        `import { openPglite } from ${JSON.stringify(fileURLToPath(new URL('./pglite.ts', import.meta.url)))};
+         const db = await openPglite();
+         const { rows } = await db.query("SELECT 41::bigint + 1 AS n, '2024-02-29'::date AS day");
+         await db.close();
+         console.log(JSON.stringify(rows));`,
+      );
+      await build({
+        entryPoints: [join(dir, 'entry.ts')],
+        outfile: join(dir, 'main.mjs'),
+        bundle: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        packages: 'external',
+        logLevel: 'silent',
+      });
+      const { stdout } = await promisify(execFile)(process.execPath, [join(dir, 'main.mjs')], { cwd: dir });
+      expect(JSON.parse(stdout)).toEqual([{ n: 42, day: '2024-02-29' }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

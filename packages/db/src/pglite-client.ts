@@ -1,0 +1,212 @@
+/**
+ * The embedded `Db` with PGlite in a `worker_threads` worker (pglite-worker.js), so that its statements,
+ * which are synchronous WebAssembly, no longer block the main thread's event loop. The main thread sends
+ * each statement as a message and receives the rows already parsed (int8 -> number, date -> text, in the
+ * worker; a `Date` survives structured cloning); it only deserialises them.
+ *
+ * Same behaviour as PGlite in the thread (pglite.ts, `thread: 'main'`):
+ * - one connection: a plain query waits until a running transaction ends, concurrent transactions are
+ *   serialised (PGlite's own mutex does it, in the worker);
+ * - transactions are interactive: BEGIN runs in the worker and PGlite's transaction stays open there while
+ *   `fn` sends its statements one by one; COMMIT when `fn` resolves, ROLLBACK when it throws;
+ * - errors arrive as the same built-in class with the same message and own properties (PostgreSQL's
+ *   `code`, `detail`, `constraint`, ... and PGlite's `name: 'error'`, `query`, `params`);
+ * - the tx guard (tx-guard.ts) works as before: it lives on the main thread.
+ * A worker that dies (crash, `terminate`) rejects every pending call and every later one with an error
+ * that says so, instead of leaving them waiting.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Db, Queryable, QueryResult } from './db';
+import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
+
+interface SerialisedError {
+  type: string;
+  message: string;
+  stack: string | undefined;
+  props: Record<string, unknown>;
+}
+
+type Reply = { id: number; result?: unknown; error?: SerialisedError };
+type Ready = { ready: true } | { ready: false; error: SerialisedError };
+
+// Not in the ES lib this package compiles against, but always there in Node.
+const wasm = (globalThis as unknown as { WebAssembly: { RuntimeError: new (message: string) => Error } })
+  .WebAssembly;
+
+const ERROR_TYPES: Record<string, new (message: string) => Error> = {
+  Error,
+  RangeError,
+  TypeError,
+  SyntaxError,
+  ReferenceError,
+  EvalError,
+  URIError,
+  // PGlite's WebAssembly failing (e.g. `unreachable` on a data directory it cannot read).
+  RuntimeError: wasm.RuntimeError,
+};
+
+function rebuildError(serialised: SerialisedError): Error {
+  const error = new (ERROR_TYPES[serialised.type] ?? Error)(serialised.message);
+  Object.assign(error, serialised.props);
+  if (serialised.stack !== undefined) error.stack = serialised.stack;
+  return error;
+}
+
+/**
+ * The worker's script. From the sources (vitest, tsx) it lies beside this module. In a tsup bundle
+ * (apps/.../dist/main.js) `import.meta.url` is the bundle's, so it is taken from the @iot/db package,
+ * which every app reaches through node_modules (npm workspaces), like its external dependencies.
+ */
+export function pgliteWorkerUrl(): URL {
+  const beside = new URL('./pglite-worker.js', import.meta.url);
+  if (beside.protocol === 'file:' && existsSync(beside)) return beside;
+  return pathToFileURL(createRequire(import.meta.url).resolve('@iot/db/pglite-worker.js'));
+}
+
+/** The worker behind a Db opened by openPgliteWorker (tests use it to kill the worker). */
+const workers = new WeakMap<Db, Worker>();
+export function pgliteWorkerOf(db: Db): Worker | undefined {
+  return workers.get(db);
+}
+
+export async function openPgliteWorker(options: { dataDir?: string } = {}): Promise<Db> {
+  const worker = new Worker(pgliteWorkerUrl(), {
+    workerData: { dataDir: options.dataDir },
+    // Plain JavaScript: no loader (tsx, vitest) needed in there.
+    execArgv: [],
+  });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  /** Set once the worker is gone or closing: every call from then on is rejected with it. */
+  let unavailable: (() => Error) | undefined;
+  let closing: Promise<void> | undefined;
+
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  let uncaught: Error | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    const onReady = (message: Ready) => {
+      if (message.ready) resolve();
+      else reject(rebuildError(message.error));
+    };
+    worker.once('message', onReady);
+    worker.once('exit', (code) => {
+      worker.off('message', onReady);
+      const why = uncaught ? `: ${uncaught.message}` : '';
+      reject(
+        new Error(`PGlite worker exited with code ${code} while opening the database${why}`, {
+          cause: uncaught,
+        }),
+      );
+    });
+  });
+
+  function failAll(error: () => Error): void {
+    unavailable ??= error;
+    for (const call of pending.values()) call.reject(error());
+    pending.clear();
+  }
+
+  worker.on('error', (error) => {
+    uncaught = error;
+    // An uncaught exception ended the worker ('exit' follows).
+    failAll(
+      () =>
+        new Error(`PGlite worker failed (${error.message}); the database is unavailable`, { cause: error }),
+    );
+  });
+  worker.on('messageerror', (error) => {
+    // A reply that cannot be deserialised leaves its call without an answer: give up on the worker.
+    failAll(() => new Error('PGlite worker sent a message that cannot be read', { cause: error }));
+    void worker.terminate();
+  });
+  worker.on('exit', (code) => {
+    failAll(() =>
+      closing
+        ? new Error('PGlite is closed')
+        : new Error(`PGlite worker exited unexpectedly with code ${code}; the database is unavailable`),
+    );
+  });
+
+  await ready;
+  worker.on('message', (reply: Reply) => {
+    const call = pending.get(reply.id);
+    if (!call) return;
+    pending.delete(reply.id);
+    // An idle worker does not keep the process alive, as PGlite in the thread would not.
+    if (pending.size === 0) worker.unref();
+    if (reply.error) call.reject(rebuildError(reply.error));
+    else call.resolve(reply.result);
+  });
+  worker.unref();
+
+  function call<T>(message: Record<string, unknown>): Promise<T> {
+    if (unavailable) return Promise.reject(unavailable());
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      // A parameter that cannot be cloned (a function, a symbol) throws DataCloneError here.
+      worker.postMessage({ ...message, id });
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (pending.size === 1) worker.ref();
+    });
+  }
+
+  function handle(tx: number | undefined): Queryable {
+    return {
+      query: <R>(sql: string, params?: readonly unknown[]) =>
+        call<QueryResult<R>>({ op: 'query', sql, params, tx }),
+      exec: (sql: string) => call<void>({ op: 'exec', sql, tx }),
+    };
+  }
+  const direct = handle(undefined);
+
+  const db: Db = {
+    kind: 'pglite',
+    async query(sql, params) {
+      assertNotInTransaction(db, 'query');
+      return direct.query(sql, params);
+    },
+    async exec(sql) {
+      assertNotInTransaction(db, 'exec');
+      return direct.exec(sql);
+    },
+    async transaction(fn) {
+      assertNotInTransaction(db, 'transaction');
+      // Resolves once BEGIN ran, i.e. after every transaction before it ended.
+      const tx = await call<number>({ op: 'begin' });
+      let result: Awaited<ReturnType<typeof fn>>;
+      try {
+        result = await runInTransactionContext(db, () => fn(handle(tx)));
+      } catch (error) {
+        // The callback's error is what the caller needs; a failed ROLLBACK (worker gone) adds nothing.
+        await call({ op: 'rollback', tx }).catch(() => undefined);
+        throw error;
+      }
+      await call({ op: 'commit', tx });
+      return result;
+    },
+    close() {
+      closing ??= (async () => {
+        if (!unavailable) {
+          const closed = call<void>({ op: 'close' });
+          unavailable = () => new Error('PGlite is closed');
+          try {
+            await closed;
+          } finally {
+            // The worker ends by itself once PGlite is closed; terminate one that does not.
+            const timer = setTimeout(() => void worker.terminate(), 5000);
+            await exited;
+            clearTimeout(timer);
+          }
+        } else {
+          await worker.terminate();
+        }
+      })();
+      return closing;
+    },
+  };
+  workers.set(db, worker);
+  return db;
+}
