@@ -25,8 +25,12 @@ import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
-const CONSOLE_TEST_BUILD = fileURLToPath(new URL('../../apps/console/dist-test', import.meta.url));
-const CONSOLE_BUILD = fileURLToPath(new URL('../../apps/console/dist', import.meta.url));
+// Other builds (say, of an earlier commit for a before/after comparison) through these two variables.
+const CONSOLE_TEST_BUILD =
+  process.env.BENCH_CONSOLE_TEST_BUILD ??
+  fileURLToPath(new URL('../../apps/console/dist-test', import.meta.url));
+const CONSOLE_BUILD =
+  process.env.BENCH_CONSOLE_BUILD ?? fileURLToPath(new URL('../../apps/console/dist', import.meta.url));
 const DEVICES = 10_000;
 const YEAR_ROWS = 365 * 144;
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);

@@ -69,17 +69,24 @@ function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): Dev
 }
 
 /** The same filters, only what a map draws (`view=map`): id, name, state, position, chosen latest values. */
-export function listCompanyDevicePins(
+export async function listCompanyDevicePins(
   db: Db,
   auth: AuthContext,
   query: DeviceListQuery,
-): Promise<DevicePin[]> {
+): Promise<{ pins: DevicePin[]; fields: string[] }> {
   const filter = toDeviceListFilter(query);
-  const fields = (query.data_fields ?? '')
-    .split(',')
-    .map((f) => f.trim())
-    .filter((f) => f !== '');
-  return withTenant(db, auth.companyId, (tx) => listDevicePins(tx, auth.companyId, filter, fields));
+  const fields = [
+    ...new Set(
+      (query.data_fields ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => f !== ''),
+    ),
+  ];
+  const pins = await withTenant(db, auth.companyId, (tx) =>
+    listDevicePins(tx, auth.companyId, filter, fields),
+  );
+  return { pins, fields };
 }
 
 export function listCompanyDevices(

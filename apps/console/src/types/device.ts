@@ -50,11 +50,22 @@ export interface Device {
   updated_at?: string | null;
 }
 
-/** One row of GET /core/devices?view=map: what a map draws; data holds the asked fields only. */
-export type MapDevice = Pick<
-  Device,
-  'id' | 'name' | 'state' | 'is_active' | 'latitude' | 'longitude' | 'data'
->;
+/**
+ * GET /core/devices?view=map: what a map draws, as columns (index i of every array is one device), which
+ * for 10,000 devices is a third of the bytes of one object per device and far quicker to parse. `state`
+ * points into `states`; `data` holds a column per asked field.
+ */
+export interface MapDeviceColumns {
+  count: number;
+  id: number[];
+  states: string[];
+  state: number[];
+  /** 1 active, 0 not */
+  is_active: number[];
+  latitude: (number | null)[];
+  longitude: (number | null)[];
+  data: Record<string, unknown[]>;
+}
 
 /** GET /core/devices/{id}: the list row plus details; credentials only for ROLE_ADMIN and ROLE_MAINUSER. */
 export interface DeviceDetails extends Device {

@@ -2,14 +2,15 @@ import type { LoaderFunctionArgs } from 'react-router';
 import { DeviceOpenerProvider } from '../../components/device-opener';
 import { dashboardsQueryOptions } from '../../features/dashboards/api/get-dashboards';
 import { DashboardsPage, preloadWidgetChunks } from '../../features/dashboards/components/dashboards-page';
+import { prefetchWidgetData } from '../../features/dashboards/prefetch-widget-data';
 import { useDeviceDrawers } from '../../features/devices/components/device-drawers';
 import { queryClient } from '../../lib/query-client';
 import { holdStartupDevices } from '../../lib/startup-gate';
 
 /**
  * Before the shell renders: the start-up device list waits for the dashboard's widgets
- * (lib/startup-gate.ts), and the dashboards are asked for at once, so the shown one's widget chunks start
- * loading while the shell renders. Nothing waits for them here.
+ * (lib/startup-gate.ts), and the dashboards are asked for at once, so the shown one's widget data and
+ * chunks start loading while the shell renders. Nothing waits for them here.
  */
 export function loader({ request }: LoaderFunctionArgs) {
   holdStartupDevices();
@@ -17,7 +18,9 @@ export function loader({ request }: LoaderFunctionArgs) {
   queryClient.fetchQuery(dashboardsQueryOptions()).then(
     (list) => {
       const shown = list.find((d) => d.id === wanted) ?? list[0];
-      if (shown) preloadWidgetChunks(shown.widgets);
+      if (!shown) return;
+      prefetchWidgetData(shown.widgets);
+      preloadWidgetChunks(shown.widgets);
     },
     // The page's own query shows a failure.
     () => undefined,

@@ -22,10 +22,10 @@ import { ToggleGroup, ToggleGroupItem } from '../ui/toggle-group';
 
 /**
  * The chart period: a period plus the "now" it was chosen at, so the bounds (and the query key) stay
- * put until the user picks again.
+ * put until the user picks again. `initialNow` (default: the first render's time) is the first "now".
  */
-export function usePeriod(initial: Period = { kind: 'last', span: '24h' }) {
-  const [state, setState] = useState(() => ({ period: initial, now: Date.now() }));
+export function usePeriod(initial: Period = { kind: 'last', span: '24h' }, initialNow?: number) {
+  const [state, setState] = useState(() => ({ period: initial, now: initialNow ?? Date.now() }));
   const bounds: Bounds = periodBounds(state.period, state.now);
   return {
     period: state.period,

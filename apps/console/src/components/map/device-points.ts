@@ -1,5 +1,5 @@
 import { toNumber } from '../../lib/chart-data';
-import type { MapDevice } from '../../types/device';
+import type { MapDeviceColumns } from '../../types/device';
 import type { MapPoint } from './map-points';
 
 // Kept here, not beside the clustering, so the first screen does not load supercluster.
@@ -35,29 +35,41 @@ export function rampColor(value: number, min: number, max: number): [number, num
 
 export type ColorBy = { by: 'state' } | { by: 'field'; field: string };
 
-/** Devices with a position as map points, coloured by state or by a field's latest value. */
-export function devicePoints(devices: readonly MapDevice[], color: ColorBy): MapPoint[] {
-  const placed = devices.filter((d) => hasPosition(d.latitude, d.longitude));
+/**
+ * Devices with a position as map points, coloured by state or by a field's latest value; `only` keeps the
+ * devices of these ids (all when empty or missing).
+ */
+export function devicePoints(list: MapDeviceColumns, color: ColorBy, only?: ReadonlySet<number>): MapPoint[] {
+  const values = color.by === 'field' ? list.data[color.field] : undefined;
+  const placed: number[] = [];
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
-  const values = placed.map((d) => {
-    const v = color.by === 'field' ? toNumber(d.data?.[color.field]) : null;
-    if (v !== null) {
-      min = Math.min(min, v);
-      max = Math.max(max, v);
+  for (let i = 0; i < list.count; i++) {
+    if (only && only.size > 0 && !only.has(list.id[i] as number)) continue;
+    if (!hasPosition(list.latitude[i], list.longitude[i])) continue;
+    placed.push(i);
+    if (values) {
+      const v = toNumber(values[i]);
+      if (v !== null) {
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+      }
     }
-    return v;
-  });
-  return placed.map((d, i) => {
-    const value = values[i] ?? null;
-    const rgb =
-      color.by === 'field'
-        ? value === null
-          ? NO_VALUE
-          : rampColor(value, min, max)
-        : !d.is_active
-          ? OFFLINE
-          : (STATE_COLORS[d.state] ?? OFFLINE);
-    return { id: d.id, latitude: d.latitude as number, longitude: d.longitude as number, color: rgb };
+  }
+  const stateColors = list.states.map((s) => STATE_COLORS[s] ?? OFFLINE);
+  return placed.map((i) => {
+    let rgb: [number, number, number];
+    if (color.by === 'field') {
+      const value = values ? toNumber(values[i]) : null;
+      rgb = value === null ? NO_VALUE : rampColor(value, min, max);
+    } else {
+      rgb = list.is_active[i] ? (stateColors[list.state[i] as number] ?? OFFLINE) : OFFLINE;
+    }
+    return {
+      id: list.id[i] as number,
+      latitude: list.latitude[i] as number,
+      longitude: list.longitude[i] as number,
+      color: rgb,
+    };
   });
 }

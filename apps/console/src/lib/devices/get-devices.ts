@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Device, MapDevice } from '../../types/device';
+import type { Device, MapDeviceColumns } from '../../types/device';
 import { api } from '../api-client';
 
 /** GET /core/devices: every device of the acting company with its latest values; filtered in the browser. */
@@ -30,14 +30,14 @@ export const devicesByIdsQueryOptions = (ids: readonly number[]) => {
 };
 
 /**
- * GET /core/devices?view=map: every device with only what a map draws (id, name, state, position and the
- * latest value of the field it is coloured by), a tenth of the full list for 10,000 devices.
+ * GET /core/devices?view=map: every device with only what a map draws (id, state, position and the latest
+ * value of the field it is coloured by) as columns: 0.4 MB for 10,000 devices against 8 MB for the full list.
  */
 export const deviceMapQueryOptions = (dataField?: string | null) =>
   queryOptions({
     queryKey: ['core', 'devices', 'map', dataField ?? ''],
     queryFn: () =>
-      api<MapDevice[]>('/core/devices', { query: { view: 'map', data_fields: dataField || undefined } }),
+      api<MapDeviceColumns>('/core/devices', { query: { view: 'map', data_fields: dataField || undefined } }),
     staleTime: 30_000,
     placeholderData: keepPreviousData,
   });

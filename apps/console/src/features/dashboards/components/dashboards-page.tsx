@@ -27,6 +27,7 @@ import { cn } from '../../../lib/utils';
 import { useDeleteDashboard } from '../api/delete-dashboard';
 import { useDashboards } from '../api/get-dashboards';
 import { useSaveDashboard } from '../api/save-dashboard';
+import { shownDeviceIds } from '../prefetch-widget-data';
 import type { Dashboard, Widget } from '../types';
 import { applyLayout, newWidget } from '../widget-layout';
 import { DashboardGrid } from './dashboard-grid';
@@ -55,17 +56,6 @@ function SettingsWithDevices(props: Omit<Parameters<typeof WidgetSettingsForm>[0
 export function preloadWidgetChunks(widgets: readonly Widget[]): void {
   if (widgets.some((w) => w.type === 'map')) void preloadDeviceMap();
   if (widgets.some((w) => w.type === 'line_chart')) void loadLineChart();
-}
-
-/** The devices the dashboard's tables and charts show (a few, however large the fleet). */
-function shownDeviceIds(widgets: readonly Widget[]): number[] {
-  return widgets.flatMap((w) =>
-    w.type === 'table'
-      ? w.settings.device_ids
-      : w.type === 'line_chart'
-        ? w.settings.series.map((s) => s.device_id)
-        : [],
-  );
 }
 
 /** Devices (and so the tables' latest values) refresh on this interval without reloading. */

@@ -6,6 +6,7 @@ import { UplotChart } from '../../../components/chart/uplot-chart';
 import { toChartData, uplotFieldData } from '../../../lib/chart-data';
 import { deviceDataQueryOptions } from '../../../lib/devices/get-device-data';
 import type { Device } from '../../../types/device';
+import { prefetchedChartNow } from '../prefetch-widget-data';
 import type { LineChartSettings } from '../types';
 import { fieldLabel } from '../widget-fields';
 import { alignSeries, periodToSettings, settingsToPeriod } from '../widget-layout';
@@ -34,7 +35,8 @@ export function LineChartWidget({
   onPeriodChange?: (settings: Pick<LineChartSettings, 'range' | 'tab'>) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const period = usePeriod(settingsToPeriod(settings));
+  // The route loader asked for the data already (prefetch-widget-data.ts): the same "now", the same keys.
+  const period = usePeriod(settingsToPeriod(settings), prefetchedChartNow(widgetId));
   const { setPeriod } = period;
   const live = period.period.kind === 'last';
   useEffect(() => {
@@ -44,14 +46,16 @@ export function LineChartWidget({
   }, [live, period.period, setPeriod]);
 
   const results = useQueries({
-    queries: settings.series.map((s) =>
-      deviceDataQueryOptions({
+    // Fresh for the refresh interval, so a prefetched answer is not asked for again on mount.
+    queries: settings.series.map((s) => ({
+      ...deviceDataQueryOptions({
         id: s.device_id,
         fields: [s.data_field],
         from: period.bounds.from,
         to: period.bounds.to,
       }),
-    ),
+      staleTime: LIVE_REFRESH_MS,
+    })),
   });
   const names = new Map(devices.map((d) => [d.id, d.name]));
   const series = settings.series.map((s, i) => ({

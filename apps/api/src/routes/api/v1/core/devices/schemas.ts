@@ -103,27 +103,51 @@ const listProperties = {
 
 export const DeviceListItem = Type.Object(listProperties);
 
-/** A row of `view=map`: what a map draws, a tenth of the full row. */
-export const DeviceMapItem = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  state: Type.String(),
-  is_active: Type.Boolean(),
-  latitude: NullNumber(),
-  longitude: NullNumber(),
-  data: Type.Record(Type.String(), Type.Unknown(), { description: 'latest values of data_fields' }),
+/**
+ * The answer of `view=map`: what a map draws, as columns (one array per attribute, index i is one device)
+ * rather than one object per device: for 10,000 devices about a third of the bytes of the object form and
+ * much quicker for a browser to parse. `state` holds indexes into `states`.
+ */
+export const DeviceMapColumns = Type.Object({
+  count: Type.Integer({ description: 'number of devices (the length of every column)' }),
+  id: Type.Array(Type.Integer()),
+  states: Type.Array(Type.String(), { description: 'the state names that `state` points into' }),
+  state: Type.Array(Type.Integer(), { description: 'index into states' }),
+  is_active: Type.Array(Type.Integer({ minimum: 0, maximum: 1 }), { description: '1 active, 0 not' }),
+  latitude: Type.Array(NullNumber()),
+  longitude: Type.Array(NullNumber()),
+  data: Type.Record(Type.String(), Type.Array(Type.Unknown()), {
+    description: 'per asked data field, the latest value of each device (null without one)',
+  }),
 });
 
-export function presentDeviceMapItem(d: DevicePin) {
-  return {
-    id: d.id,
-    name: d.name,
-    state: d.state,
-    is_active: d.isActive,
-    latitude: d.latitude,
-    longitude: d.longitude,
-    data: d.current ?? {},
-  };
+export function presentDeviceMapColumns(pins: readonly DevicePin[], dataFields: readonly string[]) {
+  const n = pins.length;
+  const states: string[] = [];
+  const stateIndex = new Map<string, number>();
+  const id = new Array<number>(n);
+  const state = new Array<number>(n);
+  const isActive = new Array<number>(n);
+  const latitude = new Array<number | null>(n);
+  const longitude = new Array<number | null>(n);
+  const data: Record<string, unknown[]> = {};
+  for (const field of dataFields) data[field] = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const d = pins[i]!;
+    let s = stateIndex.get(d.state);
+    if (s === undefined) {
+      s = states.length;
+      states.push(d.state);
+      stateIndex.set(d.state, s);
+    }
+    id[i] = d.id;
+    state[i] = s;
+    isActive[i] = d.isActive ? 1 : 0;
+    latitude[i] = d.latitude;
+    longitude[i] = d.longitude;
+    for (const field of dataFields) data[field]![i] = d.current?.[field] ?? null;
+  }
+  return { count: n, id, states, state, is_active: isActive, latitude, longitude, data };
 }
 
 export const DevicePayload = Type.Object({
