@@ -1,9 +1,10 @@
 import { forEachDb } from '@iot/db/testing';
+import { createInProcessEventLog } from '@iot/event-log';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { UplinkEnvelope } from '../envelope.js';
 import { createCompany, createDevice } from '../test-support/seed.js';
-import { writeEnvelopes, writeUplinkBatch } from './storage-writer.js';
+import { startStorageWriter, writeEnvelopes, writeUplinkBatch } from './storage-writer.js';
 
 function envelope(
   device: { id: number; companyId: number },
@@ -257,6 +258,46 @@ forEachDb((suite) => {
         [device.id],
       );
       expect(status.rows[0]!.is_active).toBe(false);
+    });
+  });
+  describe('startStorageWriter', () => {
+    it('counts every stored row while two group commits are in flight', async () => {
+      const company = await createCompany(suite.db);
+      const devices = [];
+      for (let i = 0; i < 16; i++) devices.push(await createDevice(suite.db, company));
+      const eventLog = createInProcessEventLog({ partitions: 16, capacity: 10_000 });
+      const topic = 'uplinks_count';
+      const writer = await startStorageWriter({
+        db: suite.db,
+        eventLog,
+        log: pino({ level: 'silent' }),
+        topic,
+        maxBatch: 5,
+        maxWaitMs: 0,
+        maxRowsPerWrite: 10,
+        concurrentWrites: 2,
+      });
+      try {
+        const total = 400;
+        const records = Array.from({ length: total }, (_, i) => {
+          const device = devices[i % devices.length]!;
+          const at = new Date(Date.UTC(2026, 0, 9, 10, 0, 0, i)).toISOString();
+          return { key: String(device.id), value: envelope(device, at, { n: i }) };
+        });
+        for (let i = 0; i < total; i += 50) await eventLog.publish(topic, records.slice(i, i + 50));
+        const until = Date.now() + 20_000;
+        while ((await eventLog.lag(topic, 'storage-writer')) > 0 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 10));
+        const { rows } = await suite.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM device_data WHERE company_id = $1',
+          [company],
+        );
+        expect(rows[0]!.n).toBe(total);
+        expect(writer.stats.stored).toBe(total);
+      } finally {
+        await writer.subscription.stop();
+        await eventLog.close();
+      }
     });
   });
 });

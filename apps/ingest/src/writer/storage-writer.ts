@@ -102,7 +102,10 @@ export async function startStorageWriter(
   // write, so the log commits a partition's offsets only after the rows are in.
   const commit = coalesce<readonly UplinkEnvelope[], void>(
     async (batches) => {
-      stats.stored += await writeEnvelopes(db, batches.flat(), log);
+      // Not `stats.stored += await ...`: that reads the counter before the await, and two writes in
+      // flight (concurrentWrites) would overwrite each other's count.
+      const stored = await writeEnvelopes(db, batches.flat(), log);
+      stats.stored += stored;
       return batches.map(() => undefined);
     },
     {
