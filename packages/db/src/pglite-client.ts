@@ -142,16 +142,19 @@ export async function openPgliteWorker(options: { dataDir?: string } = {}): Prom
   });
   worker.unref();
 
-  function call<T>(message: Record<string, unknown>): Promise<T> {
-    if (unavailable) return Promise.reject(unavailable());
+  /** Sends one request; `id` names it (a transaction is named by the id of its `begin`). */
+  function send<T>(message: Record<string, unknown>): { id: number; reply: Promise<T> } {
     const id = nextId++;
-    return new Promise<T>((resolve, reject) => {
+    if (unavailable) return { id, reply: Promise.reject(unavailable()) };
+    const reply = new Promise<T>((resolve, reject) => {
       // A parameter that cannot be cloned (a function, a symbol) throws DataCloneError here.
       worker.postMessage({ ...message, id });
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       if (pending.size === 1) worker.ref();
     });
+    return { id, reply };
   }
+  const call = <T>(message: Record<string, unknown>): Promise<T> => send<T>(message).reply;
 
   function handle(tx: number | undefined): Queryable {
     return {
@@ -174,11 +177,15 @@ export async function openPgliteWorker(options: { dataDir?: string } = {}): Prom
     },
     async transaction(fn) {
       assertNotInTransaction(db, 'transaction');
-      // Resolves once BEGIN ran, i.e. after every transaction before it ended.
-      const tx = await call<number>({ op: 'begin' });
+      // fn runs at once: its first statement follows `begin` and waits in the worker for BEGIN (which
+      // waits for every transaction before it), so PGlite does not wait for this thread in between.
+      const { id: tx, reply: begun } = send<number>({ op: 'begin' });
+      begun.catch(() => undefined);
       let result: Awaited<ReturnType<typeof fn>>;
       try {
         result = await runInTransactionContext(db, () => fn(handle(tx)));
+        // A BEGIN that failed fails the statements too; this catches it when fn sent none.
+        await begun;
       } catch (error) {
         // The callback's error is what the caller needs; a failed ROLLBACK (worker gone) adds nothing.
         await call({ op: 'rollback', tx }).catch(() => undefined);

@@ -6,7 +6,8 @@
  * Requests from the main thread: { id, op, ... } with op
  *   query { sql, params, tx? } -> { rows, rowCount }
  *   exec  { sql, tx? }         -> undefined
- *   begin {}                   -> its own id, once PGlite's BEGIN ran; statements name it as `tx`
+ *   begin {}                   -> its own id, once PGlite's BEGIN ran; statements name it as `tx` and may
+ *                                 follow at once (they wait here for BEGIN)
  *   commit { tx } / rollback { tx } -> undefined, once PGlite's COMMIT / ROLLBACK ran
  *   close {}                   -> undefined, once PGlite is closed; the worker then ends
  * Replies: { id, result } or { id, error } (see serialiseError). The first message is { ready: true } or
@@ -86,35 +87,62 @@ function fail(id, error) {
   parentPort.postMessage({ id, error: serialiseError(error) });
 }
 
-function target(tx) {
+/** PGlite's handle of transaction `tx`, once its BEGIN ran (statements may arrive before that). */
+async function target(tx) {
   if (tx === undefined) return pglite;
   const open = transactions.get(tx);
   // PGlite's own words for a statement on an ended transaction.
-  if (!open) throw new Error('Transaction is closed');
-  return open.handle;
+  if (!open || open.endId !== undefined) throw new Error('Transaction is closed');
+  return open.handle ?? (await open.opened);
 }
 
+/**
+ * Starts transaction `id`. The main thread does not wait for BEGIN: it sends the transaction's first
+ * statement right behind `begin`, which waits here until PGlite's BEGIN ran. So PGlite, which holds its
+ * one connection for the whole transaction, does not sit idle for a round trip to a busy main thread.
+ */
 function begin(id) {
+  let opened;
+  let notOpened;
+  const open = {
+    handle: undefined,
+    opened: new Promise((resolve, reject) => {
+      opened = resolve;
+      notOpened = reject;
+    }),
+    /** Ends PGlite's callback: commit (true) or rollback (false); set once BEGIN ran. */
+    finish: undefined,
+    /** An end asked for before BEGIN ran. */
+    endEarly: undefined,
+    endId: undefined,
+  };
+  open.opened.catch(() => {});
+  transactions.set(id, open);
   // PGlite's transaction: BEGIN under its mutex (a plain query waits for the whole transaction), then
   // the callback holds it open until the main thread sends commit (resolve) or rollback (reject).
   const done = pglite.transaction(
     (handle) =>
       new Promise((resolve, reject) => {
-        transactions.set(id, { handle, resolve, reject, endId: undefined });
+        open.handle = handle;
+        open.finish = (commit) => (commit ? resolve() : reject(ROLLBACK));
+        opened(handle);
         reply(id, id);
+        if (open.endEarly !== undefined) open.finish(open.endEarly);
       }),
   );
   const settled = done.then(
     () => {
-      const open = transactions.get(id);
       transactions.delete(id);
       reply(open.endId, undefined);
     },
     (error) => {
-      const open = transactions.get(id);
       transactions.delete(id);
-      // BEGIN itself failed: the callback never ran.
-      if (!open) return fail(id, error);
+      if (!open.handle) {
+        // BEGIN itself failed: the callback never ran; statements waiting for it fail with its error.
+        notOpened(error);
+        if (open.endId !== undefined) fail(open.endId, error);
+        return fail(id, error);
+      }
       if (error === ROLLBACK) return reply(open.endId, undefined);
       fail(open.endId, error);
     },
@@ -127,19 +155,19 @@ function end(id, tx, commit) {
   const open = transactions.get(tx);
   if (!open || open.endId !== undefined) return fail(id, new Error('Transaction is closed'));
   open.endId = id;
-  if (commit) open.resolve();
-  else open.reject(ROLLBACK);
+  if (open.finish) open.finish(commit);
+  else open.endEarly = commit;
 }
 
 async function run(message) {
   switch (message.op) {
     case 'query': {
-      const result = await target(message.tx).query(message.sql, message.params);
+      const result = await (await target(message.tx)).query(message.sql, message.params);
       // PGlite reports affected rows for DML only; for a SELECT the row count is the number of rows.
       return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
     }
     case 'exec':
-      await target(message.tx).exec(message.sql);
+      await (await target(message.tx)).exec(message.sql);
       return undefined;
     default:
       throw new Error(`unknown PGlite worker request ${String(message.op)}`);
@@ -148,7 +176,7 @@ async function run(message) {
 
 async function close(id) {
   closing = true;
-  for (const open of transactions.values()) if (open.endId === undefined) open.reject(ROLLBACK);
+  for (const [tx, open] of transactions) if (open.endId === undefined) end(null, tx, false);
   await Promise.allSettled([...inFlight]);
   try {
     await pglite.close();
