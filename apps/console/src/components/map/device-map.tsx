@@ -3,14 +3,14 @@ import { MapboxOverlay } from '@deck.gl/mapbox';
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { testHooks } from '../../lib/test-hooks';
+import { ClusterClient } from './cluster-client';
 import {
-  buildClusterIndex,
   CLUSTER_MAX_ZOOM,
-  clusterItems,
   DEFAULT_CENTER,
   DEFAULT_ZOOM,
+  decodeClusters,
   type MapItem,
   type MapPoint,
 } from './map-points';
@@ -18,7 +18,9 @@ import {
 /**
  * MapLibre with a deck.gl layer of devices (this module is a lazy chunk: the first screen never loads
  * MapLibre or deck.gl). Zoomed out, supercluster folds the devices into clusters so 10k devices pan as
- * smoothly as an empty map; a click on a cluster zooms in, a click on a device calls onPointClick.
+ * smoothly as an empty map; it runs in a worker (cluster-worker.ts), so building the index of 10,000
+ * devices does not hold the main thread. A click on a cluster zooms in, a click on a device calls
+ * onPointClick.
  * Without a style URL (or offline) the devices are drawn on a plain background.
  */
 maplibregl.setWorkerUrl(workerUrl);
@@ -97,15 +99,22 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
   const overlayRef = useRef<MapboxOverlay | null>(null);
   const clickRef = useRef(onPointClick);
   clickRef.current = onPointClick;
-  const index = useMemo(() => buildClusterIndex(points), [points]);
+  const clusterRef = useRef<ClusterClient | null>(null);
+  const pointsRef = useRef(points);
+  pointsRef.current = points;
+  /** the points the worker's index was built from */
+  const loadedRef = useRef<readonly MapPoint[] | null>(null);
   const redrawRef = useRef<() => void>(() => undefined);
+  /** the latest redraw: older answers of the worker are dropped */
+  const redrawSeq = useRef(0);
 
   // The viewport box (padded by half a screen) and the zoom decide what is drawn; recomputed when a
   // pan or zoom ends, so frames during the gesture only move what is already on the GPU.
   redrawRef.current = () => {
     const map = mapRef.current;
     const overlay = overlayRef.current;
-    if (!map || !overlay) return;
+    const clusters = clusterRef.current;
+    if (!map || !overlay || !clusters) return;
     const b = map.getBounds();
     const padLng = (b.getEast() - b.getWest()) / 2;
     const padLat = (b.getNorth() - b.getSouth()) / 2;
@@ -119,15 +128,21 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
             Math.min(180, b.getEast() + padLng),
             Math.min(85, b.getNorth() + padLat),
           ];
-    const items = clusterItems(index, points, bbox, zoom);
-    overlay.setProps({
-      layers: layersFor(items, (item) => {
-        if (item.kind === 'point') clickRef.current?.(item.point.id);
-        else {
-          const target = Math.min(index.getClusterExpansionZoom(item.clusterId), CLUSTER_MAX_ZOOM);
-          map.easeTo({ center: item.position, zoom: target });
-        }
-      }),
+    const seq = ++redrawSeq.current;
+    // The worker answers from the index of the points loaded last, before this question.
+    const drawn = loadedRef.current ?? [];
+    void clusters.clusters(bbox, zoom).then((encoded) => {
+      if (seq !== redrawSeq.current || mapRef.current !== map) return;
+      overlay.setProps({
+        layers: layersFor(decodeClusters(encoded, drawn), (item) => {
+          if (item.kind === 'point') clickRef.current?.(item.point.id);
+          else {
+            void clusters.expansionZoom(item.clusterId).then((expansion) => {
+              map.easeTo({ center: item.position, zoom: Math.min(expansion, CLUSTER_MAX_ZOOM) });
+            });
+          }
+        }),
+      });
     });
   };
 
@@ -165,6 +180,10 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
     map.addControl(overlay);
     mapRef.current = map;
     overlayRef.current = overlay;
+    const clusters = new ClusterClient();
+    clusters.load(pointsRef.current);
+    loadedRef.current = pointsRef.current;
+    clusterRef.current = clusters;
     const redraw = () => redrawRef.current();
     map.on('load', redraw);
     map.on('moveend', redraw);
@@ -180,15 +199,22 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
       map.removeControl(overlay);
       overlay.finalize();
       map.remove();
+      clusters.terminate();
       mapRef.current = null;
       overlayRef.current = null;
+      clusterRef.current = null;
     };
   }, [styleUrl, testId]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new devices (a new index) are drawn at once, not at the next pan
+  // New devices: a new index in the worker, drawn at once, not at the next pan.
   useEffect(() => {
+    const clusters = clusterRef.current;
+    if (clusters && loadedRef.current !== points) {
+      clusters.load(points);
+      loadedRef.current = points;
+    }
     redrawRef.current();
-  }, [index]);
+  }, [points]);
 
   return (
     <div
