@@ -218,6 +218,35 @@ describe('PGlite in a worker thread', () => {
     await db.close();
   });
 
+  it('close rolls back a transaction still open and leaves the data on disk consistent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iot-pglite-close-'));
+    try {
+      const db = await openPglite({ dataDir: dir });
+      await db.exec("CREATE TABLE t (v text); INSERT INTO t VALUES ('committed')");
+      let inside = () => {};
+      const entered = new Promise<void>((resolve) => {
+        inside = resolve;
+      });
+      const unfinished = db.transaction(async (tx) => {
+        await tx.query("INSERT INTO t VALUES ('never committed')");
+        inside();
+        await sleep(200);
+        await tx.query('SELECT 1');
+      });
+      await entered;
+      await db.close();
+      await expect(unfinished).rejects.toThrow(/closed/);
+      const again = await openPglite({ dataDir: dir });
+      try {
+        expect((await again.query('SELECT v FROM t')).rows).toEqual([{ v: 'committed' }]);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('finds its worker script from a bundle, as the tsup-built apps run it', async () => {
     // Bundled like apps/*/dist/main.js (tsup.base.ts: @iot sources in, npm packages external) into a
     // directory where no pglite-worker.js lies beside the bundle; the script comes from @iot/db then.
