@@ -25,6 +25,23 @@ import {
  */
 maplibregl.setWorkerUrl(workerUrl);
 
+// MapLibre sets its canvas size a second time, unchanged, once its WebGL context exists (Map constructor ->
+// resize). Setting a WebGL canvas's size reallocates its drawing buffer even when nothing changes; under
+// software WebGL that is a wait on the GPU process. An unchanged size is left alone (the CSS size is still set).
+const mapInternals = maplibregl.Map.prototype as unknown as {
+  _resizeCanvas(this: { _canvas: HTMLCanvasElement }, width: number, height: number, ratio: number): void;
+};
+const resizeCanvas = mapInternals._resizeCanvas;
+mapInternals._resizeCanvas = function (width, height, ratio) {
+  const canvas = this._canvas;
+  if (canvas.width !== Math.round(ratio * width) || canvas.height !== Math.round(ratio * height)) {
+    resizeCanvas.call(this, width, height, ratio);
+    return;
+  }
+  canvas.style.width = `${canvas.width / ratio}px`;
+  canvas.style.height = `${canvas.height / ratio}px`;
+};
+
 /** A style with nothing but a background: no tiles, no glyphs, nothing fetched. */
 const PLAIN_STYLE: maplibregl.StyleSpecification = {
   version: 8,
