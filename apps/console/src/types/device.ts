@@ -52,7 +52,7 @@ export interface Device {
 
 /**
  * GET /core/devices?view=map: what a map draws, as columns (index i of every array is one device), which
- * for 10,000 devices is a third of the bytes of one object per device and far quicker to parse. `state`
+ * for 10,000 devices is a quarter of the bytes of one object per device (273 kB against 1.1 MB). `state`
  * points into `states`; `data` holds a column per asked field.
  */
 export interface MapDeviceColumns {

@@ -105,8 +105,8 @@ export const DeviceListItem = Type.Object(listProperties);
 
 /**
  * The answer of `view=map`: what a map draws, as columns (one array per attribute, index i is one device)
- * rather than one object per device: for 10,000 devices about a third of the bytes of the object form and
- * much quicker for a browser to parse. `state` holds indexes into `states`.
+ * rather than one object per device: for 10,000 devices a quarter of the bytes of the object form (273 kB
+ * against 1.1 MB), so less to send and to parse. `state` holds indexes into `states`.
  */
 export const DeviceMapColumns = Type.Object({
   count: Type.Integer({ description: 'number of devices (the length of every column)' }),
