@@ -13,6 +13,12 @@ export interface UplinkPublisherOptions {
 }
 
 const MAX_RECORDS_PER_CALL = 1000;
+/**
+ * `publish` calls to the log at once. Envelopes that come while they run wait and go together into the
+ * next call, so under load a call carries more records (larger NATS packs: fewer JetStream messages,
+ * PubAcks and deliveries per uplink) instead of more calls of a few records each.
+ */
+const MAX_CALLS_IN_FLIGHT = 4;
 
 interface Pending {
   envelopes: readonly UplinkEnvelope[];
@@ -44,6 +50,7 @@ export class UplinkPublisher {
   private inFlight = 0;
   private readonly queue: Pending[] = [];
   private flushScheduled = false;
+  private calls = 0;
 
   constructor(
     private readonly log: EventLog,
@@ -63,25 +70,29 @@ export class UplinkPublisher {
    * Resolves once the log accepted the envelopes. Envelopes of concurrent callers (many HTTP requests,
    * many MQTT connections) are gathered until the next turn of the event loop and sent in one
    * `publish` call of up to MAX_RECORDS_PER_CALL records: one JetStream/Kafka round trip serves them
-   * all instead of one each.
+   * all instead of one each. At most MAX_CALLS_IN_FLIGHT calls run at once; what arrives meanwhile
+   * waits for the next call (latency first: an idle publisher sends at once).
    */
   publish(envelopes: readonly UplinkEnvelope[]): Promise<void> {
     if (envelopes.length === 0) return Promise.resolve();
     this.inFlight++;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ envelopes, resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     }).finally(() => {
       this.inFlight--;
     });
   }
 
+  private schedule(): void {
+    if (this.flushScheduled || this.queue.length === 0 || this.calls >= MAX_CALLS_IN_FLIGHT) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flush());
+  }
+
   private flush(): void {
     this.flushScheduled = false;
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && this.calls < MAX_CALLS_IN_FLIGHT) {
       const callers: Pending[] = [];
       let count = 0;
       while (
@@ -95,14 +106,27 @@ export class UplinkPublisher {
       const records = callers.flatMap((caller) =>
         caller.envelopes.map((value) => ({ key: String(value.deviceId), value })),
       );
-      this.log.publish(this.topic, records).then(
-        () => {
-          for (const caller of callers) caller.resolve();
-        },
-        (error: unknown) => {
-          for (const caller of callers) caller.reject(error);
-        },
-      );
+      this.calls++;
+      // Called synchronously by the port: a call refused at once (closed log) must still settle here.
+      let call: Promise<void>;
+      try {
+        call = this.log.publish(this.topic, records);
+      } catch (error) {
+        call = Promise.reject(error);
+      }
+      call
+        .then(
+          () => {
+            for (const caller of callers) caller.resolve();
+          },
+          (error: unknown) => {
+            for (const caller of callers) caller.reject(error);
+          },
+        )
+        .finally(() => {
+          this.calls--;
+          this.schedule();
+        });
     }
   }
 
