@@ -46,7 +46,7 @@ import type { Db } from '@iot/db';
 import { createTestDb } from '@iot/db/testing';
 import { createNatsEventLog } from '@iot/event-log';
 import type { IngestService } from '@iot/ingest';
-import { deleteRedisPrefix } from '@iot/jobs';
+import { deleteRedisPrefix, readBullmqJobTimes } from '@iot/jobs';
 import { startPlatform } from '@iot/platform';
 import { createLogger } from '@iot/runtime';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -201,6 +201,11 @@ interface Side {
   claimedAt?: (fromSeq: number) => Promise<Map<number, number>>;
   /** Ours: how long each completed notify job took, claim to completion (job_keys), in ms. */
   jobDurations?: (fromSeq: number) => Promise<number[]>;
+  /**
+   * Distributed: more stages read back after a phase, epoch ms by sequence (BullMQ's own job fields:
+   * `timestamp` when the rules worker added it, `processedOn` when a worker took it, `finishedOn`).
+   */
+  moreStages?: (fromSeq: number) => Promise<Record<string, Map<number, number>>>;
   close: () => Promise<void>;
 }
 
@@ -303,6 +308,11 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   };
   const fired = await stage(side.firedAt);
   const claimed = await stage(side.claimedAt);
+  const more: Record<string, { n: number; p50: number; p99: number }> = {};
+  if (side.moreStages) {
+    const maps = await side.moreStages(firstSeq);
+    for (const [name, map] of Object.entries(maps)) more[name] = await stage(async () => map);
+  }
   const durations = side.jobDurations ? (await side.jobDurations(firstSeq)).sort((a, b) => a - b) : [];
   const job = {
     n: durations.length,
@@ -329,6 +339,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     maxBacklog,
     fired,
     claimed,
+    more,
     job,
     loop,
   };
@@ -550,6 +561,25 @@ async function distributedSide(): Promise<Side> {
       'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),
     }),
     ...stageReaders(platform.db, fleet.companyId),
+    moreStages: async (fromSeq) => {
+      const added = new Map<number, number>();
+      const taken = new Map<number, number>();
+      const finished = new Map<number, number>();
+      for (const job of await readBullmqJobTimes(redisUrl, queuePrefix, 'notify.action')) {
+        // Job key <rule id>:b<sequence>:<action id>.
+        const m = /^\d+:b(\d+):/.exec(job.idempotencyKey);
+        const seq = m ? Number(m[1]) : -1;
+        if (seq < fromSeq) continue;
+        added.set(seq, job.addedAt);
+        if (job.processedAt !== null) taken.set(seq, job.processedAt);
+        if (job.finishedAt !== null) finished.set(seq, job.finishedAt);
+      }
+      return {
+        'job added to BullMQ (timestamp)': added,
+        'job taken by a worker (processedOn)': taken,
+        'job finished (finishedOn)': finished,
+      };
+    },
     close: async () => {
       await Promise.all(publishers.map((p) => p.client.endAsync()));
       for (const s of [...platform.services].reverse()) await s.stop();
@@ -821,7 +851,12 @@ function describe(what: string, l: Latency): string {
       ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
         `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job claimed by the notifier (job_keys row) p50 ` +
         `${fmt(l.claimed.p50)} / p99 ${fmt(l.claimed.p99)} ms (${fmt(l.claimed.n)}); notify job claim -> completed p50 ${fmt(l.job.p50)} / p99 ${fmt(l.job.p99)} ms ` +
-        `(${fmt(l.job.n)}); max backlog ${JSON.stringify(l.maxBacklog)}`
+        `(${fmt(l.job.n)}); max backlog ${JSON.stringify(l.maxBacklog)}` +
+        Object.entries(l.more)
+          .map(
+            ([name, s]) => `\n  from publish: ${name} p50 ${fmt(s.p50)} / p99 ${fmt(s.p99)} ms (${fmt(s.n)})`,
+          )
+          .join('')
       : '')
   );
 }

@@ -1,5 +1,11 @@
 export { backoffDelay } from './backoff';
-export { BullmqJobQueue, type BullmqJobQueueOptions, deleteRedisPrefix } from './bullmq/bullmq-queue';
+export {
+  BullmqJobQueue,
+  type BullmqJobQueueOptions,
+  type BullmqJobTimes,
+  deleteRedisPrefix,
+  readBullmqJobTimes,
+} from './bullmq/bullmq-queue';
 export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/in-process-queue';
 export { jobIdFor } from './job-id';
 export {

@@ -193,3 +193,50 @@ export async function deleteRedisPrefix(url: string, prefix: string): Promise<nu
   }
   return deleted;
 }
+
+/** When BullMQ saw one kept job (epoch ms): added (`timestamp`), taken by a worker, finished. */
+export interface BullmqJobTimes {
+  id: string;
+  idempotencyKey: string;
+  addedAt: number;
+  processedAt: number | null;
+  finishedAt: number | null;
+}
+
+/**
+ * The times of the completed jobs still kept under `prefix` for one job name, read from BullMQ's job
+ * hashes (diagnostics and benchmarks; nothing on the job path records anything extra for this).
+ */
+export async function readBullmqJobTimes(
+  url: string,
+  prefix: string,
+  name: string,
+): Promise<BullmqJobTimes[]> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    const ids = await redis.zrange(`${prefix}:${name}:completed`, 0, -1);
+    const out: BullmqJobTimes[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const pipeline = redis.pipeline();
+      for (const id of chunk)
+        pipeline.hmget(`${prefix}:${name}:${id}`, 'data', 'timestamp', 'processedOn', 'finishedOn');
+      const replies = (await pipeline.exec()) ?? [];
+      replies.forEach(([error, value], j) => {
+        if (error || !Array.isArray(value)) return;
+        const [data, timestamp, processedOn, finishedOn] = value as (string | null)[];
+        if (!data || !timestamp) return;
+        out.push({
+          id: chunk[j] as string,
+          idempotencyKey: (JSON.parse(data) as JobEnvelope).key,
+          addedAt: Number(timestamp),
+          processedAt: processedOn ? Number(processedOn) : null,
+          finishedAt: finishedOn ? Number(finishedOn) : null,
+        });
+      });
+    }
+    return out;
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}
