@@ -215,10 +215,19 @@ forEachDb((suite) => {
       const company = await createCompany(suite.db);
       const device = await createDevice(suite.db, company);
       await writeUplinkBatch(suite.db, [
-        envelope(device, '2026-01-06T10:00:00.000Z', { label: 'a\u0000b', path: 'c:\\u0000' }),
+        envelope(
+          device,
+          '2026-01-06T10:00:00.000Z',
+          { label: 'a\u0000b', path: 'c:\\u0000', 'quote"\\': '{"x": [1]}' },
+          { messageId: 'id\u0000-1' },
+        ),
       ]);
-      const { rows } = await suite.db.query('SELECT data FROM device_data WHERE device_id = $1', [device.id]);
-      expect(rows).toEqual([{ data: { label: 'ab', path: 'c:\\u0000' } }]);
+      const { rows } = await suite.db.query('SELECT data, message_id FROM device_data WHERE device_id = $1', [
+        device.id,
+      ]);
+      expect(rows).toEqual([
+        { data: { label: 'ab', path: 'c:\\u0000', 'quote"\\': '{"x": [1]}' }, message_id: 'id-1' },
+      ]);
     });
 
     it('skips an envelope that can never be stored and keeps the rest of its batch', async () => {
@@ -263,7 +272,7 @@ forEachDb((suite) => {
   describe('startStorageWriter', () => {
     it('counts every stored row while two group commits are in flight', async () => {
       const company = await createCompany(suite.db);
-      const devices = [];
+      const devices: Awaited<ReturnType<typeof createDevice>>[] = [];
       for (let i = 0; i < 16; i++) devices.push(await createDevice(suite.db, company));
       const eventLog = createInProcessEventLog({ partitions: 16, capacity: 10_000 });
       const topic = 'uplinks_count';
