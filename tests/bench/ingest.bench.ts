@@ -634,6 +634,10 @@ async function startBenchIngest(o: ChildOptions, index: number): Promise<IngestS
     log,
     eventLog,
     http: false,
+    // IOT_BENCH_PUBLISH_CALLS: the uplink publisher's log calls in flight (default: ingest's own).
+    ...(process.env.IOT_BENCH_PUBLISH_CALLS
+      ? { publisher: { maxCallsInFlight: Number(process.env.IOT_BENCH_PUBLISH_CALLS) } }
+      : {}),
     mqtt: 'external',
     mqttExternal: {
       shareGroup: o.shareGroup,

@@ -10,6 +10,8 @@ export interface UplinkPublisherOptions {
   retryAfterSeconds?: number;
   /** Topic to publish to (default `uplinks`; tests on a shared NATS server use their own). */
   topic?: string;
+  /** `publish` calls to the log at once (default 4); what arrives meanwhile goes into the next call. */
+  maxCallsInFlight?: number;
 }
 
 const MAX_RECORDS_PER_CALL = 1000;
@@ -47,6 +49,7 @@ export class UplinkPublisher {
   readonly maxInFlight: number;
   readonly retryAfterSeconds: number;
   readonly topic: string;
+  readonly maxCallsInFlight: number;
   private inFlight = 0;
   private readonly queue: Pending[] = [];
   private flushScheduled = false;
@@ -60,6 +63,7 @@ export class UplinkPublisher {
     this.maxInFlight = options.maxInFlight ?? 10_000;
     this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
     this.topic = options.topic ?? UPLINKS_TOPIC;
+    this.maxCallsInFlight = options.maxCallsInFlight ?? MAX_CALLS_IN_FLIGHT;
   }
 
   get waiting(): number {
@@ -70,7 +74,7 @@ export class UplinkPublisher {
    * Resolves once the log accepted the envelopes. Envelopes of concurrent callers (many HTTP requests,
    * many MQTT connections) are gathered until the next turn of the event loop and sent in one
    * `publish` call of up to MAX_RECORDS_PER_CALL records: one JetStream/Kafka round trip serves them
-   * all instead of one each. At most MAX_CALLS_IN_FLIGHT calls run at once; what arrives meanwhile
+   * all instead of one each. At most `maxCallsInFlight` calls run at once; what arrives meanwhile
    * waits for the next call (latency first: an idle publisher sends at once).
    */
   publish(envelopes: readonly UplinkEnvelope[]): Promise<void> {
@@ -85,14 +89,14 @@ export class UplinkPublisher {
   }
 
   private schedule(): void {
-    if (this.flushScheduled || this.queue.length === 0 || this.calls >= MAX_CALLS_IN_FLIGHT) return;
+    if (this.flushScheduled || this.queue.length === 0 || this.calls >= this.maxCallsInFlight) return;
     this.flushScheduled = true;
     setImmediate(() => this.flush());
   }
 
   private flush(): void {
     this.flushScheduled = false;
-    while (this.queue.length > 0 && this.calls < MAX_CALLS_IN_FLIGHT) {
+    while (this.queue.length > 0 && this.calls < this.maxCallsInFlight) {
       const callers: Pending[] = [];
       let count = 0;
       while (
