@@ -18,7 +18,7 @@ function envelope(i: number): UplinkEnvelope {
 }
 
 describe('UplinkPublisher', () => {
-  it('keeps at most 4 log calls in flight and gathers what arrives meanwhile into the next ones', async () => {
+  it('with maxCallsInFlight 4 keeps at most 4 log calls in flight and gathers what arrives meanwhile into the next ones', async () => {
     const inner = createInProcessEventLog({ partitions: 4, capacity: 10_000 });
     const calls: number[] = [];
     let active = 0;
@@ -42,7 +42,7 @@ describe('UplinkPublisher', () => {
       depth: (topic) => inner.depth(topic),
       close: () => inner.close(),
     } as EventLog;
-    const publisher = new UplinkPublisher(slow, { topic: 'uplinks_publisher' });
+    const publisher = new UplinkPublisher(slow, { topic: 'uplinks_publisher', maxCallsInFlight: 4 });
     const sent: Promise<void>[] = [];
     for (let turn = 0; turn < 40; turn++) {
       for (let i = 0; i < 10; i++) sent.push(publisher.publish([envelope(turn * 10 + i)]));

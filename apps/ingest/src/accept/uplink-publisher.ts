@@ -10,18 +10,15 @@ export interface UplinkPublisherOptions {
   retryAfterSeconds?: number;
   /** Topic to publish to (default `uplinks`; tests on a shared NATS server use their own). */
   topic?: string;
-  /** `publish` calls to the log at once (default 4); what arrives meanwhile goes into the next call. */
+  /**
+   * `publish` calls to the log at once; what arrives while they run goes together into the next call.
+   * Default unbounded (a call per turn of the event loop): a bound of 4 gave no measurable gain on the
+   * distributed bench (tests/bench/README.md), so it is an option, not the default.
+   */
   maxCallsInFlight?: number;
 }
 
 const MAX_RECORDS_PER_CALL = 1000;
-/**
- * `publish` calls to the log at once. Envelopes that come while they run wait and go together into the
- * next call, so under load a call carries more records (larger NATS packs: fewer JetStream messages,
- * PubAcks and deliveries per uplink) instead of more calls of a few records each.
- */
-const MAX_CALLS_IN_FLIGHT = 4;
-
 interface Pending {
   envelopes: readonly UplinkEnvelope[];
   resolve: () => void;
@@ -63,7 +60,7 @@ export class UplinkPublisher {
     this.maxInFlight = options.maxInFlight ?? 10_000;
     this.retryAfterSeconds = options.retryAfterSeconds ?? 5;
     this.topic = options.topic ?? UPLINKS_TOPIC;
-    this.maxCallsInFlight = options.maxCallsInFlight ?? MAX_CALLS_IN_FLIGHT;
+    this.maxCallsInFlight = options.maxCallsInFlight ?? Number.POSITIVE_INFINITY;
   }
 
   get waiting(): number {
