@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
+import { updateDeviceStatusRows } from './repositories/devices-ingest';
 import { forEachDb } from './testing';
 
 // Identity tables from 0001 whose company_id may be NULL by design: a user without a company (API code 74),
@@ -273,6 +274,35 @@ forEachDb((suite) => {
         [device],
       );
       expect(rows[0]?.count).toBe(3);
+    });
+
+    it("updates a device's status in place (a HOT update: the storage writer does this for every active device)", async () => {
+      const company = await insertCompany(suite.db, 'Status GmbH');
+      const device = await insertDevice(suite.db, company);
+      const hot = await suite.db.transaction(async (tx) => {
+        // This backend's counts not yet flushed to the statistics (earlier statements of other tests may be
+        // among them, hence the difference). A HOT update adds no index entries; had any indexed column
+        // changed (migration 0011 dropped the index on last_online_at), it would be a plain update.
+        const counts = async () =>
+          (
+            await tx.query<{ updates: number; hot: number }>(
+              `SELECT n_tup_upd::int AS updates, n_tup_hot_upd::int AS hot
+                 FROM pg_stat_xact_user_tables WHERE relname = 'devices'`,
+            )
+          ).rows[0] ?? { updates: 0, hot: 0 };
+        const before = await counts();
+        await updateDeviceStatusRows(tx, [
+          {
+            device_id: device,
+            company_id: company,
+            last_online_at: '2024-05-01T10:00:00Z',
+            battery_level: { value: 87, at: '2024-05-01T10:00:00Z' },
+          },
+        ]);
+        const after = await counts();
+        return { updates: after.updates - before.updates, hot: after.hot - before.hot };
+      });
+      expect(hot).toEqual({ updates: 1, hot: 1 });
     });
 
     it('uses the plain-table layout with a BRIN index where TimescaleDB is not installed', async () => {
