@@ -1,5 +1,5 @@
 import { ScatterplotLayer, TextLayer } from '@deck.gl/layers';
-import { MapboxOverlay } from '@deck.gl/mapbox';
+import { MapLibreOverlay } from '@deck.gl/maplibre';
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
@@ -113,7 +113,7 @@ function layersFor(items: MapItem[], onClick: (item: MapItem) => void) {
 export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map' }: DeviceMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
-  const overlayRef = useRef<MapboxOverlay | null>(null);
+  const overlayRef = useRef<MapLibreOverlay | null>(null);
   const clickRef = useRef(onPointClick);
   clickRef.current = onPointClick;
   const clusterRef = useRef<ClusterClient | null>(null);
@@ -183,13 +183,9 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
       }
     });
     // deck.gl draws into MapLibre's WebGL context (one context fewer to create, about 0.3 s in SwiftShader).
-    // deck.gl 9.4 reads the camera as map.transform (MapLibre 5); MapLibre 6 keeps it on its camera, and
-    // without it deck.gl's layers throw in every frame (nothing drawn, nothing to click).
-    if (!('transform' in map)) {
-      const camera = (map as unknown as { _camera: { transform: unknown } })._camera;
-      Object.defineProperty(map, 'transform', { get: () => camera.transform });
-    }
-    const overlay = new MapboxOverlay({
+    // @deck.gl/maplibre, not @deck.gl/mapbox: the latter reads map.transform, which MapLibre 6 removed, so
+    // every deck frame threw there (nothing drawn, nothing to click).
+    const overlay = new MapLibreOverlay({
       interleaved: true,
       layers: [],
       getCursor: ({ isHovering }) => (isHovering ? 'pointer' : 'grab'),
