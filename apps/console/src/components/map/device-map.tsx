@@ -32,15 +32,18 @@ const mapInternals = maplibregl.Map.prototype as unknown as {
   _resizeCanvas(this: { _canvas: HTMLCanvasElement }, width: number, height: number, ratio: number): void;
 };
 const resizeCanvas = mapInternals._resizeCanvas;
-mapInternals._resizeCanvas = function (width, height, ratio) {
-  const canvas = this._canvas;
-  if (canvas.width !== Math.round(ratio * width) || canvas.height !== Math.round(ratio * height)) {
-    resizeCanvas.call(this, width, height, ratio);
-    return;
-  }
-  canvas.style.width = `${canvas.width / ratio}px`;
-  canvas.style.height = `${canvas.height / ratio}px`;
-};
+// A private method: should a MapLibre upgrade rename it, the map simply resizes as MapLibre does.
+if (typeof resizeCanvas === 'function') {
+  mapInternals._resizeCanvas = function (width, height, ratio) {
+    const canvas = this._canvas;
+    if (canvas.width !== Math.round(ratio * width) || canvas.height !== Math.round(ratio * height)) {
+      resizeCanvas.call(this, width, height, ratio);
+      return;
+    }
+    canvas.style.width = `${canvas.width / ratio}px`;
+    canvas.style.height = `${canvas.height / ratio}px`;
+  };
+}
 
 /** A style with nothing but a background: no tiles, no glyphs, nothing fetched. */
 const PLAIN_STYLE: maplibregl.StyleSpecification = {
