@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db';
-import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
+import { assertNotInTransaction, runInTransactionContext, statementsOutsideTransactions } from './tx-guard';
 
 interface SerialisedError {
   type: string;
@@ -167,14 +167,7 @@ export async function openPgliteWorker(options: { dataDir?: string } = {}): Prom
 
   const db: Db = {
     kind: 'pglite',
-    async query(sql, params) {
-      assertNotInTransaction(db, 'query');
-      return direct.query(sql, params);
-    },
-    async exec(sql) {
-      assertNotInTransaction(db, 'exec');
-      return direct.exec(sql);
-    },
+    ...statementsOutsideTransactions(() => db, direct),
     async transaction(fn) {
       assertNotInTransaction(db, 'transaction');
       // fn runs at once: its first statement follows `begin` and waits in the worker for BEGIN (which

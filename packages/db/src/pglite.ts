@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable, QueryResult } from './db';
 import { openPgliteWorker } from './pglite-client';
-import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
+import { assertNotInTransaction, runInTransactionContext, statementsOutsideTransactions } from './tx-guard';
 import { DATE_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
 export interface PgliteOptions {
@@ -54,14 +54,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
   const direct = wrap(pglite);
   const db: Db = {
     kind: 'pglite',
-    async query(sql, params) {
-      assertNotInTransaction(db, 'query');
-      return direct.query(sql, params);
-    },
-    async exec(sql) {
-      assertNotInTransaction(db, 'exec');
-      return direct.exec(sql);
-    },
+    ...statementsOutsideTransactions(() => db, direct),
     async transaction(fn) {
       assertNotInTransaction(db, 'transaction');
       // PGlite's own transaction: BEGIN, COMMIT when fn resolves, ROLLBACK when it throws, all under its mutex.

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db';
 import { PgListener } from './pg-listener';
-import { assertNotInTransaction, runInTransactionContext } from './tx-guard';
+import { assertNotInTransaction, runInTransactionContext, statementsOutsideTransactions } from './tx-guard';
 import { DATE_ARRAY_OID, DATE_OID, INT8_ARRAY_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
 export interface PostgresOptions {
@@ -58,14 +58,7 @@ export function openPostgres(options: PostgresOptions): Db {
   const listener = new PgListener(options.url, options.onError);
   const db: Db = {
     kind: 'postgres',
-    async query(sql, params) {
-      assertNotInTransaction(db, 'query');
-      return direct.query(sql, params);
-    },
-    async exec(sql) {
-      assertNotInTransaction(db, 'exec');
-      return direct.exec(sql);
-    },
+    ...statementsOutsideTransactions(() => db, direct),
     async transaction(fn) {
       assertNotInTransaction(db, 'transaction');
       const client = await pool.connect();

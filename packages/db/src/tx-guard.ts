@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Queryable } from './db';
 
 /**
  * Remembers which databases the current async context holds a transaction on. PGlite has a single
@@ -20,4 +21,25 @@ export function assertNotInTransaction(db: object, what: string): void {
 export function runInTransactionContext<T>(db: object, fn: () => Promise<T>): Promise<T> {
   const outer = open.getStore();
   return open.run(new Set([...(outer ?? []), db]), fn);
+}
+
+/**
+ * A Db's own `query` and `exec`: `direct` runs them, refused (assertNotInTransaction) while the caller is
+ * inside one of that Db's transactions. `db` is read when a statement runs, so the Db object may be the
+ * one these methods are spread into.
+ */
+export function statementsOutsideTransactions(
+  db: () => object,
+  direct: Queryable,
+): Pick<Queryable, 'query' | 'exec'> {
+  return {
+    async query(sql, params) {
+      assertNotInTransaction(db(), 'query');
+      return direct.query(sql, params);
+    },
+    async exec(sql) {
+      assertNotInTransaction(db(), 'exec');
+      return direct.exec(sql);
+    },
+  };
 }
