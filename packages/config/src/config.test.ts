@@ -35,6 +35,7 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PROFILE: 'cloud' }, 'PROFILE'],
     [{ DATABASE_URL: 'localhost:5432' }, 'DATABASE_URL'],
+    [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ PROFILE: 'distributed' }, 'DATABASE_URL: required in the distributed profile'],
   ])('rejects %j naming %s', (env, named) => {
@@ -49,5 +50,10 @@ describe('loadConfig', () => {
     });
     expect(config.PROFILE).toBe('distributed');
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/iot');
+    expect(config.DATABASE_POOL_MAX).toBeUndefined();
+  });
+
+  it('reads the PostgreSQL pool size as a number', () => {
+    expect(loadConfig({ DATABASE_POOL_MAX: '24' }).DATABASE_POOL_MAX).toBe(24);
   });
 });

@@ -19,6 +19,11 @@ export const ConfigSchema = Type.Object({
   DATA_DIR: Type.String({ default: './data' }),
   /** PostgreSQL connection URL; required in the distributed profile. */
   DATABASE_URL: Type.Optional(Url),
+  /**
+   * PostgreSQL connections per process (pg's pool; default 10). In `PROFILE=distributed npm start` ingest's
+   * storage writer, the rules worker, the notifier and the API share one pool.
+   */
+  DATABASE_POOL_MAX: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379' }),
   /** External MQTT broker for the distributed profile. */
   MQTT_URL: Type.String({ default: 'mqtt://127.0.0.1:1883' }),
