@@ -9,6 +9,15 @@ import { startPlatform } from './start-platform.js';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'platform' });
-const platform = await startPlatform({ config, log });
+const platform = await startPlatform({
+  config,
+  log,
+  // Every request would fail from now on: exit, so that the supervisor (systemd, a container runtime)
+  // restarts the platform on its files, rather than serve errors.
+  onDatabaseLost: (error) => {
+    log.fatal({ err: error }, 'embedded database lost, exiting');
+    process.exit(1);
+  },
+});
 process.stdout.write(platform.banner);
 await runUntilSignal(platform.services, log);

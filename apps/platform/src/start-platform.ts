@@ -31,9 +31,9 @@ export interface RunningPlatform {
  * Opens the database: PostgreSQL when DATABASE_URL is set (required in the distributed profile),
  * otherwise PGlite files under DATA_DIR.
  */
-async function openProfileDb(config: Config): Promise<Db> {
+async function openProfileDb(config: Config, onLost?: (error: Error) => void): Promise<Db> {
   if (!config.DATABASE_URL) mkdirSync(resolve(config.DATA_DIR), { recursive: true });
-  return openDb(config);
+  return openDb(config, onLost ? { onLost } : {});
 }
 
 /**
@@ -78,12 +78,15 @@ export async function startPlatform({
   config: given,
   log,
   isolation = {},
+  onDatabaseLost,
 }: {
   config: Config;
   log: Logger;
   isolation?: PlatformIsolation;
+  /** The embedded database's worker thread died: nothing the platform does can succeed any more. */
+  onDatabaseLost?: (error: Error) => void;
 }): Promise<RunningPlatform> {
-  const db = await openProfileDb(given);
+  const db = await openProfileDb(given, onDatabaseLost);
   const config: Config = {
     ...given,
     SESSION_SECRET: sessionSecret(given),

@@ -16,14 +16,24 @@ export interface OpenDbOptions {
  * Picks the implementation from configuration: a DATABASE_URL means PostgreSQL (the distributed profile
  * requires one), otherwise PGlite under DATA_DIR (the embedded profile). Accepts a `Config` as is.
  */
-export async function openDb(options: OpenDbOptions): Promise<Db> {
+export async function openDb(
+  options: OpenDbOptions,
+  events: {
+    /**
+     * PGlite only: its worker thread died, so every statement fails from now on (PostgreSQL's pool
+     * reconnects by itself and never calls this).
+     */
+    onLost?: (error: Error) => void;
+  } = {},
+): Promise<Db> {
   if (options.DATABASE_URL) {
     return openPostgres({
       url: options.DATABASE_URL,
       ...(options.DATABASE_POOL_MAX === undefined ? {} : { max: options.DATABASE_POOL_MAX }),
     });
   }
-  return openPglite(
-    options.DATA_DIR === undefined ? {} : { dataDir: `${options.DATA_DIR.replace(/\/+$/, '')}/pglite` },
-  );
+  return openPglite({
+    ...(options.DATA_DIR === undefined ? {} : { dataDir: `${options.DATA_DIR.replace(/\/+$/, '')}/pglite` }),
+    ...(events.onLost ? { onLost: events.onLost } : {}),
+  });
 }

@@ -182,6 +182,21 @@ describe('PGlite in a worker thread', () => {
     await db.close();
   });
 
+  it('tells its owner once when the worker dies after opening, and not when it is closed', async () => {
+    const lost: Error[] = [];
+    const db = await openPglite({ onLost: (error) => lost.push(error) });
+    open.push(db);
+    await pgliteWorkerOf(db)!.terminate();
+    await sleep(20);
+    expect(lost.map((e) => e.message)).toEqual([expect.stringMatching(/PGlite worker exited unexpectedly/)]);
+
+    const closed: Error[] = [];
+    const other = await openPglite({ onLost: (error) => closed.push(error) });
+    await other.close();
+    await sleep(20);
+    expect(closed).toEqual([]);
+  });
+
   it('rejects a call whose parameters cannot be sent to the worker, and stays usable', async () => {
     const db = await openPglite();
     open.push(db);

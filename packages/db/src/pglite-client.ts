@@ -72,7 +72,17 @@ export function pgliteWorkerOf(db: Db): Worker | undefined {
   return workers.get(db);
 }
 
-export async function openPgliteWorker(options: { dataDir?: string } = {}): Promise<Db> {
+export interface PgliteWorkerOptions {
+  dataDir?: string;
+  /**
+   * Called once when the worker dies after it was open (not on close): every call fails from then on, so
+   * the process that owns the database should stop (apps/platform exits and leaves the restart to its
+   * supervisor) instead of answering every request with an error.
+   */
+  onLost?: (error: Error) => void;
+}
+
+export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promise<Db> {
   const worker = new Worker(pgliteWorkerUrl(), {
     workerData: { dataDir: options.dataDir },
     // Plain JavaScript: no loader (tsx, vitest) needed in there.
@@ -83,6 +93,8 @@ export async function openPgliteWorker(options: { dataDir?: string } = {}): Prom
   /** Set once the worker is gone or closing: every call from then on is rejected with it. */
   let unavailable: (() => Error) | undefined;
   let closing: Promise<void> | undefined;
+  /** Set once the worker answered ready: a death before that is the open's error, not a loss. */
+  let opened = false;
 
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   let uncaught: Error | undefined;
@@ -128,9 +140,11 @@ export async function openPgliteWorker(options: { dataDir?: string } = {}): Prom
         ? new Error('PGlite is closed')
         : new Error(`PGlite worker exited unexpectedly with code ${code}; the database is unavailable`),
     );
+    if (!closing && opened && unavailable) options.onLost?.(unavailable());
   });
 
   await ready;
+  opened = true;
   worker.on('message', (reply: Reply) => {
     const call = pending.get(reply.id);
     if (!call) return;

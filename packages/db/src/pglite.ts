@@ -12,6 +12,8 @@ export interface PgliteOptions {
    * thread's event loop (pglite-client.ts); 'main' in this thread, as before (for comparisons and tests).
    */
   thread?: 'worker' | 'main';
+  /** Worker only: the worker died after opening (see PgliteWorkerOptions.onLost). */
+  onLost?: (error: Error) => void;
 }
 
 interface PgliteLike {
@@ -42,7 +44,10 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
   // PGlite creates the data directory itself but not its parents (DATA_DIR on a first start).
   if (options.dataDir !== undefined) mkdirSync(options.dataDir, { recursive: true });
   if (options.thread !== 'main') {
-    return openPgliteWorker(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+    return openPgliteWorker({
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.onLost ? { onLost: options.onLost } : {}),
+    });
   }
   // int8[] needs no parser of its own: PGlite parses array elements with the element type's parser.
   // Loaded only here: with the worker (and on PostgreSQL) this thread never loads PGlite at all.
