@@ -79,7 +79,9 @@ describe('runSimulation and back-pressure', () => {
       clearTimeout(timer);
       expect(stats.retryAfterWaits).toBeGreaterThanOrEqual(1);
       expect(stats.refused).toBe(0);
-      expect(stats.accepted).toBeGreaterThanOrEqual(10);
+      // About 25 go through once the writer opens at 2.5 s on a free machine; on 2 cores shared with other
+      // suites (load 10) 8 were seen. What matters is that sending goes on after the wait, and below.
+      expect(stats.accepted).toBeGreaterThanOrEqual(5);
       expect(stats.accepted + stats.unsent).toBe(stats.sent);
 
       const until = Date.now() + 10_000;
