@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Db, Queryable } from '../db';
-import { startRollupBuilder } from '../rollup-builder';
+import { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from '../rollup-builder';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
@@ -92,6 +92,20 @@ async function readCountingRaw(
     return readDeviceDataBucketsRolledUp(recording, companyId, deviceId, range, FIELDS, seconds, now);
   });
   return { buckets, rawReads };
+}
+
+/** Runs a builder until it finished its first backfill pass, then stops it (its progress stays readable). */
+async function untilFirstBackfillPass(options: RollupBuilderOptions): Promise<RollupBuilder> {
+  const builder = startRollupBuilder(options);
+  try {
+    await vi.waitFor(() => expect(builder.progress().backfillPasses).toBeGreaterThan(0), {
+      timeout: 20_000,
+      interval: 50,
+    });
+  } finally {
+    await builder.stop();
+  }
+  return builder;
 }
 
 function expectSameBuckets(actual: DataBucketRecord[], expected: DataBucketRecord[]): void {
@@ -237,7 +251,7 @@ describe('chart rollups built ahead of reads', () => {
       const id = await seededDevice(suite.db, company.id);
       // "Now" is 20 minutes after the last row: the newest buckets are still open.
       const now = new Date(T0 + 10 * DAY_MS + 10 * 60_000);
-      const builder = startRollupBuilder({
+      const builder = await untilFirstBackfillPass({
         db: suite.db,
         log: quietLog,
         now: () => now,
@@ -246,14 +260,6 @@ describe('chart rollups built ahead of reads', () => {
         minPauseMs: 1,
         pauseFactor: 0,
       });
-      try {
-        await vi.waitFor(() => expect(builder.progress().backfillPasses).toBeGreaterThan(0), {
-          timeout: 20_000,
-          interval: 50,
-        });
-      } finally {
-        await builder.stop();
-      }
       const progress = builder.progress();
       expect(progress.recentPasses).toBeGreaterThan(0);
       expect(progress.failures).toBe(0);
@@ -373,7 +379,7 @@ describe('chart rollups built ahead of reads', () => {
       const ofB = await seededDevice(suite.db, b.id, { days: 3 });
       const now = new Date(T0 + 20 * DAY_MS);
       const logged: [object, string][] = [];
-      const builder = startRollupBuilder({
+      await untilFirstBackfillPass({
         db: suite.db,
         log: { info: (details, message) => logged.push([details, message]), warn: quietLog.warn },
         now: () => now,
@@ -381,14 +387,6 @@ describe('chart rollups built ahead of reads', () => {
         minPauseMs: 1,
         pauseFactor: 0,
       });
-      try {
-        await vi.waitFor(() => expect(builder.progress().backfillPasses).toBeGreaterThan(0), {
-          timeout: 20_000,
-          interval: 50,
-        });
-      } finally {
-        await builder.stop();
-      }
       // The end of the pass is logged with its progress.
       expect(logged).toContainEqual([
         expect.objectContaining({ backfillPasses: 1, failures: 0 }),
