@@ -184,6 +184,16 @@ interface Publisher {
   next: number;
 }
 
+/** Counts the PUBACKs the broker sends to these publishers; answers the count so far. */
+function countPubacks(publishers: readonly Publisher[]): () => number {
+  let pubacks = 0;
+  for (const p of publishers)
+    p.client.on('packetreceive', (packet) => {
+      if (packet.cmd === 'puback') pubacks += 1;
+    });
+  return () => pubacks;
+}
+
 interface Side {
   name: string;
   mail: MailSink;
@@ -544,16 +554,12 @@ async function distributedSide(): Promise<Side> {
       next: 0,
     })),
   );
-  let accepted = 0;
-  for (const p of publishers)
-    p.client.on('packetreceive', (packet) => {
-      if (packet.cmd === 'puback') accepted += 1;
-    });
+  const accepted = countPubacks(publishers);
   return {
     name: 'distributed (platform in-process: PostgreSQL, NATS JetStream, BullMQ on Redis, Mosquitto, nodemailer)',
     mail,
     publishers,
-    accepted: () => accepted,
+    accepted,
     evaluated: async () => Number.NaN,
     window: 0,
     backlog: async () => ({
@@ -616,17 +622,13 @@ async function ourSide(): Promise<Side> {
       next: 0,
     })),
   );
-  let accepted = 0;
-  for (const p of publishers)
-    p.client.on('packetreceive', (packet) => {
-      if (packet.cmd === 'puback') accepted += 1;
-    });
+  const accepted = countPubacks(publishers);
   return {
     name: 'ours (platform in-process: aedes, PGlite, in-process log and queue, nodemailer)',
     mail,
     publishers,
-    accepted: () => accepted,
-    evaluated: async () => accepted - (await ingest.eventLog.lag(ingest.topic, 'rules-worker')),
+    accepted,
+    evaluated: async () => accepted() - (await ingest.eventLog.lag(ingest.topic, 'rules-worker')),
     window: WINDOW_OURS,
     backlog: async () => ({
       'rules-worker lag': await ingest.eventLog.lag(ingest.topic, 'rules-worker'),
@@ -786,11 +788,7 @@ async function nodeRedSide(): Promise<Side> {
       next: 0,
     })),
   );
-  let accepted = 0;
-  for (const p of publishers)
-    p.client.on('packetreceive', (packet) => {
-      if (packet.cmd === 'puback') accepted += 1;
-    });
+  const accepted = countPubacks(publishers);
   // Wait until the mqtt in node has subscribed: a probe uplink must be evaluated.
   const probeBy = performance.now() + 15_000;
   while (evaluated === 0 && performance.now() < probeBy) {
@@ -801,12 +799,12 @@ async function nodeRedSide(): Promise<Side> {
   }
   if (evaluated === 0) throw new Error('Node-RED never received an uplink from Mosquitto');
   const base = evaluated;
-  const baseAccepted = accepted;
+  const baseAccepted = accepted();
   return {
     name: 'Node-RED 4 (embedded; mqtt in from Mosquitto, 2 function nodes, nodemailer)',
     mail,
     publishers,
-    accepted: () => accepted - baseAccepted,
+    accepted: () => accepted() - baseAccepted,
     evaluated: async () => evaluated - base,
     window: WINDOW_NODE_RED,
     close: async () => {
