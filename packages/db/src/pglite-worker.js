@@ -15,19 +15,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
-
-// The value parsers of src/types.ts (INT8_OID 20, DATE_OID 1082), run here so that rows cross to the
-// main thread already as numbers; keep both in step (db.test.ts checks the values on PGlite and pg).
-function parseInt8(text) {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) {
-    throw new RangeError(`int8 value ${text} is outside the safe integer range of a JavaScript number`);
-  }
-  return value;
-}
-function parseDate(text) {
-  return text;
-}
+// The same parsers as the in-thread PGlite and pg (types.ts), run here so rows cross already converted.
+import { parseDate, parseInt8 } from './value-parsers.js';
 
 /** Own properties of an error that survive structured cloning (PostgreSQL fields, query, params). */
 function cloneableProps(error) {

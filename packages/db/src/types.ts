@@ -14,14 +14,5 @@ export const INT8_ARRAY_OID = 1016;
 export const DATE_OID = 1082;
 export const DATE_ARRAY_OID = 1182;
 
-export function parseInt8(text: string): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) {
-    throw new RangeError(`int8 value ${text} is outside the safe integer range of a JavaScript number`);
-  }
-  return value;
-}
-
-export function parseDate(text: string): string {
-  return text;
-}
+// Plain JavaScript, shared with the PGlite worker thread (pglite-worker.js).
+export { parseDate, parseInt8 } from './value-parsers.js';
