@@ -5,6 +5,13 @@
  *
  *   npx tsx tests/bench/ingest.bench.ts [embedded|distributed|both] [devices=2000] [phase seconds=8]
  *     [ingest MQTT connections=4 (distributed)] [Mosquitto URL | own=own] [ingest PUBACK window=1000]
+ *     [ingest processes=2] [publisher=raw|mqttjs (anywhere; or IOT_BENCH_PUBLISHER; default raw)]
+ *
+ * Publishers (lib/publishers.ts): `raw` speaks MQTT 3.1.1 on plain sockets with each topic's PUBLISH header
+ * encoded once (mqtt-packet), so the load generator takes little of the 2 cores it shares with the
+ * platform; `mqttjs` is mqtt.js, as before. Both feed the same callback-driven loops (a window of QoS 1
+ * publishes per connection, the next one sent as a PUBACK arrives). The CPU of each process per uplink is
+ * printed for the publishers-alone, MQTT-alone and sustained phases (lib/cpu.ts).
  *
  * `own` (default): the bench starts /usr/sbin/mosquitto with the shipped infra/mosquitto/mosquitto.conf on a
  * free loopback port (persistence in a temporary directory), so the figure is the shipped configuration's.
@@ -34,12 +41,25 @@ import { type IngestService, startIngest, UPLINKS_TOPIC } from '@iot/ingest';
 import { startPlatform } from '@iot/platform';
 import { createLogger } from '@iot/runtime';
 import { buildUplink, profileOf, type SimDevice } from '@iot/simulator';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
 import pg from 'pg';
+import { type CpuReport, cpuPerUplinkText, startCpu } from './lib/cpu.js';
+import {
+  openConnection,
+  type PublisherKind,
+  type PublishTemplate,
+  type UplinkConnection,
+} from './lib/publishers.js';
 
-const which = process.argv[2] ?? 'both';
-const DEVICES = Number(process.argv[3] ?? 2000);
-const PHASE_S = Number(process.argv[4] ?? 8);
+/** `publisher=raw|mqttjs` anywhere among the arguments (or IOT_BENCH_PUBLISHER); the rest are positional. */
+const args = process.argv.slice(2).filter((a) => !a.startsWith('publisher='));
+const PUBLISHER = (process.argv.find((a) => a.startsWith('publisher='))?.slice('publisher='.length) ??
+  process.env.IOT_BENCH_PUBLISHER ??
+  'raw') as PublisherKind;
+if (PUBLISHER !== 'raw' && PUBLISHER !== 'mqttjs') throw new Error(`publisher=${PUBLISHER}: raw or mqttjs`);
+const which = args[0] ?? 'both';
+const DEVICES = Number(args[1] ?? 2000);
+const PHASE_S = Number(args[2] ?? 8);
 const CONNECTIONS_EMBEDDED = 100;
 const CONNECTIONS_MOSQUITTO = 8;
 const WINDOW = 64; // QoS 1 publishes in flight per connection in the closed-loop phase
@@ -50,12 +70,12 @@ const WINDOW = 64; // QoS 1 publishes in flight per connection in the closed-loo
  * this process would dominate the memory figure.
  */
 const OPEN_LOOP_WINDOW = 1000;
-const INGEST_MQTT_CONNECTIONS = Number(process.argv[5] ?? 4);
+const INGEST_MQTT_CONNECTIONS = Number(args[3] ?? 4);
 /** `own`: a Mosquitto started here with the shipped configuration; else a broker URL (e.g. the machine's). */
-const MOSQUITTO = process.argv[6] ?? 'own';
-const INGEST_WINDOW = Number(process.argv[7] ?? 1000);
+const MOSQUITTO = args[4] ?? 'own';
+const INGEST_WINDOW = Number(args[5] ?? 1000);
 /** Ingest processes beside the bench's (each front door + storage writer); 0 runs ingest in the bench's. */
-const INGEST_PROCESSES = Number(process.argv[8] ?? 2);
+const INGEST_PROCESSES = Number(args[6] ?? 2);
 /**
  * The closed loop also keeps at most this many uplinks published but not yet stored. Mosquitto acknowledges
  * a publish itself (no back-pressure reaches the publisher from ingest) and, with its default
@@ -172,46 +192,144 @@ async function baseline(db: Db, companyId: number, devices: BenchDevice[], secon
 }
 
 // ------------------------------------------------------------------------------------------ publishers
+/** Topics a publisher sends to: the devices' uplinks, the MQTT-alone phase's, and topics nobody reads. */
+type TopicKind = 'up' | 'alone' | 'void';
+const TOPIC_PREFIX: Record<TopicKind, string> = {
+  up: 'devices/',
+  alone: 'bench-mqtt-alone/',
+  void: 'bench-void/',
+};
+
 interface Publisher {
-  client: MqttClient;
-  /** Unacknowledged publishes of the open-loop phases. */
-  inflight: number;
+  conn: UplinkConnection;
   /** Devices this connection publishes for (one on the embedded broker, many on Mosquitto). */
   devices: BenchDevice[];
+  /** Per topic kind, one template per device (encoded once, on first use). */
+  templates: Partial<Record<TopicKind, PublishTemplate[]>>;
   next: number;
 }
 
 async function openPublishers(url: string, devices: BenchDevice[], embedded: boolean): Promise<Publisher[]> {
-  if (embedded) {
-    const chosen = devices.slice(0, CONNECTIONS_EMBEDDED);
+  const open = async (clientId: string, mine: BenchDevice[], auth?: BenchDevice): Promise<Publisher> => ({
+    conn: await openConnection(PUBLISHER, {
+      url,
+      clientId,
+      ...(auth ? { username: auth.uuid, password: auth.token } : {}),
+    }),
+    devices: mine,
+    templates: {},
+    next: 0,
+  });
+  if (embedded)
     return Promise.all(
-      chosen.map(async (d) => ({
-        client: await mqtt.connectAsync(url, { username: d.uuid, password: d.token, reconnectPeriod: 0 }),
-        devices: [d],
-        next: 0,
-        inflight: 0,
-      })),
+      devices
+        .slice(0, CONNECTIONS_EMBEDDED)
+        .map((d) => open(`bench-pub-${randomBytes(4).toString('hex')}`, [d], d)),
     );
-  }
   return Promise.all(
-    Array.from({ length: CONNECTIONS_MOSQUITTO }, async (_, c) => ({
-      client: await mqtt.connectAsync(url, {
-        clientId: `bench-pub-${randomBytes(4).toString('hex')}`,
-        reconnectPeriod: 0,
-      }),
-      devices: devices.filter((_d, i) => i % CONNECTIONS_MOSQUITTO === c),
-      next: 0,
-      inflight: 0,
-    })),
+    Array.from({ length: CONNECTIONS_MOSQUITTO }, (_, c) =>
+      open(
+        `bench-pub-${randomBytes(4).toString('hex')}`,
+        devices.filter((_d, i) => i % CONNECTIONS_MOSQUITTO === c),
+      ),
+    ),
   );
 }
 
 const uplinkState = { clicks: 0, startedAt: Date.now(), rnd: Math.random };
-function nextPayload(p: Publisher): { topic: string; body: Buffer } {
-  const device = p.devices[p.next % p.devices.length] as BenchDevice;
+
+/**
+ * Builds the next device's uplink (JSON with a fresh message id and time), calls `before` (the publish
+ * timestamp) and publishes it with QoS 1; `done` runs on the PUBACK.
+ */
+function publishNext(p: Publisher, kind: TopicKind, before: () => void, done: (error?: Error) => void): void {
+  const index = p.next % p.devices.length;
+  const device = p.devices[index] as BenchDevice;
   p.next += 1;
+  let templates = p.templates[kind];
+  if (!templates) {
+    templates = p.devices.map((d) => p.conn.template(`${TOPIC_PREFIX[kind]}${d.uuid}/up`));
+    p.templates[kind] = templates;
+  }
   const uplink = buildUplink(device, profileOf(device, device.id), uplinkState, Date.now());
-  return { topic: `devices/${device.uuid}/up`, body: Buffer.from(uplink.body) };
+  before();
+  p.conn.publish(templates[index] as PublishTemplate, uplink.body, done);
+}
+
+const noop = () => {};
+
+/**
+ * Closed loop: every connection keeps `window` QoS 1 publishes in flight until `endAt` (performance.now()),
+ * publishing the next uplink as each PUBACK arrives; while `canSend()` is false it waits 2 ms. Resolves
+ * when every connection has its publishes acknowledged. Returns publishes failed (connection errors).
+ */
+function closedLoop(
+  publishers: Publisher[],
+  kind: TopicKind,
+  endAt: number,
+  window: number,
+  canSend: () => boolean,
+  before: () => void,
+  onAck: () => void,
+): Promise<number> {
+  return new Promise((resolve) => {
+    let running = publishers.length;
+    let failed = 0;
+    if (running === 0) resolve(0);
+    for (const p of publishers) {
+      let waiting = false;
+      let finished = false;
+      const acked = (error?: Error) => {
+        if (error) failed += 1;
+        else onAck();
+        pump();
+      };
+      const pump = () => {
+        if (waiting || finished) return;
+        let now = performance.now();
+        while (p.conn.inflight < window && now < endAt) {
+          if (!canSend()) {
+            waiting = true;
+            setTimeout(() => {
+              waiting = false;
+              pump();
+            }, 2);
+            return;
+          }
+          publishNext(p, kind, before, acked);
+          now = performance.now();
+        }
+        if (now >= endAt && p.conn.inflight === 0) {
+          finished = true;
+          running -= 1;
+          if (running === 0) resolve(failed);
+        }
+      };
+      pump();
+    }
+  });
+}
+
+/** CPU groups besides this process: the platform's processes, the brokers, PostgreSQL (all backends). */
+function cpuGroups(t: Target): Record<string, number[]> {
+  return {
+    ...(t.ingestPids.length ? { ingest: t.ingestPids } : {}),
+    ...(t.mosquittoPid
+      ? { mosquitto: [t.mosquittoPid] }
+      : t.embedded
+        ? {}
+        : { mosquitto: pidsOf('mosquitto') }),
+    ...(t.embedded ? {} : { nats: pidsOf('nats-server'), postgres: pidsOf('postgres') }),
+  };
+}
+function cpuText(t: Target, report: CpuReport, uplinks: number): string {
+  return cpuPerUplinkText(report, uplinks, {
+    self: t.embedded ? 'bench process (platform + publishers)' : `bench process (${PUBLISHER} publishers)`,
+    ingest: 'ingest processes',
+    mosquitto: 'Mosquitto',
+    nats: 'NATS',
+    postgres: 'PostgreSQL (all backends)',
+  });
 }
 
 // -------------------------------------------------------------------------------------- stored tracking
@@ -263,6 +381,8 @@ interface Target {
   mqttUrl: string;
   embedded: boolean;
   servers: Array<string | number>;
+  /** The broker the publishers send to, when it is a Mosquitto process here (for its CPU). */
+  mosquittoPid?: number;
 }
 
 async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
@@ -303,26 +423,21 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
   const start = performance.now();
   const end = start + seconds * 1000;
   let accepted = 0;
-  await Promise.all(
-    publishers.map(async (p) => {
-      const inflight = new Set<Promise<unknown>>();
-      while (performance.now() < end) {
-        const { topic, body } = nextPayload(p);
-        tracker.publishedAt.push(performance.now());
-        const sent = p.client.publishAsync(topic, body, { qos: 1 }).then(() => {
-          accepted += 1;
-        });
-        inflight.add(sent);
-        void sent.finally(() => inflight.delete(sent));
-        if (inflight.size >= WINDOW) await Promise.race(inflight);
-        while (tracker.publishedAt.length - tracker.count >= MAX_UNSTORED && performance.now() < end)
-          await sleep(2);
-      }
-      await Promise.all(inflight);
-    }),
+  const cpu = startCpu(cpuGroups(t));
+  const failed = await closedLoop(
+    publishers,
+    'up',
+    end,
+    WINDOW,
+    () => tracker.publishedAt.length - tracker.count < MAX_UNSTORED,
+    () => tracker.publishedAt.push(performance.now()),
+    () => {
+      accepted += 1;
+    },
   );
   const published = tracker.publishedAt.length;
   await waitUntil(() => tracker.count >= accepted, 20_000);
+  const cpuReport = cpu();
   await sleep(20);
   tracker.stop();
   rss.stop();
@@ -333,6 +448,8 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
   return {
     published,
     accepted,
+    failed,
+    cpu: cpuReport,
     stored: tracker.count,
     storedSql,
     perSecond: tracker.count / duration,
@@ -372,7 +489,13 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
   let published = 0;
   let accepted = 0;
   let failed = 0;
-  const pending = new Set<Promise<void>>();
+  let pending = 0;
+  const before = () => tracker.publishedAt.push(performance.now());
+  const acked = (error?: Error) => {
+    pending -= 1;
+    if (error) failed += 1;
+    else accepted += 1;
+  };
   const start = performance.now();
   let cursor = 0;
   let slots = 0;
@@ -382,35 +505,22 @@ async function openLoop(t: Target, publishers: Publisher[], rate: number, second
     for (let i = 0; i < due; i++) {
       slots += 1;
       const p = publishers[cursor++ % publishers.length] as Publisher;
-      if (p.inflight >= OPEN_LOOP_WINDOW) {
+      if (p.conn.inflight >= OPEN_LOOP_WINDOW) {
         heldBack += 1; // the device's window is full: the platform's back-pressure holds it back
         continue;
       }
-      const { topic, body } = nextPayload(p);
       published += 1;
-      p.inflight += 1;
-      tracker.publishedAt.push(performance.now());
-      const sent = p.client.publishAsync(topic, body, { qos: 1 }).then(
-        () => {
-          accepted += 1;
-          p.inflight -= 1;
-        },
-        () => {
-          failed += 1;
-          p.inflight -= 1;
-        },
-      );
-      pending.add(sent);
-      void sent.finally(() => pending.delete(sent));
+      pending += 1;
+      publishNext(p, 'up', before, acked);
     }
-    maxPending = Math.max(maxPending, pending.size);
+    maxPending = Math.max(maxPending, pending);
     await sleep(5);
   }
   const sendSeconds = (performance.now() - start) / 1000;
   const publishEnd = performance.now();
   // Acknowledgements and drain share one 20 s bound, so the phase stays bounded in time.
   const deadline = publishEnd + 20_000;
-  await waitUntil(() => pending.size === 0, deadline - performance.now());
+  await waitUntil(() => pending === 0, deadline - performance.now());
   const ackedAt = performance.now();
   const drained = await waitUntil(async () => t.stored() - base >= accepted, deadline - performance.now());
   const drainMs = performance.now() - publishEnd;
@@ -591,6 +701,7 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       mqttUrl,
       embedded: false,
       servers: [own?.pid ?? 'mosquitto', 'nats-server'],
+      ...(own ? { mosquittoPid: own.pid } : {}),
     },
     close: async () => {
       await stopIngest();
@@ -711,7 +822,8 @@ async function childMain(o: ChildOptions & { index: number }): Promise<void> {
  * a share group, whose mqtt.js clients acknowledge at once and store nothing. Topics `bench-mqtt-alone/...`,
  * which ingest does not subscribe to.
  */
-async function mqttAlone(url: string, publishers: Publisher[], subscribers: number, seconds: number) {
+async function mqttAlone(t: Target, publishers: Publisher[], subscribers: number, seconds: number) {
+  const url = t.mqttUrl;
   const group = `bench_alone_${randomBytes(3).toString('hex')}`;
   let received = 0;
   const subs = await Promise.all(
@@ -725,29 +837,47 @@ async function mqttAlone(url: string, publishers: Publisher[], subscribers: numb
     }),
   );
   const start = performance.now();
-  const end = start + seconds * 1000;
   let published = 0;
-  await Promise.all(
-    publishers.map(async (p) => {
-      const inflight = new Set<Promise<unknown>>();
-      while (performance.now() < end) {
-        const { topic, body } = nextPayload(p);
-        const sent = p.client.publishAsync(topic.replace(/^devices\//, 'bench-mqtt-alone/'), body, {
-          qos: 1,
-        });
-        published += 1;
-        inflight.add(sent);
-        void sent.finally(() => inflight.delete(sent));
-        if (inflight.size >= WINDOW) await Promise.race(inflight);
-        while (published - received >= MAX_UNSTORED && performance.now() < end) await sleep(2);
-      }
-      await Promise.all(inflight);
-    }),
+  const cpu = startCpu(cpuGroups(t));
+  await closedLoop(
+    publishers,
+    'alone',
+    start + seconds * 1000,
+    WINDOW,
+    () => published - received < MAX_UNSTORED,
+    () => {
+      published += 1;
+    },
+    noop,
   );
   await waitUntil(() => received >= published, 10_000);
+  const cpuReport = cpu();
   const perSecond = (received / (performance.now() - start)) * 1000;
   await Promise.all(subs.map((c) => c.endAsync()));
-  return { perSecond, published, received };
+  return { perSecond, published, received, cpu: cpuReport };
+}
+
+/**
+ * The publishers alone: the same closed loop to topics nobody subscribes to, so the broker acknowledges
+ * and drops; this process's CPU per uplink is the load generator's own cost.
+ */
+async function publishersAlone(t: Target, publishers: Publisher[], seconds: number) {
+  const start = performance.now();
+  let acknowledged = 0;
+  const cpu = startCpu(cpuGroups(t));
+  await closedLoop(
+    publishers,
+    'void',
+    start + seconds * 1000,
+    WINDOW,
+    () => true,
+    noop,
+    () => {
+      acknowledged += 1;
+    },
+  );
+  const cpuReport = cpu();
+  return { perSecond: (acknowledged / cpuReport.wallMs) * 1000, acknowledged, cpu: cpuReport };
 }
 
 /** The event log alone: records/s through publish (16 publishes of 100 records in flight), no consumer. */
@@ -806,14 +936,27 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
       );
     }
     const publishers = await openPublishers(target.mqttUrl, target.devices, target.embedded);
+    console.log(
+      `publishers: ${PUBLISHER} (${publishers.length} connections, QoS 1, ${WINDOW} in flight each in closed loops)`,
+    );
     let mqttRate = Number.NaN;
+    let pubAloneRate = Number.NaN;
+    let pubAloneCpu = Number.NaN;
     if (!target.embedded) {
+      const a = await publishersAlone(target, publishers, 4);
+      pubAloneRate = a.perSecond;
+      pubAloneCpu = (a.cpu.us.self ?? 0) / a.acknowledged;
+      console.log(
+        `publishers alone (same loop, topics nobody reads, the broker acknowledges and drops): ` +
+          `${fmt(a.perSecond)} publishes/s acknowledged; CPU: ${cpuText(target, a.cpu, a.acknowledged)}`,
+      );
       const subscribers = INGEST_MQTT_CONNECTIONS * Math.max(1, INGEST_PROCESSES);
-      const m = await mqttAlone(target.mqttUrl, publishers, subscribers, 5);
+      const m = await mqttAlone(target, publishers, subscribers, 5);
       mqttRate = m.perSecond;
       console.log(
         `MQTT alone (same publishers and loop, ${subscribers} subscribers acknowledging at once): ` +
-          `${fmt(m.perSecond)} msg/s (${fmt(m.received)} of ${fmt(m.published)} received)`,
+          `${fmt(m.perSecond)} msg/s (${fmt(m.received)} of ${fmt(m.published)} received); ` +
+          `CPU: ${cpuText(target, m.cpu, m.received).replace('publishers)', 'publishers and the mqtt.js subscribers)')}`,
       );
     }
     // A short warm-up so device lookups are cached and the JIT has run.
@@ -822,8 +965,9 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
     console.log(
       `sustained: ${fmt(s.perSecond)} uplinks/s stored; published ${fmt(s.published)}, accepted ${fmt(s.accepted)}, ` +
         `stored ${fmt(s.stored)} (SQL ${fmt(s.storedSql)}); p50 ${fmt(s.p50)} ms, p99 ${fmt(s.p99)} ms; ` +
-        `peak RSS ${rssText(target, s)}`,
+        `peak RSS ${rssText(target, s)}${s.failed ? `; ${fmt(s.failed)} publishes failed` : ''}`,
     );
+    console.log(`sustained CPU: ${cpuText(target, s.cpu, s.stored)}`);
     const l = await openLoop(target, publishers, Math.round(0.5 * s.perSecond), Math.min(PHASE_S, 6));
     console.log(
       `latency at half the sustained rate (${fmt(l.offeredPerSecond)}/s): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms; ` +
@@ -840,10 +984,15 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
     );
     results.push({
       profile: target.name,
+      publisher: PUBLISHER,
       baseline: `${fmt(base.perSecond)}/s`,
       'log alone': Number.isNaN(logRate) ? '-' : `${fmt(logRate)}/s`,
+      'publishers alone': Number.isNaN(pubAloneRate)
+        ? '-'
+        : `${fmt(pubAloneRate)}/s, ${pubAloneCpu.toFixed(1)} us CPU each`,
       'MQTT alone': Number.isNaN(mqttRate) ? '-' : `${fmt(mqttRate)}/s`,
       sustained: `${fmt(s.perSecond)}/s`,
+      'bench process CPU per stored uplink': `${((s.cpu.us.self ?? 0) / s.stored).toFixed(1)} us`,
       'p50 / p99 at max': `${fmt(s.p50)} / ${fmt(s.p99)} ms`,
       'p50 / p99 at half': `${fmt(l.p50)} / ${fmt(l.p99)} ms`,
       'peak RSS': rssText(target, s),
@@ -853,7 +1002,7 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
       drain: `${fmt(o.drainMs)} ms`,
       'lost (accepted - stored)': fmt(o.accepted - o.storedSql),
     });
-    await Promise.all(publishers.map((p) => p.client.endAsync()));
+    await Promise.all(publishers.map((p) => p.conn.end()));
   } finally {
     await close();
   }
@@ -864,7 +1013,7 @@ if (process.env.IOT_INGEST_BENCH_CHILD) {
 } else {
   console.log(
     `ingest benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
-      `phases of ${PHASE_S} s`,
+      `phases of ${PHASE_S} s; publishers: ${PUBLISHER}`,
   );
   if (which === 'embedded' || which === 'both') await runProfile(embeddedTarget);
   if (which === 'distributed' || which === 'both') await runProfile(distributedTarget);
