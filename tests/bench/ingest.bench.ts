@@ -27,12 +27,11 @@
  * publish -> committed, matched in order (the n-th uplink published is taken as the n-th stored; within a
  * sampling step of 5 ms that is exact enough for p50/p99). Loss is checked by counting rows in SQL.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
 import { type Db, migrate, openPostgres } from '@iot/db';
@@ -44,6 +43,7 @@ import { buildUplink, profileOf, type SimDevice } from '@iot/simulator';
 import mqtt from 'mqtt';
 import pg from 'pg';
 import { type CpuReport, cpuPerUplinkText, startCpu } from './lib/cpu.js';
+import { startOwnMosquitto } from './lib/mosquitto.js';
 import {
   openConnection,
   type PublisherKind,
@@ -83,7 +83,6 @@ const INGEST_PROCESSES = Number(args[6] ?? 2);
  * below 4 x 1000. The shipped configuration queues far more.
  */
 const MAX_UNSTORED = MOSQUITTO === 'own' ? 20_000 : 3000;
-const MOSQUITTO_CONF = join(dirname(fileURLToPath(import.meta.url)), '../../infra/mosquitto/mosquitto.conf');
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = createLogger({ level: 'warn', name: 'bench' });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -588,59 +587,6 @@ async function embeddedTarget(): Promise<{ target: Target; close: () => Promise<
     close: async () => {
       for (const s of [...platform.services].reverse()) await s.stop();
       rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/**
- * Mosquitto with the shipped infra/mosquitto/mosquitto.conf, on a free loopback port and with its
- * persistence in a temporary directory (writable by the user Mosquitto drops to).
- */
-async function startOwnMosquitto(): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'iot-bench-mosquitto-'));
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  const conf = readFileSync(MOSQUITTO_CONF, 'utf8')
-    .replace(/^persistence_location .*$/m, `persistence_location ${dir}/`)
-    .replace(/^listener 1883$/m, `listener ${port} 127.0.0.1`);
-  writeFileSync(join(dir, 'mosquitto.conf'), conf);
-  const child: ChildProcess = spawn('/usr/sbin/mosquitto', ['-c', join(dir, 'mosquitto.conf')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const url = `mqtt://127.0.0.1:${port}`;
-  const up = await waitUntil(async () => {
-    try {
-      const probe = await mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 500 });
-      await probe.endAsync();
-      return true;
-    } catch {
-      return false;
-    }
-  }, 5000);
-  if (!up) throw new Error(`own Mosquitto did not start: ${stderr}`);
-  return {
-    url,
-    pid: child.pid ?? 0,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
