@@ -76,5 +76,11 @@ export function startCpu(groups: Record<string, number[]>): () => CpuReport {
 export function cpuPerUplinkText(report: CpuReport, uplinks: number, names: Record<string, string>): string {
   const per = (us: number) => (uplinks > 0 ? (us / uplinks).toFixed(1) : '-');
   const parts = Object.entries(report.us).map(([group, us]) => `${names[group] ?? group} ${per(us)}`);
-  return `${parts.join(', ')}; machine ${per(report.machineBusyUs)} us of CPU per uplink (${report.machineCores.toFixed(2)} cores busy)`;
+  const measured = Object.values(report.us).reduce((sum, us) => sum + us, 0);
+  // The machine's busy time beyond the processes named: other work on the shared cores (and the kernel's).
+  const other = Math.max(0, report.machineBusyUs - measured);
+  return (
+    `${parts.join(', ')}, other processes ${per(other)}; machine ${per(report.machineBusyUs)} us of CPU per uplink ` +
+    `(${report.machineCores.toFixed(2)} cores busy)`
+  );
 }
