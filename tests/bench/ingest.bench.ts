@@ -278,15 +278,18 @@ function closedLoop(
     for (const p of publishers) {
       let waiting = false;
       let finished = false;
+      let broken = false;
       const acked = (error?: Error) => {
-        if (error) failed += 1;
-        else onAck();
+        if (error) {
+          failed += 1;
+          broken = true; // the connection is gone: let its in-flight publishes fail, send no more
+        } else onAck();
         pump();
       };
       const pump = () => {
         if (waiting || finished) return;
         let now = performance.now();
-        while (p.conn.inflight < window && now < endAt) {
+        while (!broken && p.conn.inflight < window && now < endAt) {
           if (!canSend()) {
             waiting = true;
             setTimeout(() => {
@@ -298,7 +301,7 @@ function closedLoop(
           publishNext(p, kind, before, acked);
           now = performance.now();
         }
-        if (now >= endAt && p.conn.inflight === 0) {
+        if ((now >= endAt || broken) && p.conn.inflight === 0) {
           finished = true;
           running -= 1;
           if (running === 0) resolve(failed);

@@ -54,19 +54,21 @@ async function callbackLoop(conns: UplinkConnection[], endAt: number): Promise<n
           const templates: PublishTemplate[] = ds.map((d) => conn.template(topicOf(d)));
           let next = 0;
           let finished = false;
+          let broken = false;
           const done = (error?: Error) => {
-            if (!error) acked += 1;
+            if (error) broken = true;
+            else acked += 1;
             pump();
           };
           const pump = () => {
             if (finished) return;
             let now = performance.now();
-            while (conn.inflight < WINDOW && now < endAt) {
+            while (!broken && conn.inflight < WINDOW && now < endAt) {
               const i = next++ % ds.length;
               conn.publish(templates[i] as PublishTemplate, payloadOf(ds[i] as SimDevice), done);
               now = performance.now();
             }
-            if (now >= endAt && conn.inflight === 0) {
+            if ((now >= endAt || broken) && conn.inflight === 0) {
               finished = true;
               resolve();
             }
