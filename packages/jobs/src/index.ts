@@ -10,6 +10,7 @@ export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/i
 export { jobIdFor } from './job-id';
 export {
   type ClaimResult,
+  claimJobKeys,
   createDbJobKeyStore,
   createMemoryJobKeyStore,
   type JobKeyStore,

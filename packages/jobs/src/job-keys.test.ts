@@ -1,6 +1,6 @@
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
-import { createDbJobKeyStore } from './job-keys';
+import { claimJobKeys, createDbJobKeyStore } from './job-keys';
 
 describe('job_keys store', () => {
   forEachDb((suite) => {
@@ -18,6 +18,27 @@ describe('job_keys store', () => {
         state: 'done',
         result: { messageId: 'm1' },
       });
+    });
+
+    it('claims keys in the caller transaction: new ones only, held like any claim once committed', async () => {
+      const keys = createDbJobKeyStore(suite.db);
+      const known = `k:${Math.random()}`;
+      const fresh = `k:${Math.random()}`;
+      await keys.claim(known, 'notify.action', 60_000);
+      await keys.complete(known, null);
+      const claimed = await suite.db.transaction((tx) =>
+        claimJobKeys(tx, [
+          { key: fresh, jobName: 'notify.action' },
+          { key: known, jobName: 'notify.action' },
+          { key: fresh, jobName: 'notify.action' },
+        ]),
+      );
+      expect([...claimed]).toEqual([fresh]);
+      expect((await keys.claim(fresh, 'notify.action', 60_000)).state).toBe('busy');
+      expect((await keys.claim(known, 'notify.action', 60_000)).state).toBe('done');
+      // Given back (nobody here ran it): the worker's claim is new.
+      await keys.release(fresh);
+      expect(await keys.claim(fresh, 'notify.action', 60_000)).toEqual({ state: 'claimed', fresh: true });
     });
 
     it('hands a released key to the next claim at once', async () => {

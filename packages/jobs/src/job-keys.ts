@@ -113,6 +113,32 @@ export function createDbJobKeyStore(db: Queryable): JobKeyStore {
   };
 }
 
+/**
+ * Claims keys inside the caller's transaction (one statement), before the jobs are enqueued with
+ * `claimed: true`: the producer's commit and the claim are one, so the job's first attempt needs no
+ * claim round trip of its own. Returns the keys newly claimed; a key already in job_keys (a batch
+ * redelivered, a repeat) is left alone and must be enqueued without `claimed`. The claim's lease runs
+ * from the transaction's start (`created_at` default now()), like any claim.
+ */
+export async function claimJobKeys(
+  tx: Queryable,
+  items: readonly { key: string; jobName: string }[],
+): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  // Sorted keys, the order createDbJobKeyStore's claims take them in: no deadlock between the two.
+  const input = [...new Map(items.map((i) => [i.key, i.jobName]))].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  const { rows } = await tx.query<{ key: string }>(
+    `INSERT INTO job_keys (key, job_name)
+       SELECT i.key, i.job_name FROM jsonb_to_recordset($1::jsonb) AS i(key text, job_name text, ord int) ORDER BY i.ord
+     ON CONFLICT (key) DO NOTHING
+     RETURNING key`,
+    [JSON.stringify(input.map(([key, job_name], ord) => ({ key, job_name, ord })))],
+  );
+  return new Set(rows.map((r) => r.key));
+}
+
 /** JobKeyStore in memory: for a queue without a database (tests, tools). Not shared across processes. */
 export function createMemoryJobKeyStore(): JobKeyStore {
   const keys = new Map<string, { claimedAt: number; done: boolean; result: unknown }>();

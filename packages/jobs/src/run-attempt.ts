@@ -24,6 +24,11 @@ export interface AttemptOptions {
   jobId: string;
   attempt: number;
   keys: JobKeyStore | undefined;
+  /**
+   * The enqueuing transaction claimed the key (EnqueueOptions.claimed) and this is the attempt started
+   * for it: no claim statement, the attempt counts as the key's first run.
+   */
+  claimed?: boolean;
   /** Aborted when the queue closes. */
   closing: AbortSignal;
 }
@@ -57,7 +62,9 @@ export async function runAttempt<S extends TSchema>(
   const payload = validatePayload(job, envelope.payload);
   const { keys } = options;
   let fresh = false;
-  if (keys) {
+  if (keys && options.claimed) {
+    fresh = true;
+  } else if (keys) {
     const claim = await keys.claim(envelope.key, job.name, leaseMs(job));
     if (claim.state === 'done') return claim.result;
     if (claim.state === 'busy') throw new JobInFlightError(envelope.key, claim.retryAfterMs);

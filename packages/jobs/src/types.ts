@@ -77,6 +77,16 @@ export interface QueuePolicy {
 
 export interface EnqueueOptions {
   delayMs?: number;
+  /**
+   * The caller claimed the job's key itself (`claimJobKeys`) in a transaction that has committed, so
+   * no attempt can have started the side effect yet. When this process runs the job's processor
+   * (`runsHere`) with a free slot, the first attempt starts at once in this process under that claim
+   * (no claim round trip, no pick-up by the queue); the queue still holds the job until that attempt
+   * settles (BullMQ: as a delayed back-up that a crash leaves behind). Otherwise the adapter gives the
+   * claim back (`JobKeyStore.release`) and queues the job as without the option. Never set it for a
+   * key this caller did not newly claim: the attempt would run without checking the key.
+   */
+  claimed?: boolean;
 }
 
 export interface EnqueueResult {
@@ -114,6 +124,11 @@ export interface JobQueue {
   ): Promise<EnqueueResult>;
   /** Starts consuming jobs of this definition in this process. */
   process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor;
+  /**
+   * True when this process consumes jobs of this name (a processor is open here), so a caller may claim
+   * keys itself and enqueue with `claimed` (the one-process platform's rules worker does).
+   */
+  runsHere(name: string): boolean;
   /** Dead letters of one job name, newest first. */
   deadLetters(name: string, limit?: number): Promise<DeadLetter[]>;
   /** Stops the processors (waiting for running attempts) and releases connections. */

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
 import type { JobKeyStore } from '../job-keys';
-import { errorText, inFlightDelay, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
+import { errorText, inFlightDelay, isPermanent, type JobEnvelope, leaseMs, runAttempt } from '../run-attempt';
 import {
   type DeadLetter,
   type EnqueueOptions,
@@ -37,6 +37,24 @@ export interface BullmqJobQueueOptions {
 const BACKOFF_TYPE = 'iot-exponential';
 
 /**
+ * A job whose first attempt ran in the enqueuing process (EnqueueOptions.claimed) and did not succeed:
+ * the attempts it made there, and the error that made it a dead letter when it was final.
+ */
+interface LocalOutcome {
+  /** Attempts made before BullMQ ran it (1). */
+  pre?: number;
+  /** Set when the local attempt failed for good: the BullMQ worker only records the dead letter. */
+  failed?: string;
+}
+
+interface LocalLane {
+  job: JobDefinition<TSchema>;
+  handler: JobHandler<TSchema>;
+  policy: QueuePolicy;
+  running: number;
+}
+
+/**
  * The distributed profile's job queue: one BullMQ queue per job name on Redis. Jobs survive restarts and
  * a killed worker's running job goes back to waiting (stalled-job check) for another worker; the job id
  * is derived from the idempotency key, so BullMQ adds a key only once while the job is kept. Dead letters
@@ -49,6 +67,9 @@ export class BullmqJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
   private readonly workers = new Set<Worker>();
   private readonly closing = new AbortController();
+  /** Processors of this process by job name, for first attempts started at enqueue (`claimed`). */
+  private readonly local = new Map<string, LocalLane>();
+  private readonly localRuns = new Set<Promise<void>>();
 
   constructor(private readonly options: BullmqJobQueueOptions) {
     this.prefix = options.prefix ?? 'bull';
@@ -78,21 +99,111 @@ export class BullmqJobQueue implements JobQueue {
     const key = job.idempotencyKey(valid);
     const id = jobIdFor(job.name, key);
     const envelope: JobEnvelope = { v: job.version, key, payload: valid };
-    await this.queue(job.name).add(job.name, envelope, {
-      jobId: id,
-      attempts: job.retry.attempts,
-      backoff: { type: BACKOFF_TYPE },
-      ...(options.delayMs ? { delay: options.delayMs } : {}),
-    });
+    const add = (delay: number | undefined) =>
+      this.queue(job.name).add(job.name, envelope, {
+        jobId: id,
+        attempts: job.retry.attempts,
+        backoff: { type: BACKOFF_TYPE },
+        ...(delay ? { delay } : {}),
+      });
+    const lane = options.claimed ? this.local.get(job.name) : undefined;
+    if (
+      options.claimed &&
+      (!lane || this.closing.signal.aborted || lane.running >= lane.policy.concurrency)
+    ) {
+      // Nobody here runs it now: give the claim back so the worker that takes the job can claim it.
+      await this.options.keys?.release(key);
+    } else if (lane) {
+      // The first attempt starts now, here, under the enqueuer's claim; the job goes to BullMQ as a
+      // delayed back-up, due only after the claim's lease: if this process dies mid-attempt, a worker
+      // takes it from there (its claim takes the stale one over and skips recipients already served).
+      const added = add(leaseMs(job) + 1_000);
+      lane.running += 1;
+      const run = this.runLocal(lane, envelope, id, added).finally(() => {
+        lane.running -= 1;
+        this.localRuns.delete(run);
+      });
+      this.localRuns.add(run);
+      await added;
+      return { id, idempotencyKey: key };
+    }
+    await add(options.delayMs);
     return { id, idempotencyKey: key };
+  }
+
+  /**
+   * Attempt 1 of a claimed job in this process; then its back-up in BullMQ is removed (success), put
+   * back for the deferral, or marked with the attempt made (and the dead-letter error when final) and
+   * moved to its retry time, so BullMQ's attempts continue the count.
+   */
+  private async runLocal(lane: LocalLane, envelope: JobEnvelope, id: string, added: Promise<unknown>) {
+    const { job } = lane;
+    let outcome: { ok: true } | { ok: false; error: unknown };
+    try {
+      await runAttempt(job, lane.handler, envelope, {
+        jobId: id,
+        attempt: 1,
+        keys: this.options.keys,
+        claimed: true,
+        closing: this.closing.signal,
+      });
+      outcome = { ok: true };
+    } catch (error) {
+      outcome = { ok: false, error };
+    }
+    try {
+      // Not added (Redis refused): enqueue failed, so the producer hands the job over again.
+      if (
+        !(await added.then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      const queue = this.queue(job.name);
+      if (outcome.ok) {
+        await queue.remove(id);
+        return;
+      }
+      const bullJob = await queue.getJob(id);
+      if (!bullJob) return;
+      const { error } = outcome;
+      if (error instanceof JobDeferredError) {
+        await bullJob.changeDelay(inFlightDelay(error));
+        return;
+      }
+      const final = isPermanent(error) || job.retry.attempts <= 1;
+      const marked: JobEnvelope & LocalOutcome = {
+        ...envelope,
+        pre: 1,
+        ...(final ? { failed: errorText(error) } : {}),
+      };
+      await bullJob.updateData(marked);
+      await bullJob.changeDelay(final ? 0 : backoffDelay(job.retry, 1));
+    } catch {
+      // The back-up stays due after the lease; its attempt finds the key done, or runs it again.
+    }
   }
 
   process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor {
     const worker = new Worker(
       job.name,
       async (bullJob: Job, token?: string) => {
-        const envelope = bullJob.data as JobEnvelope;
-        const attempt = bullJob.attemptsMade + 1;
+        const envelope = bullJob.data as JobEnvelope & LocalOutcome;
+        const attempt = bullJob.attemptsMade + 1 + (envelope.pre ?? 0);
+        if (envelope.failed !== undefined) {
+          // Its last attempt ran in the enqueuing process (runLocal): only the dead letter is left.
+          await this.recordDeadLetter({
+            name: job.name,
+            id: bullJob.id ?? '',
+            idempotencyKey: envelope.key,
+            payload: envelope.payload,
+            attempts: envelope.pre ?? 1,
+            error: envelope.failed,
+            failedAt: new Date().toISOString(),
+          });
+          throw new UnrecoverableError(envelope.failed);
+        }
         try {
           return await runAttempt(job, handler, envelope, {
             jobId: bullJob.id ?? '',
@@ -118,7 +229,8 @@ export class BullmqJobQueue implements JobQueue {
               failedAt: new Date().toISOString(),
             });
           }
-          if (permanent) throw new UnrecoverableError(errorText(error));
+          // UnrecoverableError also at the last attempt: BullMQ's count may lag ours by the local one.
+          if (permanent || attempt >= job.retry.attempts) throw new UnrecoverableError(errorText(error));
           throw error;
         }
       },
@@ -133,18 +245,38 @@ export class BullmqJobQueue implements JobQueue {
         removeOnFail: { age: Math.ceil(policy.keepFailedMs / 1000), count: policy.keepMaxJobs },
         ...(this.options.lockDurationMs ? { lockDuration: this.options.lockDurationMs } : {}),
         ...(this.options.stalledIntervalMs ? { stalledInterval: this.options.stalledIntervalMs } : {}),
-        settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(job.retry, attemptsMade) },
+        settings: {
+          backoffStrategy: (
+            attemptsMade: number,
+            _type?: string,
+            _err?: Error,
+            bullJob?: { data: unknown },
+          ) =>
+            backoffDelay(job.retry, attemptsMade + ((bullJob?.data as LocalOutcome | undefined)?.pre ?? 0)),
+        },
       },
     );
     // Connection errors are retried by ioredis; an unhandled 'error' event would crash the process.
     worker.on('error', () => {});
     this.workers.add(worker);
+    const lane: LocalLane = {
+      job: job as unknown as JobDefinition<TSchema>,
+      handler: handler as unknown as JobHandler<TSchema>,
+      policy,
+      running: 0,
+    };
+    this.local.set(job.name, lane);
     return {
       close: async () => {
+        if (this.local.get(job.name) === lane) this.local.delete(job.name);
         this.workers.delete(worker);
-        await worker.close();
+        await Promise.allSettled([worker.close(), ...this.localRuns]);
       },
     };
+  }
+
+  runsHere(name: string): boolean {
+    return this.local.has(name) && !this.closing.signal.aborted;
   }
 
   private async recordDeadLetter(letter: DeadLetter): Promise<void> {
@@ -168,7 +300,8 @@ export class BullmqJobQueue implements JobQueue {
 
   /** Lets running attempts finish (BullMQ's graceful close), then releases the connections. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.workers].map((w) => w.close()));
+    this.local.clear();
+    await Promise.allSettled([...[...this.workers].map((w) => w.close()), ...this.localRuns]);
     this.workers.clear();
     this.closing.abort(new Error('job queue closed'));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));

@@ -2,7 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
 import type { JobKeyStore } from '../job-keys';
-import { errorText, inFlightDelay, isPermanent, type JobEnvelope, runAttempt } from '../run-attempt';
+import { errorText, inFlightDelay, isPermanent, type JobEnvelope, leaseMs, runAttempt } from '../run-attempt';
 import {
   type DeadLetter,
   type EnqueueOptions,
@@ -21,6 +21,11 @@ interface Entry {
   envelope: JobEnvelope;
   attemptsMade: number;
   state: 'waiting' | 'running' | 'completed' | 'failed';
+  /**
+   * Enqueued with `claimed`: the first attempt runs under the enqueuer's claim if it starts before
+   * this time (half the lease); later it claims like any attempt (and takes over the stale claim).
+   */
+  claimedUntil?: number;
   /** When a completed or failed entry stops deduplicating its key. */
   forgetAt: number;
 }
@@ -70,15 +75,20 @@ export class InProcessJobQueue implements JobQueue {
     const key = job.idempotencyKey(valid);
     const id = jobIdFor(job.name, key);
     const known = this.entries.get(id);
+    const runsHere = this.runsHere(job.name);
     if (known && (known.state === 'waiting' || known.state === 'running' || known.forgetAt > Date.now())) {
+      if (options.claimed) await this.options.keys?.release(key);
       return { id, idempotencyKey: key };
     }
+    // A claim nobody here will run under is given back, so whoever runs the job can claim it.
+    if (options.claimed && !runsHere) await this.options.keys?.release(key);
     const entry: Entry = {
       id,
       envelope: { v: job.version, key, payload: valid },
       attemptsMade: 0,
       state: 'waiting',
       forgetAt: 0,
+      ...(options.claimed && runsHere ? { claimedUntil: Date.now() + leaseMs(job) / 2 } : {}),
     };
     this.entries.set(id, entry);
     this.after(options.delayMs ?? 0, () => this.makeReady(job.name, entry));
@@ -106,6 +116,10 @@ export class InProcessJobQueue implements JobQueue {
         await Promise.allSettled([...lane.running]);
       },
     };
+  }
+
+  runsHere(name: string): boolean {
+    return !this.closed && this.lanes.has(name);
   }
 
   async deadLetters(name: string, limit = 100): Promise<DeadLetter[]> {
@@ -188,12 +202,15 @@ export class InProcessJobQueue implements JobQueue {
   private async run(lane: Lane, entry: Entry): Promise<void> {
     entry.state = 'running';
     entry.attemptsMade += 1;
+    const claimed = entry.claimedUntil !== undefined && Date.now() < entry.claimedUntil;
+    entry.claimedUntil = undefined;
     const { job } = lane;
     try {
       await runAttempt(job, lane.handler, entry.envelope, {
         jobId: entry.id,
         attempt: entry.attemptsMade,
         keys: this.options.keys,
+        claimed,
         closing: this.closing.signal,
       });
       entry.state = 'completed';

@@ -322,6 +322,85 @@ export function jobQueueContract(options: ContractOptions): void {
       expect(await q.deadLetters(job.name)).toEqual([]);
     });
 
+    it('runs a job enqueued with `claimed` under the enqueuer claim, once, as a first run', async () => {
+      const memory = createMemoryJobKeyStore();
+      const claims: string[] = [];
+      const keys: JobKeyStore = {
+        ...memory,
+        claim: (key, name, lease) => {
+          claims.push(key);
+          return memory.claim(key, name, lease);
+        },
+      };
+      const q = await queue(keys);
+      const job = testJob();
+      const runs: { attempt: number; firstRun: boolean }[] = [];
+      q.process(
+        job,
+        async (_p, ctx) => {
+          runs.push({ attempt: ctx.attempt, firstRun: ctx.firstRun });
+        },
+        TEST_POLICY,
+      );
+      expect(q.runsHere(job.name)).toBe(true);
+      expect(q.runsHere('no-such-job')).toBe(false);
+      // The producer's transaction claimed the key (claimJobKeys does so in job_keys).
+      await memory.claim('test:pre', job.name, 4_000);
+      await q.enqueue(job, { id: 'pre' }, { claimed: true });
+      await waitFor(async () => (await memory.claim('test:pre', job.name, 4_000)).state === 'done', 'done');
+      expect(runs).toEqual([{ attempt: 1, firstRun: true }]);
+      expect(claims).toEqual([]);
+      // Handed over again (a redelivery): the key is done, nothing runs twice.
+      await q.enqueue(job, { id: 'pre' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(runs).toHaveLength(1);
+    });
+
+    it('gives a `claimed` key back when no processor runs the job here, so the worker claims it', async () => {
+      const keys = createMemoryJobKeyStore();
+      const q = await queue(keys);
+      const job = testJob();
+      expect(q.runsHere(job.name)).toBe(false);
+      await keys.claim('test:elsewhere', job.name, 60_000);
+      await q.enqueue(job, { id: 'elsewhere' }, { claimed: true });
+      const runs: boolean[] = [];
+      q.process(
+        job,
+        async (_p, ctx) => {
+          runs.push(ctx.firstRun);
+        },
+        TEST_POLICY,
+      );
+      // Well within the 60 s lease: the claim was given back, not waited out.
+      await waitFor(() => runs.length === 1, 'the run', 5_000);
+      expect(runs).toEqual([true]);
+    });
+
+    it('retries a `claimed` job whose first attempt failed, counting it, then dead-letters it', async () => {
+      const keys = createMemoryJobKeyStore();
+      const q = await queue(keys);
+      const job = testJob({ retry: { attempts: 3, delayMs: 50 } });
+      const runs: number[] = [];
+      q.process(
+        job,
+        async (_p, ctx) => {
+          runs.push(ctx.attempt);
+          throw new Error(`attempt ${ctx.attempt} failed`);
+        },
+        TEST_POLICY,
+      );
+      await keys.claim('test:fails', job.name, 4_000);
+      await q.enqueue(job, { id: 'fails' }, { claimed: true });
+      await waitFor(async () => (await q.deadLetters(job.name)).length === 1, 'the dead letter');
+      expect(runs).toEqual([1, 2, 3]);
+      const [letter] = await q.deadLetters(job.name);
+      expect(letter).toMatchObject({
+        idempotencyKey: 'test:fails',
+        attempts: 3,
+        error: 'Error: attempt 3 failed',
+      });
+    });
+
     it('forgets the oldest finished jobs beyond keepMaxJobs (their keys can be enqueued again)', async () => {
       // No key store: only the queue's own retention decides here.
       const claimAll: JobKeyStore = {
