@@ -79,6 +79,7 @@ export {
   NOTIFY_ACTION,
   NotifyActionPayload,
   notifyActionJob,
+  PreloadedAction,
 } from './jobs/notify-action.job';
 export {
   NOTIFY_ACTION_POLICY,
@@ -89,8 +90,10 @@ export {
   type ActionLoader,
   type ActionRequest,
   createActionLoader,
+  fromPreloaded,
   type LoadedAction,
   loadAction,
+  preloadActions,
 } from './load-action';
 export { createNotificationLogWriter, type NotificationLogWriter } from './notification-log';
 export { fillPlaceholders, PLACEHOLDERS } from './placeholders';
@@ -143,7 +146,9 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
 
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? openJobQueue(config, { db });
-  const mailer = options.mailer ?? createMailer(config, db, { maxConnections: SMTP_POOL_CONNECTIONS });
+  const mailer =
+    options.mailer ??
+    createMailer(config, db, { maxConnections: SMTP_POOL_CONNECTIONS });
   const twilio = options.twilio ?? createTwilioClient(config);
 
   let mqttClient: Promise<MqttDownlinkClient> | undefined;

@@ -1,9 +1,9 @@
-import { type Db, withTenant } from '@iot/db';
+import { type Db, type Queryable, withTenant } from '@iot/db';
 import { DEFAULT_TIME_ZONE, fieldDefinition } from '@iot/domain';
 import { coalesce } from '@iot/runtime';
 import type { ActionContext } from './context';
 import { formatCompanyTime } from './format-time';
-import type { NotifyActionPayload } from './jobs/notify-action.job';
+import type { NotifyActionPayload, PreloadedAction } from './jobs/notify-action.job';
 
 export interface RuleActionRow {
   id: number;
@@ -99,24 +99,44 @@ async function loadCompanyActions(
 function toLoaded(row: LoadedRow, request: ActionRequest): LoadedAction {
   const {
     ref: _ref,
-    device_id,
+    device_id: _deviceId,
     device_uuid,
     device_name,
-    company_id,
+    company_id: _companyId,
     company_name,
     company_timezone,
     settled,
     ...action
   } = row;
-  const { payload } = request;
+  return {
+    ...fromPreloaded(
+      request.payload,
+      {
+        action,
+        device: { uuid: device_uuid, name: device_name },
+        company: { name: company_name, timeZone: company_timezone },
+      },
+      request.idempotencyKey,
+    ),
+    settled: new Set(settled ?? []),
+  };
+}
+
+/** A job's action from rows already read (its payload's `preloaded`, or the load above); nothing settled. */
+export function fromPreloaded(
+  payload: NotifyActionPayload,
+  preloaded: PreloadedAction,
+  idempotencyKey: string,
+): LoadedAction {
+  const { action, device, company } = preloaded;
   const at = new Date(payload.firedAt);
-  const timeZone = company_timezone || DEFAULT_TIME_ZONE;
+  const timeZone = company.timeZone || DEFAULT_TIME_ZONE;
   return {
     action,
-    settled: new Set(settled ?? []),
+    settled: new Set(),
     ctx: {
-      company: { id: company_id, name: company_name, timeZone },
-      device: { id: device_id, uuid: device_uuid, name: device_name },
+      company: { id: payload.companyId, name: company.name, timeZone },
+      device: { id: payload.deviceId, uuid: device.uuid, name: device.name },
       rule: { id: payload.ruleId, name: action.rule_name },
       alarmId: payload.alarmId,
       field: payload.field,
@@ -124,9 +144,64 @@ function toLoaded(row: LoadedRow, request: ActionRequest): LoadedAction {
       unit: (payload.field && fieldDefinition(payload.field)?.unit) || '',
       at,
       time: formatCompanyTime(at, timeZone),
-      idempotencyKey: request.idempotencyKey,
+      idempotencyKey,
     },
   };
+}
+
+/**
+ * Reads, in the caller's transaction (the rules worker's, which fired the rules), what each job's
+ * first run would load: one statement for all jobs. Every join names the payload's own company (as
+ * the notifier's load does), so a payload pointing at another company's rows gets nothing and its job
+ * loads (and refuses) as before. Index i of the answer belongs to payloads[i]; undefined: not found.
+ */
+export async function preloadActions(
+  tx: Queryable,
+  payloads: readonly NotifyActionPayload[],
+): Promise<(PreloadedAction | undefined)[]> {
+  if (payloads.length === 0) return [];
+  const { rows } = await tx.query<Omit<LoadedRow, 'settled'>>(
+    `SELECT p.ref, a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
+            a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name,
+            d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
+            c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone
+       FROM jsonb_to_recordset($1::jsonb)
+            AS p(ref int, company_id bigint, action_id bigint, rule_id bigint, device_id bigint)
+       JOIN companies c ON c.id = p.company_id
+       JOIN rule_actions a ON a.id = p.action_id AND a.rule_id = p.rule_id AND a.company_id = c.id
+       JOIN rules r ON r.id = a.rule_id AND r.company_id = a.company_id
+       JOIN devices d ON d.id = p.device_id AND d.company_id = c.id`,
+    [
+      JSON.stringify(
+        payloads.map((p, ref) => ({
+          ref,
+          company_id: p.companyId,
+          action_id: p.actionId,
+          rule_id: p.ruleId,
+          device_id: p.deviceId,
+        })),
+      ),
+    ],
+  );
+  const out: (PreloadedAction | undefined)[] = payloads.map(() => undefined);
+  for (const row of rows) {
+    const {
+      ref,
+      device_id: _deviceId,
+      device_uuid,
+      device_name,
+      company_id: _companyId,
+      company_name,
+      company_timezone,
+      ...action
+    } = row;
+    out[ref] = {
+      action,
+      device: { uuid: device_uuid, name: device_name },
+      company: { name: company_name, timeZone: company_timezone },
+    };
+  }
+  return out;
 }
 
 export type ActionLoader = (request: ActionRequest) => Promise<LoadedAction | undefined>;

@@ -2,7 +2,7 @@ import { type JobContext, JobDeferredError, PermanentJobError } from '@iot/jobs'
 import type { Logger } from '@iot/runtime';
 import type { Channels, Delivery } from '../channels/channels';
 import { ChannelNotConfiguredError, type NotificationChannel, PermanentDeliveryError } from '../context';
-import type { ActionLoader } from '../load-action';
+import { type ActionLoader, fromPreloaded } from '../load-action';
 import type { NotificationLogWriter } from '../notification-log';
 import { planDeliveries } from '../plan-deliveries';
 import type { ChannelLimiter } from './channel-limits';
@@ -31,14 +31,20 @@ function message(error: unknown): string {
  * channel's rate limit is used up (the job comes back later without using up an attempt).
  *
  * Round trips: one to load (shared with the jobs running at once), one per delivery's log row (shared
- * likewise); on a job's first run what earlier attempts delivered is not looked up (there were none).
+ * likewise); on a job's first run what earlier attempts delivered is not looked up (there were none),
+ * and with `payload.preloaded` nothing is loaded: the send is the first thing it does.
  */
 export async function handleNotifyAction(
   deps: NotifyActionDeps,
   payload: NotifyActionPayload,
   job: JobContext,
 ): Promise<{ sent: number; skipped: number }> {
-  const loaded = await deps.load({ payload, idempotencyKey: job.idempotencyKey, withSettled: !job.firstRun });
+  // A first run of a job whose firing transaction read its rows (payload.preloaded) sends at once; any
+  // other run loads them now (they may have changed, and earlier attempts may have settled recipients).
+  const loaded =
+    job.firstRun && payload.preloaded
+      ? fromPreloaded(payload, payload.preloaded, job.idempotencyKey)
+      : await deps.load({ payload, idempotencyKey: job.idempotencyKey, withSettled: !job.firstRun });
   if (!loaded) {
     throw new PermanentJobError(
       `action ${payload.actionId} of rule ${payload.ruleId} or device ${payload.deviceId} not found in company ${payload.companyId}`,

@@ -1,7 +1,55 @@
-import { defineJob, type JobDefinition, type JobQueue, type RetryPolicy } from '@iot/jobs';
-import { type Static, Type } from '@sinclair/typebox';
+import {
+  defineJob,
+  type EnqueueOptions,
+  type JobDefinition,
+  type JobQueue,
+  type RetryPolicy,
+} from '@iot/jobs';
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
 
 const Id = Type.Integer({ minimum: 1 });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * What the notifier would load for a job before sending (load-action.ts), read by the rules worker in
+ * the transaction that fired the rule (`preloadActions`, joined on the payload's company like the
+ * notifier's own load). Only a job's first run uses it, so a send needs no round trip beforehand;
+ * retries load the rows again.
+ */
+export const PreloadedAction = Type.Object(
+  {
+    action: Type.Object(
+      {
+        id: Id,
+        type: Type.Union([
+          Type.Literal('email'),
+          Type.Literal('sms'),
+          Type.Literal('voice_message'),
+          Type.Literal('system'),
+          Type.Literal('http'),
+          Type.Literal('remote_control'),
+        ]),
+        recipients: Type.Array(Type.String()),
+        cc: Type.Array(Type.String()),
+        subject: Nullable(Type.String()),
+        body: Nullable(Type.String()),
+        voice_language: Nullable(Type.String()),
+        url: Nullable(Type.String()),
+        http_method: Nullable(Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT')])),
+        target_device_id: Nullable(Id),
+        command: Nullable(Type.String()),
+        command_params: Type.Record(Type.String(), Type.Unknown()),
+        settings: Type.Record(Type.String(), Type.Unknown()),
+        rule_name: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+    device: Type.Object({ uuid: Type.String(), name: Type.String() }, { additionalProperties: false }),
+    company: Type.Object({ name: Type.String(), timeZone: Type.String() }, { additionalProperties: false }),
+  },
+  { additionalProperties: false },
+);
+export type PreloadedAction = Static<typeof PreloadedAction>;
 
 /** What the rules worker hands over per action of a firing rule. */
 export const NotifyActionPayload = Type.Object(
@@ -18,6 +66,8 @@ export const NotifyActionPayload = Type.Object(
     value: Type.Union([Type.Number(), Type.String({ maxLength: 200 }), Type.Boolean(), Type.Null()]),
     /** ISO time the rule fired. */
     firedAt: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T' }),
+    /** The action's rows as the firing transaction read them (optional: its first run skips the load). */
+    preloaded: Type.Optional(PreloadedAction),
   },
   { additionalProperties: false },
 );
@@ -53,7 +103,10 @@ export const NOTIFY_ACTION = notifyActionJob();
 /** The notifier's job catalogue: every job it processes, in one list (STYLE 11). */
 export const NOTIFIER_JOBS = [NOTIFY_ACTION] as const;
 
-/** What the rules worker calls for each action of a firing: validated, deduplicated by key. */
-export function enqueueNotifyAction(queue: JobQueue, payload: NotifyActionPayload) {
-  return queue.enqueue(NOTIFY_ACTION, payload);
+/**
+ * What the rules worker calls for each action of a firing: validated, deduplicated by key. `claimed`:
+ * the firing's transaction claimed the key (claimJobKeys), see EnqueueOptions.
+ */
+export function enqueueNotifyAction(queue: JobQueue, payload: NotifyActionPayload, options?: EnqueueOptions) {
+  return queue.enqueue(NOTIFY_ACTION, payload, options);
 }
