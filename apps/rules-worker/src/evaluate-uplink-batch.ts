@@ -15,6 +15,8 @@ import {
   saveVirtualFieldStates,
   upsertDerivedData,
 } from '@iot/db';
+import { claimJobKeys } from '@iot/jobs';
+import { NOTIFY_ACTION, type NotifyActionPayload, preloadActions } from '@iot/notifier';
 import { evaluateUplinks } from '@iot/rules-engine';
 import type { Logger } from '@iot/runtime';
 import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';
@@ -31,6 +33,31 @@ export interface UplinkBatchResult {
   replayed: number;
   /** With a rule cache: the rules written, for `cache.commit` once the transaction committed. */
   pendingRules?: PendingRules;
+  /** With `claimJobs`: the keys of `jobs` this transaction claimed (enqueue them with `claimed`). */
+  claimed?: ReadonlySet<string>;
+}
+
+/**
+ * For a queue that runs notify jobs in this process: inside the firing's transaction, read what each
+ * new job's first run would load (`preloaded`) and claim its key (job_keys), so after the commit the
+ * job starts without a database round trip before its send. Two statements per transaction with
+ * firings, none without. Jobs of redelivered uplinks are neither (their keys exist already).
+ */
+async function claimFreshJobs(
+  tx: Parameters<typeof preloadActions>[0],
+  jobs: NotifyActionPayload[],
+): Promise<{ jobs: NotifyActionPayload[]; claimed: Set<string> }> {
+  if (jobs.length === 0) return { jobs, claimed: new Set() };
+  const preloaded = await preloadActions(tx, jobs);
+  const withRows = jobs.map((job, i) => {
+    const rows = preloaded[i];
+    return rows ? { ...job, preloaded: rows } : job;
+  });
+  const claimed = await claimJobKeys(
+    tx,
+    withRows.map((job) => ({ key: NOTIFY_ACTION.idempotencyKey(job), jobName: NOTIFY_ACTION.name })),
+  );
+  return { jobs: withRows, claimed };
 }
 
 function groupByDevice(uplinks: readonly PositionedUplink[]): Map<string, PositionedUplink[]> {
@@ -99,6 +126,8 @@ export async function evaluateUplinkBatch(options: {
   log: Logger;
   /** Rules and states kept between batches (rule-cache.ts); without it every batch reads them. */
   ruleCache?: RuleCache;
+  /** Preload and claim the new jobs in the transaction (claimFreshJobs): the queue runs them here. */
+  claimJobs?: boolean;
 }): Promise<UplinkBatchResult> {
   const { db, uplinks, now, log, ruleCache } = options;
   const groups = groupByDevice(uplinks);
@@ -252,8 +281,17 @@ export async function evaluateUplinkBatch(options: {
       tx,
       derivedRows.map((d) => d.row),
     );
-    const jobs: unknown[] = await persistOutcomes(tx, outcomes, now);
-    jobs.push(...(await findRecordedJobs(tx, replayedUplinks)));
-    return { jobs, evaluated, replayed: replayedUplinks.length, ...(pendingRules ? { pendingRules } : {}) };
+    const fresh = await persistOutcomes(tx, outcomes, now);
+    const handOver = options.claimJobs
+      ? await claimFreshJobs(tx, fresh)
+      : { jobs: fresh, claimed: undefined };
+    const jobs: unknown[] = [...handOver.jobs, ...(await findRecordedJobs(tx, replayedUplinks))];
+    return {
+      jobs,
+      evaluated,
+      replayed: replayedUplinks.length,
+      ...(pendingRules ? { pendingRules } : {}),
+      ...(handOver.claimed ? { claimed: handOver.claimed } : {}),
+    };
   });
 }

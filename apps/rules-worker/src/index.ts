@@ -1,8 +1,8 @@
 import type { Config } from '@iot/config';
 import { type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
-import { JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
-import { enqueueNotifyAction, type NotifyActionPayload } from '@iot/notifier';
+import { createDbJobKeyStore, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
+import { enqueueNotifyAction, NOTIFY_ACTION, type NotifyActionPayload } from '@iot/notifier';
 import { coalesce, type Logger, type Service } from '@iot/runtime';
 import { evaluateTimerTick } from './evaluate-timer-tick.js';
 import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';
@@ -67,13 +67,16 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   const eventLog = options.eventLog ?? (await openEventLog(config));
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? openJobQueue(config, { db });
+  const keys = createDbJobKeyStore(db);
 
   /** Hands jobs over; a payload the catalogue refuses is logged, not retried (it never becomes valid). */
-  const enqueue = async (jobs: readonly unknown[]) => {
+  const enqueue = async (jobs: readonly unknown[], claimed?: ReadonlySet<string>) => {
     await Promise.all(
       jobs.map(async (job) => {
         try {
-          await enqueueNotifyAction(queue, job as NotifyActionPayload);
+          const payload = job as NotifyActionPayload;
+          const options = claimed?.has(NOTIFY_ACTION.idempotencyKey(payload)) ? { claimed: true } : undefined;
+          await enqueueNotifyAction(queue, payload, options);
         } catch (error) {
           if (!(error instanceof JobPayloadError)) throw error;
           log.error({ err: error, job }, 'notify job refused by its schema, dropped');
@@ -102,15 +105,30 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
       const records = batches.flat();
       const uplinks = records.map(readUplinkRecord).filter((u) => u !== null);
       if (uplinks.length > 0) {
-        const result = await evaluateUplinkBatch({ db, uplinks, now: clock(), log, ruleCache }).catch(
-          (error: unknown) => {
-            ruleCache.forget();
-            throw error;
-          },
-        );
+        // When this process runs the notifier on the same queue, the batch's transaction preloads and
+        // claims its new jobs, which then start at once after the commit (EnqueueOptions.claimed).
+        const claimJobs = queue.runsHere(NOTIFY_ACTION.name);
+        const result = await evaluateUplinkBatch({
+          db,
+          uplinks,
+          now: clock(),
+          log,
+          ruleCache,
+          claimJobs,
+        }).catch((error: unknown) => {
+          ruleCache.forget();
+          throw error;
+        });
         if (result.pendingRules) ruleCache.commit(result.pendingRules);
-        await options.afterCommit?.({ jobs: result.jobs.length, records: records.length });
-        await enqueue(result.jobs);
+        try {
+          await options.afterCommit?.({ jobs: result.jobs.length, records: records.length });
+        } catch (error) {
+          // Nothing was handed over: give the claims back, so the redelivered batch's jobs run at once
+          // (a process that dies here leaves them claimed: they run when the claims' lease ran out).
+          if (result.claimed) await Promise.all([...result.claimed].map((key) => keys.release(key)));
+          throw error;
+        }
+        await enqueue(result.jobs, result.claimed);
         if (result.replayed > 0) log.info({ replayed: result.replayed }, 'redelivered uplinks skipped');
       }
       return batches.map(() => undefined);
