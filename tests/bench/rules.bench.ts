@@ -207,7 +207,11 @@ interface Side {
   backlog?: () => Promise<Record<string, number>>;
   /** Ours: when the rules worker's transaction that logged each firing began (epoch ms, by sequence). */
   firedAt?: (fromSeq: number) => Promise<Map<number, number>>;
-  /** Ours: when the notifier claimed each firing's job (job_keys.created_at, epoch ms, by sequence). */
+  /**
+   * Ours: when each firing's job key was claimed (job_keys.created_at, epoch ms, by sequence): by the
+   * notifier's attempt, or, when the rules worker claims it in its own transaction (the notifier runs
+   * in the same process), that transaction's start (PostgreSQL now()).
+   */
   claimedAt?: (fromSeq: number) => Promise<Map<number, number>>;
   /** Ours: how long each completed notify job took, claim to completion (job_keys), in ms. */
   jobDurations?: (fromSeq: number) => Promise<number[]>;
@@ -216,6 +220,8 @@ interface Side {
    * `timestamp` when the rules worker added it, `processedOn` when a worker took it, `finishedOn`).
    */
   moreStages?: (fromSeq: number) => Promise<Record<string, Map<number, number>>>;
+  /** Ours: stages both profiles write to the database after the send (epoch ms by sequence). */
+  dbStages?: (fromSeq: number) => Promise<Record<string, Map<number, number>>>;
   close: () => Promise<void>;
 }
 
@@ -319,8 +325,9 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   const fired = await stage(side.firedAt);
   const claimed = await stage(side.claimedAt);
   const more: Record<string, { n: number; p50: number; p99: number }> = {};
-  if (side.moreStages) {
-    const maps = await side.moreStages(firstSeq);
+  for (const read of [side.moreStages, side.dbStages]) {
+    if (!read) continue;
+    const maps = await read(firstSeq);
     for (const [name, map] of Object.entries(maps)) more[name] = await stage(async () => map);
   }
   const durations = side.jobDurations ? (await side.jobDurations(firstSeq)).sort((a, b) => a - b) : [];
@@ -464,6 +471,28 @@ function stageReaders(db: Db, companyId: number) {
         [fromSeq],
       );
       return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    // After the send: its notification_log row (coalesced write), then the key marked done.
+    dbStages: async (fromSeq: number) => {
+      const { rows } = await db.query<{ seq: number; logged: number; completed: number | null }>(
+        `SELECT substr(split_part(n.idempotency_key, ':', 2), 2)::int AS seq,
+                (extract(epoch FROM n.created_at) * 1000)::float8 AS logged,
+                (extract(epoch FROM k.completed_at) * 1000)::float8 AS completed
+         FROM notification_log n LEFT JOIN job_keys k ON k.key = n.idempotency_key
+         WHERE n.company_id = $1 AND n.status = 'sent' AND split_part(n.idempotency_key, ':', 2) LIKE 'b%'
+           AND substr(split_part(n.idempotency_key, ':', 2), 2)::int >= $2`,
+        [companyId, fromSeq],
+      );
+      const logged = new Map<number, number>();
+      const completed = new Map<number, number>();
+      for (const r of rows) {
+        logged.set(Number(r.seq), Number(r.logged));
+        if (r.completed !== null) completed.set(Number(r.seq), Number(r.completed));
+      }
+      return {
+        'sent logged (notification_log.created_at)': logged,
+        'key completed (job_keys.completed_at)': completed,
+      };
     },
     jobDurations: async (fromSeq: number) => {
       const { rows } = await db.query<{ ms: number }>(
@@ -847,7 +876,7 @@ function describe(what: string, l: Latency): string {
     `event loop delay while publishing p50 ${fmt(l.loop.p50)} / p99 ${fmt(l.loop.p99)} / max ${fmt(l.loop.max)} ms` +
     (l.fired.n > 0
       ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
-        `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job claimed by the notifier (job_keys row) p50 ` +
+        `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job key claimed (job_keys row) p50 ` +
         `${fmt(l.claimed.p50)} / p99 ${fmt(l.claimed.p99)} ms (${fmt(l.claimed.n)}); notify job claim -> completed p50 ${fmt(l.job.p50)} / p99 ${fmt(l.job.p99)} ms ` +
         `(${fmt(l.job.n)}); max backlog ${JSON.stringify(l.maxBacklog)}` +
         Object.entries(l.more)
