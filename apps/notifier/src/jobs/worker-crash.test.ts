@@ -82,4 +82,55 @@ describe('a BullMQ worker killed (SIGKILL) in the middle of a batch', () => {
     );
     expect(rows).toEqual(recipients.map((recipient) => ({ recipient, sent: '1' })));
   }, 60_000);
+
+  it('loses none and sends none twice when the process that claimed its jobs itself dies mid-send', async () => {
+    // The one-process platform: the rules worker's transaction claimed the keys and the first attempts
+    // run in its process (BullMQ holds each job only as a delayed back-up, due after the lease).
+    const crashDb = await createTestDb('postgres');
+    const crashSmtp = await startTestSmtp({ answerDelayMs: 30_000 });
+    const crashPrefix = `${prefix}-claimed`;
+    try {
+      const fixture = await createFixture(crashDb);
+      const recipients = ['d@example.test', 'e@example.test', 'f@example.test'];
+      const produce = [];
+      for (const to of recipients) {
+        const actionId = await createAction(crashDb, fixture, {
+          type: 'email',
+          recipients: [to],
+          subject: `to ${to}`,
+        });
+        produce.push(payloadFor(fixture, actionId));
+      }
+      const args = {
+        databaseUrl: crashDb.url!,
+        redisUrl: REDIS_URL,
+        prefix: crashPrefix,
+        smtpUrl: crashSmtp.url,
+      };
+      const first = await startWorker({ ...args, produce } as unknown as Record<string, string>);
+      children.push(first);
+      await waitFor(() => crashSmtp.dataArrived === 3, 'three mails in flight');
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      expect(crashSmtp.received).toHaveLength(0);
+
+      crashSmtp.answerDelayMs = 0;
+      children.push(await startWorker(args));
+      // The back-ups are due 7 s after the enqueue (lease 2 x 3 s + 1 s); their claims take the dead
+      // process's over (lease passed) and send what it never got an answer for.
+      await waitFor(() => crashSmtp.received.length === 3, 'three mails after the restart', 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(crashSmtp.received.map((m) => m.to[0]).sort()).toEqual(recipients);
+      const { rows } = await crashDb.query<{ recipient: string; sent: string }>(
+        `SELECT recipient, count(*) FILTER (WHERE status = 'sent')::text AS sent FROM notification_log
+         WHERE company_id = $1 GROUP BY recipient ORDER BY recipient`,
+        [fixture.companyId],
+      );
+      expect(rows).toEqual(recipients.map((recipient) => ({ recipient, sent: '1' })));
+    } finally {
+      await crashSmtp.close();
+      await deleteRedisPrefix(REDIS_URL, crashPrefix);
+      await crashDb.drop();
+    }
+  }, 90_000);
 });

@@ -4,8 +4,8 @@
  * argv entry (tests only; the application reads configuration through @iot/config).
  */
 import { openPostgres } from '@iot/db';
-import { BullmqJobQueue, createDbJobKeyStore } from '@iot/jobs';
-import { notifyActionJob, startNotifier } from '../index';
+import { BullmqJobQueue, claimJobKeys, createDbJobKeyStore } from '@iot/jobs';
+import { type NotifyActionPayload, notifyActionJob, preloadActions, startNotifier } from '../index';
 import { silentLog, testConfig } from './fixtures';
 
 interface ChildArgs {
@@ -13,6 +13,11 @@ interface ChildArgs {
   redisUrl: string;
   prefix: string;
   smtpUrl: string;
+  /**
+   * Jobs this process hands itself as the one-process platform's rules worker does: rows preloaded and
+   * keys claimed in one transaction, then enqueued `claimed` (their first attempts run here).
+   */
+  produce?: NotifyActionPayload[];
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as ChildArgs;
@@ -26,11 +31,19 @@ const queue = new BullmqJobQueue({
   stalledIntervalMs: 500,
 });
 await queue.ready();
-await startNotifier({
-  config: testConfig({ SMTP_URL: args.smtpUrl }),
-  db,
-  log: silentLog,
-  queue,
-  job: notifyActionJob({ timeoutMs: 3_000, retry: { attempts: 10, delayMs: 300, maxDelayMs: 1_500 } }),
-});
+const job = notifyActionJob({ timeoutMs: 3_000, retry: { attempts: 10, delayMs: 300, maxDelayMs: 1_500 } });
+await startNotifier({ config: testConfig({ SMTP_URL: args.smtpUrl }), db, log: silentLog, queue, job });
+if (args.produce) {
+  const produce = args.produce;
+  const { jobs, claimed } = await db.transaction(async (tx) => {
+    const rows = await preloadActions(tx, produce);
+    const jobs = produce.map((p, i) => (rows[i] ? { ...p, preloaded: rows[i] } : p));
+    const claimed = await claimJobKeys(
+      tx,
+      jobs.map((p) => ({ key: job.idempotencyKey(p), jobName: job.name })),
+    );
+    return { jobs, claimed };
+  });
+  for (const p of jobs) await queue.enqueue(job, p, { claimed: claimed.has(job.idempotencyKey(p)) });
+}
 process.stdout.write('ready\n');
