@@ -146,9 +146,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
 
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? openJobQueue(config, { db });
-  const mailer =
-    options.mailer ??
-    createMailer(config, db, { maxConnections: SMTP_POOL_CONNECTIONS });
+  const mailer = options.mailer ?? createMailer(config, db, { maxConnections: SMTP_POOL_CONNECTIONS });
   const twilio = options.twilio ?? createTwilioClient(config);
 
   let mqttClient: Promise<MqttDownlinkClient> | undefined;
