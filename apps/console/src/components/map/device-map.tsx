@@ -57,6 +57,8 @@ export interface DeviceMapProps {
   styleUrl?: string | null;
   onPointClick?: (id: number) => void;
   testId?: string;
+  /** the points are still on their way (test builds: the map is not "ready" before they are drawn) */
+  pending?: boolean;
 }
 
 declare global {
@@ -68,52 +70,67 @@ declare global {
 
 const CLUSTER_COLOR: [number, number, number] = [13, 148, 136];
 
-function layersFor(items: MapItem[], onClick: (item: MapItem) => void) {
+/** The deck.gl layers of the map; a layer without data is left out (see DeviceMap's `used`). */
+function layersFor(items: MapItem[], used: Set<string>, onClick: (item: MapItem) => void) {
   const points = items.filter((i) => i.kind === 'point');
   const clusters = items.filter((i) => i.kind === 'cluster');
-  return [
-    new ScatterplotLayer<MapItem>({
-      id: 'clusters',
-      data: clusters,
-      getPosition: (d) => d.position,
-      getRadius: (d) => (d.kind === 'cluster' ? 14 + Math.min(26, Math.log2(d.count) * 3) : 6),
-      radiusUnits: 'pixels',
-      getFillColor: [...CLUSTER_COLOR, 200],
-      getLineColor: [255, 255, 255],
-      lineWidthUnits: 'pixels',
-      getLineWidth: 2,
-      stroked: true,
-      pickable: true,
-      onClick: ({ object }) => object && onClick(object),
-    }),
-    new TextLayer<MapItem>({
-      id: 'cluster-counts',
-      data: clusters,
-      getPosition: (d) => d.position,
-      getText: (d) => (d.kind === 'cluster' ? String(d.count) : ''),
-      getSize: 12,
-      getColor: [255, 255, 255],
-      fontWeight: 600,
-      characterSet: '0123456789',
-    }),
-    new ScatterplotLayer<MapItem>({
-      id: 'devices',
-      data: points,
-      getPosition: (d) => d.position,
-      getRadius: 7,
-      radiusUnits: 'pixels',
-      getFillColor: (d) => (d.kind === 'point' ? [...d.point.color, 230] : [0, 0, 0, 0]),
-      getLineColor: [255, 255, 255],
-      lineWidthUnits: 'pixels',
-      getLineWidth: 1.5,
-      stroked: true,
-      pickable: true,
-      onClick: ({ object }) => object && onClick(object),
-    }),
-  ];
+  if (clusters.length > 0) used.add('clusters');
+  if (points.length > 0) used.add('devices');
+  const layers = [];
+  if (used.has('clusters'))
+    layers.push(
+      new ScatterplotLayer<MapItem>({
+        id: 'clusters',
+        data: clusters,
+        getPosition: (d) => d.position,
+        getRadius: (d) => (d.kind === 'cluster' ? 14 + Math.min(26, Math.log2(d.count) * 3) : 6),
+        radiusUnits: 'pixels',
+        getFillColor: [...CLUSTER_COLOR, 200],
+        getLineColor: [255, 255, 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 2,
+        stroked: true,
+        pickable: true,
+        onClick: ({ object }) => object && onClick(object),
+      }),
+      new TextLayer<MapItem>({
+        id: 'cluster-counts',
+        data: clusters,
+        getPosition: (d) => d.position,
+        getText: (d) => (d.kind === 'cluster' ? String(d.count) : ''),
+        getSize: 12,
+        getColor: [255, 255, 255],
+        fontWeight: 600,
+        characterSet: '0123456789',
+      }),
+    );
+  if (used.has('devices'))
+    layers.push(
+      new ScatterplotLayer<MapItem>({
+        id: 'devices',
+        data: points,
+        getPosition: (d) => d.position,
+        getRadius: 7,
+        radiusUnits: 'pixels',
+        getFillColor: (d) => (d.kind === 'point' ? [...d.point.color, 230] : [0, 0, 0, 0]),
+        getLineColor: [255, 255, 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 1.5,
+        stroked: true,
+        pickable: true,
+        onClick: ({ object }) => object && onClick(object),
+      }),
+    );
+  return layers;
 }
 
-export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map' }: DeviceMapProps) {
+export function DeviceMap({
+  points,
+  styleUrl,
+  onPointClick,
+  testId = 'device-map',
+  pending = false,
+}: DeviceMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
   const overlayRef = useRef<MapLibreOverlay | null>(null);
@@ -122,6 +139,16 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
   const clusterRef = useRef<ClusterClient | null>(null);
   const pointsRef = useRef(points);
   pointsRef.current = points;
+  const pendingRef = useRef(pending);
+  pendingRef.current = pending;
+  /**
+   * Layers that have had data: only these are given to deck.gl. A layer set up compiles its shaders and
+   * (the cluster counts) builds a font atlas on the main thread, some 0.3 s in SwiftShader, which a map
+   * without devices never needs; once used, a layer stays, so pans do not set it up again. A map created
+   * while its devices are still on their way sets every layer up at once (with no data), so that work is
+   * done while the server answers, not after.
+   */
+  const usedLayers = useRef(new Set<string>(pending ? ['clusters', 'devices'] : []));
   /** the points the worker's index was built from */
   const loadedRef = useRef<readonly MapPoint[] | null>(null);
   const redrawRef = useRef<() => void>(() => undefined);
@@ -154,7 +181,7 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
     void clusters.clusters(bbox, zoom).then((encoded) => {
       if (seq !== redrawSeq.current || mapRef.current !== map) return;
       overlay.setProps({
-        layers: layersFor(decodeClusters(encoded, drawn), (item) => {
+        layers: layersFor(decodeClusters(encoded, drawn), usedLayers.current, (item) => {
           if (item.kind === 'point') clickRef.current?.(item.point.id);
           else {
             void clusters.expansionZoom(item.clusterId).then((expansion) => {
@@ -163,6 +190,14 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
           }
         }),
       });
+      // Test builds: "ready" once the map is idle with the layers of its current, loaded points drawn.
+      const el = containerRef.current;
+      if (el && testHooks().maps && el.dataset.ready !== 'true') {
+        map.once('idle', () => {
+          if (!pendingRef.current && drawn === pointsRef.current) el.dataset.ready = 'true';
+        });
+        map.triggerRepaint();
+      }
     });
   };
 
@@ -206,9 +241,6 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
     if (testHooks().maps) {
       window.__IOT_MAPS__ = { ...window.__IOT_MAPS__, [testId]: map };
       el.dataset.ready = 'false';
-      map.once('idle', () => {
-        el.dataset.ready = 'true';
-      });
     }
     return () => {
       if (window.__IOT_MAPS__) delete window.__IOT_MAPS__[testId];
@@ -222,15 +254,16 @@ export function DeviceMap({ points, styleUrl, onPointClick, testId = 'device-map
     };
   }, [styleUrl, testId]);
 
-  // New devices: a new index in the worker, drawn at once, not at the next pan.
+  // New devices: a new index in the worker, drawn at once, not at the next pan (and once they stop being
+  // pending, for the test builds' "ready").
   useEffect(() => {
     const clusters = clusterRef.current;
     if (clusters && loadedRef.current !== points) {
       clusters.load(points);
       loadedRef.current = points;
     }
-    redrawRef.current();
-  }, [points]);
+    if (!pending) redrawRef.current();
+  }, [points, pending]);
 
   return (
     <div

@@ -44,6 +44,7 @@ export function MapWidget({
       styleUrl={styleUrl}
       testId={`widget-${widgetId}-map`}
       onPointClick={openMapDevice}
+      pending={!devices.isFetched}
     />
   );
 }
