@@ -1,22 +1,28 @@
 /**
- * The storage writer's transaction on PostgreSQL alone, per statement. The data insert rotates between
- * the repository's statement, the one before it and a candidate; the latest-value upsert alternates with a
- * candidate; so all are measured in the same run, on the same table sizes. Group commits of N envelopes
- * over 2000 devices with the simulator's readings (as tests/bench/ingest.bench.ts sends them).
+ * The storage writer's write alone, on PostgreSQL (or PGlite in its worker thread), with the path it
+ * replaced as the baseline in the same run. Writes rotate between three modes, on the same tables:
+ *   now     writeIngestBatch, as the writer calls it (on PGlite its four statements sent together);
+ *   split   the same four statements awaited one by one, each timed (where the time goes);
+ *   before  the path before 2026-11-21 13:30: four statements awaited one by one, with the latest-value
+ *           upsert that took every row through ON CONFLICT and compared every field, each timed.
+ * Group commits of N envelopes over 2000 devices with the simulator's readings (as
+ * tests/bench/ingest.bench.ts sends them).
  *
- *   npx tsx apps/ingest/bench/writer-sql.bench.ts [envelopes per write=5000] [writes=20]
+ *   npx tsx apps/ingest/bench/writer-sql.bench.ts [envelopes per write=5000] [writes=21] [postgres|pglite]
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  type Db,
   type DeviceCurrentRow,
-  type DeviceDataRow,
   insertDeviceDataRows,
   insertDeviceLogRows,
   migrate,
+  openPglite,
   openPostgres,
   type Queryable,
   updateDeviceStatusRows,
   upsertDeviceCurrentRows,
+  writeIngestBatch,
 } from '@iot/db';
 import { buildUplink, profileOf } from '@iot/simulator';
 import pg from 'pg';
@@ -25,61 +31,8 @@ import { buildBatchRows } from '../src/writer/build-batch-rows.js';
 
 const noNul = (text: string) => text.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
 
-/** The data insert as it was before (full column names as JSON keys, nulls included). */
-async function beforeInsertData(q: Queryable, rows: readonly DeviceDataRow[]): Promise<number> {
-  const result = await q.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, metalabel, fcnt, message_id)
-     SELECT r.device_id, r.company_id, r.created_at, r.data, r.latitude, r.longitude, r.metalabel, r.fcnt, r.message_id
-       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz, data jsonb,
-            latitude double precision, longitude double precision, metalabel text, fcnt bigint, message_id text)
-       JOIN devices d ON d.id = r.device_id
-     ON CONFLICT (device_id, created_at, message_id) DO NOTHING`,
-    [noNul(JSON.stringify(rows))],
-  );
-  return result.rowCount;
-}
-
-/**
- * Candidate: one array parameter per column (`unnest`) instead of one JSON document of rows, so that
- * PostgreSQL parses each row's data once. Measured slower here (node-postgres escapes every JSON text
- * into an array literal, PostgreSQL parses the literal); not adopted.
- */
-async function candidateInsertData(q: Queryable, rows: readonly DeviceDataRow[]): Promise<number> {
-  const n = rows.length;
-  const columns = Array.from({ length: 9 }, () => new Array<unknown>(n));
-  for (let i = 0; i < n; i++) {
-    const r = rows[i] as DeviceDataRow;
-    const values = [
-      r.device_id,
-      r.company_id,
-      r.created_at,
-      noNul(JSON.stringify(r.data)),
-      r.latitude,
-      r.longitude,
-      r.metalabel,
-      r.fcnt,
-      r.message_id,
-    ];
-    for (let c = 0; c < 9; c++) (columns[c] as unknown[])[i] = values[c];
-  }
-  const result = await q.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, metalabel, fcnt, message_id)
-     SELECT r.device_id, r.company_id, r.created_at, r.data, r.latitude, r.longitude, r.metalabel, r.fcnt, r.message_id
-       FROM unnest($1::bigint[], $2::bigint[], $3::timestamptz[], $4::jsonb[], $5::float8[], $6::float8[],
-                   $7::text[], $8::bigint[], $9::text[])
-            AS r(device_id, company_id, created_at, data, latitude, longitude, metalabel, fcnt, message_id)
-       JOIN devices d ON d.id = r.device_id
-     ON CONFLICT (device_id, created_at, message_id) DO NOTHING`,
-    columns,
-  );
-  return result.rowCount;
-}
-
-/**
- * Candidate: the latest-value upsert with values and times merged in one subquery instead of two.
- * Measured no faster here; not adopted.
- */
-async function candidateUpsertCurrent(q: Queryable, rows: readonly DeviceCurrentRow[]): Promise<void> {
+/** The latest-value upsert before the in-place path: every row through ON CONFLICT and the per-field rule. */
+async function beforeUpsertCurrent(q: Queryable, rows: readonly DeviceCurrentRow[]): Promise<void> {
   await q.query(
     `INSERT INTO device_current AS c (device_id, company_id, data, field_times, latitude, longitude, updated_at)
      SELECT r.device_id, r.company_id, r.data, r.field_times, r.latitude, r.longitude, r.updated_at
@@ -87,12 +40,17 @@ async function candidateUpsertCurrent(q: Queryable, rows: readonly DeviceCurrent
             latitude double precision, longitude double precision, updated_at timestamptz)
        JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
      ON CONFLICT (device_id) DO UPDATE SET
-       (data, field_times) = (
-         SELECT c.data || COALESCE(jsonb_object_agg(f.key, EXCLUDED.data -> f.key) FILTER (WHERE EXCLUDED.data ? f.key), '{}'::jsonb),
-                c.field_times || COALESCE(jsonb_object_agg(f.key, f.at), '{}'::jsonb)
+       data = c.data || COALESCE((
+         SELECT jsonb_object_agg(f.key, EXCLUDED.data -> f.key)
+           FROM jsonb_each_text(EXCLUDED.field_times) AS f(key, at)
+          WHERE EXCLUDED.data ? f.key
+            AND (c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz)
+       ), '{}'::jsonb),
+       field_times = c.field_times || COALESCE((
+         SELECT jsonb_object_agg(f.key, f.at)
            FROM jsonb_each_text(EXCLUDED.field_times) AS f(key, at)
           WHERE c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz
-       ),
+       ), '{}'::jsonb),
        latitude = CASE WHEN EXCLUDED.latitude IS NOT NULL AND (c.field_times ->> 'geo' IS NULL
                     OR (c.field_times ->> 'geo')::timestamptz <= (EXCLUDED.field_times ->> 'geo')::timestamptz)
                   THEN EXCLUDED.latitude ELSE c.latitude END,
@@ -105,14 +63,23 @@ async function candidateUpsertCurrent(q: Queryable, rows: readonly DeviceCurrent
 }
 
 const PER_WRITE = Number(process.argv[2] ?? 5000);
-const WRITES = Number(process.argv[3] ?? 20);
+const WRITES = Number(process.argv[3] ?? 21);
+const ENGINE = process.argv[4] ?? 'postgres';
 const DEVICES = 2000;
 
 const name = `bench_wsql_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
-await admin.connect();
-await admin.query(`CREATE DATABASE ${name}`);
-const db = openPostgres({ url: `postgres://postgres@127.0.0.1:5432/${name}`, max: 4 });
+const admin =
+  ENGINE === 'pglite'
+    ? undefined
+    : new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
+let db: Db;
+if (admin) {
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  db = openPostgres({ url: `postgres://postgres@127.0.0.1:5432/${name}`, max: 4 });
+} else {
+  db = await openPglite();
+}
 try {
   await migrate(db);
   const { rows: c } = await db.query<{ id: number }>(
@@ -152,21 +119,25 @@ try {
     }
     return out;
   };
-  console.log('sample envelope', JSON.stringify(envelopesOf(1)[0]));
+  const modes = ['now', 'split', 'before'] as const;
   const t = {
     build: 0,
-    data: 0,
-    dataBefore: 0,
-    dataUnnest: 0,
-    current: 0,
-    current1pass: 0,
-    status: 0,
-    logs: 0,
-    commit: 0,
-    total: 0,
+    now: 0,
+    split: 0,
+    before: 0,
+    'split data': 0,
+    'split current': 0,
+    'split status': 0,
+    'split commit': 0,
+    'before data': 0,
+    'before current': 0,
+    'before status': 0,
+    'before commit': 0,
   };
+  const writes = { now: 0, split: 0, before: 0 };
   const start = performance.now();
   for (let w = 0; w < WRITES; w++) {
+    const mode = modes[w % modes.length]!;
     const envelopes = envelopesOf(PER_WRITE);
     const t0 = performance.now();
     const rows = buildBatchRows(envelopes);
@@ -178,45 +149,42 @@ try {
       t[k] += now - mark;
       mark = now;
     };
-    await db.transaction(async (tx) => {
-      mark = performance.now();
-      if (w % 3 === 0) {
+    if (mode === 'now') {
+      await writeIngestBatch(db, rows);
+    } else {
+      await db.transaction(async (tx) => {
+        mark = performance.now();
         await insertDeviceDataRows(tx, rows.data);
-        lap('data');
-      } else if (w % 3 === 1) {
-        await beforeInsertData(tx, rows.data);
-        lap('dataBefore');
-      } else {
-        await candidateInsertData(tx, rows.data);
-        lap('dataUnnest');
-      }
-      if (w % 2 === 1) {
-        await upsertDeviceCurrentRows(tx, rows.current);
-        lap('current');
-      } else {
-        await candidateUpsertCurrent(tx, rows.current);
-        lap('current1pass');
-      }
-      await updateDeviceStatusRows(tx, rows.status);
-      lap('status');
-      await insertDeviceLogRows(tx, rows.logs);
-      lap('logs');
-    });
-    lap('commit');
-    t.total += performance.now() - t0;
+        lap(`${mode} data`);
+        if (mode === 'split') await upsertDeviceCurrentRows(tx, rows.current);
+        else await beforeUpsertCurrent(tx, rows.current);
+        lap(`${mode} current`);
+        await updateDeviceStatusRows(tx, rows.status);
+        await insertDeviceLogRows(tx, rows.logs);
+        lap(`${mode} status`);
+      });
+      lap(`${mode} commit`);
+    }
+    t[mode] += performance.now() - t1;
+    writes[mode]++;
   }
   const total = PER_WRITE * WRITES;
-  const per = (ms: number) => `${((ms / total) * 1000).toFixed(1)} us`;
+  const us = (ms: number, n: number) => `${((ms / (n * PER_WRITE)) * 1000).toFixed(1)} us per envelope`;
   console.log(
-    `${WRITES} writes x ${PER_WRITE} envelopes over ${DEVICES} devices: ${Math.round((total / (performance.now() - start)) * 1000)} envelopes/s (incl. generating them); ` +
-      `in the writer ${Math.round((total / t.total) * 1000)}/s`,
+    `${ENGINE}: ${WRITES} writes x ${PER_WRITE} envelopes over ${DEVICES} devices (${Math.round((total / (performance.now() - start)) * 1000)} envelopes/s incl. generating them)`,
   );
-  for (const [k, v] of Object.entries(t))
+  console.log(`  building rows (JS) ${us(t.build, WRITES)}`);
+  for (const mode of modes)
     console.log(
-      `  ${k.padEnd(12)} ${Math.round(v)} ms  ${k.startsWith('data') ? `${per(3 * v)} per envelope (a third of the writes)` : k.startsWith('current') ? `${per(2 * v)} per envelope (half the writes)` : `${per(v)} per envelope`}`,
+      `  ${mode.padEnd(7)} ${Math.round((writes[mode] * PER_WRITE * 1000) / (t[mode] + (t.build * writes[mode]) / WRITES))} envelopes/s with building rows, ${us(t[mode], writes[mode])} in SQL`,
     );
+  for (const [k, v] of Object.entries(t))
+    if (k.includes(' '))
+      console.log(`    ${k.padEnd(16)} ${us(v, writes[k.split(' ')[0] as 'split' | 'before'])}`);
 } finally {
   await db.close();
-  await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-  await admin.end();
+  if (admin) {
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+  }
 }

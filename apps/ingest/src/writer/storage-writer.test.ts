@@ -268,6 +268,69 @@ forEachDb((suite) => {
       );
       expect(status.rows[0]!.is_active).toBe(false);
     });
+
+    it('merges a row newer than every stored value in place, keeps the position, and refuses another company', async () => {
+      const a = await createCompany(suite.db);
+      const b = await createCompany(suite.db);
+      const device = await createDevice(suite.db, a);
+      const read = async () =>
+        (
+          await suite.db.query<{
+            data: Record<string, unknown>;
+            field_times: Record<string, string>;
+            latitude: number;
+            longitude: number;
+            updated_at: Date;
+          }>(
+            'SELECT data, field_times, latitude, longitude, updated_at FROM device_current WHERE device_id = $1',
+            [device.id],
+          )
+        ).rows[0]!;
+      const at = (row: Awaited<ReturnType<typeof read>>, field: string) =>
+        new Date(row.field_times[field]!).toISOString();
+      await writeUplinkBatch(suite.db, [
+        envelope(
+          device,
+          '2026-01-06T10:00:00.000Z',
+          { temperature: 5, humidity: 40 },
+          { geo: { latitude: 48, longitude: 7 } },
+        ),
+      ]);
+      // Every field newer than the stored row (the in-place path), one without position, one field new.
+      await writeUplinkBatch(suite.db, [
+        envelope(device, '2026-01-06T10:10:00.000Z', { temperature: 6 }),
+        envelope(device, '2026-01-06T10:20:00.000Z', { temperature: 7, co2: 500 }),
+      ]);
+      let row = await read();
+      expect(row.data).toEqual({ temperature: 7, humidity: 40, co2: 500 });
+      expect([at(row, 'temperature'), at(row, 'humidity'), at(row, 'co2'), at(row, 'geo')]).toEqual([
+        '2026-01-06T10:20:00.000Z',
+        '2026-01-06T10:00:00.000Z',
+        '2026-01-06T10:20:00.000Z',
+        '2026-01-06T10:00:00.000Z',
+      ]);
+      expect([row.latitude, row.longitude]).toEqual([48, 7]);
+      expect(row.updated_at.toISOString()).toBe('2026-01-06T10:20:00.000Z');
+      // A batch with one field newer and one older than the stored row takes the per-field rule.
+      await writeUplinkBatch(suite.db, [
+        envelope(device, '2026-01-06T10:15:00.000Z', { co2: 1, humidity: 41 }),
+        envelope(
+          device,
+          '2026-01-06T10:30:00.000Z',
+          { temperature: 8 },
+          { geo: { latitude: 49, longitude: 8 } },
+        ),
+      ]);
+      row = await read();
+      expect(row.data).toEqual({ temperature: 8, humidity: 41, co2: 500 });
+      expect([row.latitude, row.longitude]).toEqual([49, 8]);
+      expect(row.updated_at.toISOString()).toBe('2026-01-06T10:30:00.000Z');
+      // The same device named with another company: neither path writes.
+      await writeUplinkBatch(suite.db, [
+        envelope({ id: device.id, companyId: b }, '2026-01-06T11:00:00.000Z', { temperature: 99 }),
+      ]);
+      expect((await read()).data).toEqual({ temperature: 8, humidity: 41, co2: 500 });
+    });
   });
   describe('startStorageWriter', () => {
     it('counts every stored row while two group commits are in flight', async () => {

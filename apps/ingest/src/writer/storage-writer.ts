@@ -1,10 +1,4 @@
-import {
-  type Db,
-  insertDeviceDataRows,
-  insertDeviceLogRows,
-  updateDeviceStatusRows,
-  upsertDeviceCurrentRows,
-} from '@iot/db';
+import { type Db, writeIngestBatch } from '@iot/db';
 import type { EventLog, LogRecord, Subscription } from '@iot/event-log';
 import { coalesce, type Logger } from '@iot/runtime';
 import { UPLINKS_TOPIC, type UplinkEnvelope } from '../envelope.js';
@@ -35,20 +29,13 @@ export interface StorageWriterStats {
 }
 
 /**
- * Writes one batch of envelopes in one transaction: data points (a repeated uplink is a no-op),
- * latest values, device status and device log entries, one multi-row statement per table. The batch
- * is committed to the log only after the transaction, so a crash or a failed write gets the same
+ * Writes one batch of envelopes in one transaction (writeIngestBatch): data points (a repeated uplink is
+ * a no-op), latest values, device status and device log entries, one multi-row statement per table. The
+ * batch is committed to the log only after the transaction, so a crash or a failed write gets the same
  * batch again (at least once; the unique index makes the replay harmless for data points).
  */
 export async function writeUplinkBatch(db: Db, envelopes: readonly UplinkEnvelope[]): Promise<number> {
-  const rows = buildBatchRows(envelopes);
-  return db.transaction(async (tx) => {
-    const stored = await insertDeviceDataRows(tx, rows.data);
-    await upsertDeviceCurrentRows(tx, rows.current);
-    await updateDeviceStatusRows(tx, rows.status);
-    await insertDeviceLogRows(tx, rows.logs);
-    return stored;
-  });
+  return writeIngestBatch(db, buildBatchRows(envelopes));
 }
 
 /**
