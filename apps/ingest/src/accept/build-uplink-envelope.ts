@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { decodeUplink, type SandboxHolder, type UplinkPayload } from '../decode/decode-uplink.js';
+import type { DecodeResult } from '@iot/codecs';
+import {
+  decodeUplink,
+  decodeUplinkSync,
+  type SandboxHolder,
+  type UplinkPayload,
+} from '../decode/decode-uplink.js';
 import { readGeo } from '../decode/read-geo.js';
 import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
 import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
@@ -39,22 +45,47 @@ function readTime(value: unknown, receivedAt: Date): Date | undefined {
  * (`time`, `timestamp`, `ts`: ISO text or epoch seconds/milliseconds). They are taken out of the data.
  */
 function takeJsonEnvelopeFields(json: Record<string, unknown>, receivedAt: Date) {
-  const data = { ...json };
   let messageId: string | undefined;
   let measuredAt: Date | undefined;
   for (const key of ID_KEYS) {
-    const value = data[key];
+    const value = json[key];
     if ((typeof value === 'string' && value !== '') || typeof value === 'number') {
-      messageId ??= String(value);
-      delete data[key];
+      messageId = String(value);
+      break;
     }
   }
   for (const key of TIME_KEYS) {
-    if (!(key in data)) continue;
-    measuredAt ??= readTime(data[key], receivedAt);
-    delete data[key];
+    if (!Object.hasOwn(json, key)) continue;
+    measuredAt = readTime(json[key], receivedAt);
+    if (measuredAt) break;
+  }
+  // The data: the object without those fields, copied in one loop (no spread and deletes, which
+  // turn the copy into a slow dictionary object). A `__proto__` key is copied as an own property.
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(json)) {
+    const value = json[key];
+    if (isEnvelopeField(key, value)) continue;
+    if (key === '__proto__')
+      Object.defineProperty(data, key, { value, enumerable: true, writable: true, configurable: true });
+    else data[key] = value;
   }
   return { data, messageId, measuredAt };
+}
+
+/** A message id taken out of the data (non-empty string or number), or any time field. */
+function isEnvelopeField(key: string, value: unknown): boolean {
+  switch (key) {
+    case 'message_id':
+    case 'messageId':
+    case 'id':
+      return (typeof value === 'string' && value !== '') || typeof value === 'number';
+    case 'time':
+    case 'timestamp':
+    case 'ts':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Without an id from the source, the id is a hash of device, payload and the second of measurement. */
@@ -73,6 +104,39 @@ export async function buildUplinkEnvelope(
   uplink: IncomingUplink,
   deps: { directory: DeviceDirectory; sandbox: SandboxHolder },
 ): Promise<UplinkEnvelope> {
+  const prepared = prepareUplink(uplink);
+  const result =
+    decodeUplinkSync({ device: uplink.device, payload: prepared.payload, receivedAt: uplink.receivedAt }) ??
+    (await decodeUplink({
+      device: uplink.device,
+      payload: prepared.payload,
+      receivedAt: uplink.receivedAt,
+      ...deps,
+    }));
+  return envelopeOf(uplink, prepared, result);
+}
+
+/**
+ * buildUplinkEnvelope without waiting, for the MQTT front door's hot path: the envelope, or undefined
+ * when the uplink needs the device's user codec (then buildUplinkEnvelope builds it).
+ */
+export function buildUplinkEnvelopeSync(uplink: IncomingUplink): UplinkEnvelope | undefined {
+  const prepared = prepareUplink(uplink);
+  const result = decodeUplinkSync({
+    device: uplink.device,
+    payload: prepared.payload,
+    receivedAt: uplink.receivedAt,
+  });
+  return result && envelopeOf(uplink, prepared, result);
+}
+
+interface PreparedUplink {
+  payload: UplinkPayload;
+  messageId: string;
+  measuredAt: Date;
+}
+
+function prepareUplink(uplink: IncomingUplink): PreparedUplink {
   const { device, receivedAt } = uplink;
   let payload = uplink.payload;
   let messageId = uplink.messageId;
@@ -87,7 +151,12 @@ export async function buildUplinkEnvelope(
   // (QoS 1 DUP, HTTP retry) within that second meets the same (device, time, message id) and is stored once.
   measuredAt ??= new Date(Math.floor(receivedAt.getTime() / 1000) * 1000);
   messageId ??= derivedMessageId(device.id, payload, Math.floor(measuredAt.getTime() / 1000));
-  const result = await decodeUplink({ device, payload, receivedAt, ...deps });
+  return { payload, messageId, measuredAt };
+}
+
+function envelopeOf(uplink: IncomingUplink, prepared: PreparedUplink, result: DecodeResult): UplinkEnvelope {
+  const { device, receivedAt } = uplink;
+  const { payload, messageId, measuredAt } = prepared;
   const envelope: UplinkEnvelope = {
     v: 1,
     kind: result.errors.length > 0 ? 'decode_failed' : 'uplink',

@@ -43,6 +43,25 @@ export async function publishEnvelope(
   return envelope;
 }
 
+/**
+ * publishEnvelope with a callback (the MQTT front door's hot path, no promise per uplink): `done()`
+ * once the log accepted the envelope, `done(error)` when it did not. Waits as long as the log needs.
+ */
+export function submitEnvelope(
+  ctx: IngestContext,
+  envelope: UplinkEnvelope,
+  done: (error?: unknown) => void,
+): void {
+  ctx.publisher.submit([envelope], (error) => {
+    if (error === undefined && envelope.kind === 'decode_failed')
+      ctx.log.warn(
+        { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
+        'uplink not decoded, kept in the device log',
+      );
+    done(error);
+  });
+}
+
 /** A device that may send: it exists and is not disposed. */
 export function refusalFor(device: { state: string } | null): 'unknown_device' | 'disposed' | null {
   if (!device) return 'unknown_device';

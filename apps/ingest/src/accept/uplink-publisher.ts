@@ -21,8 +21,20 @@ export interface UplinkPublisherOptions {
 const MAX_RECORDS_PER_CALL = 1000;
 interface Pending {
   envelopes: readonly UplinkEnvelope[];
-  resolve: () => void;
-  reject: (error: unknown) => void;
+  /** Called once: no argument when the log accepted the envelopes, the error when it did not. */
+  done: (error?: unknown) => void;
+}
+
+/** Tells one caller; a callback that throws does not keep the others from being told. */
+function settle(caller: Pending, error?: unknown): void {
+  try {
+    caller.done(error);
+  } catch (thrown) {
+    // As an exception thrown in a callback would: uncaught.
+    setImmediate(() => {
+      throw thrown;
+    });
+  }
 }
 
 /** The log did not accept in time: answer with a retryable refusal (HTTP 503 + Retry-After). */
@@ -76,13 +88,23 @@ export class UplinkPublisher {
    */
   publish(envelopes: readonly UplinkEnvelope[]): Promise<void> {
     if (envelopes.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) =>
+      this.submit(envelopes, (error) => (error === undefined ? resolve() : reject(error))),
+    );
+  }
+
+  /**
+   * `publish` with a callback instead of a promise (the MQTT front door's hot path: no promise per
+   * uplink): `done()` once the log accepted the envelopes, `done(error)` when it did not.
+   */
+  submit(envelopes: readonly UplinkEnvelope[], done: (error?: unknown) => void): void {
+    if (envelopes.length === 0) {
+      queueMicrotask(() => done());
+      return;
+    }
     this.inFlight++;
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ envelopes, resolve, reject });
-      this.schedule();
-    }).finally(() => {
-      this.inFlight--;
-    });
+    this.queue.push({ envelopes, done });
+    this.schedule();
   }
 
   private schedule(): void {
@@ -104,9 +126,9 @@ export class UplinkPublisher {
         callers.push(next);
         count += next.envelopes.length;
       }
-      const records = callers.flatMap((caller) =>
-        caller.envelopes.map((value) => ({ key: String(value.deviceId), value })),
-      );
+      const records: { key: string; value: UplinkEnvelope }[] = [];
+      for (const caller of callers)
+        for (const value of caller.envelopes) records.push({ key: String(value.deviceId), value });
       this.calls++;
       // Called synchronously by the port: a call refused at once (closed log) must still settle here.
       let call: Promise<void>;
@@ -118,10 +140,13 @@ export class UplinkPublisher {
       call
         .then(
           () => {
-            for (const caller of callers) caller.resolve();
+            this.inFlight -= callers.length;
+            for (const caller of callers) settle(caller);
           },
           (error: unknown) => {
-            for (const caller of callers) caller.reject(error);
+            this.inFlight -= callers.length;
+            const failure = error ?? new Error('event log publish failed');
+            for (const caller of callers) settle(caller, failure);
           },
         )
         .finally(() => {

@@ -48,29 +48,45 @@ export async function decodeUplink(options: {
   sandbox: SandboxHolder;
 }): Promise<DecodeResult> {
   const { device, payload, receivedAt } = options;
+  const decoded = decodeUplinkSync(options);
+  if (decoded) return decoded;
+  const bytes = payload.bytes ?? new Uint8Array();
+  const codecId = device.codecId as number;
+  const script = await options.directory.codecScript(device.companyId, codecId);
+  if (script === null) return failed(`codec ${codecId} not found`);
+  const sandbox = await options.sandbox.get();
+  return sandbox.decodeUplink(
+    { companyId: device.companyId, codecId: String(codecId), script },
+    { bytes, fPort: payload.fPort, recvTime: receivedAt },
+  );
+}
+
+/**
+ * decodeUplink without the user codec: the result when the uplink needs no sandbox (what the network
+ * server decoded, a built-in driver, JSON fields, a failure), else undefined: the device's user codec
+ * decodes it (asynchronously, in the sandbox).
+ */
+export function decodeUplinkSync(options: {
+  device: IngestDevice;
+  payload: UplinkPayload;
+  receivedAt: Date;
+}): DecodeResult | undefined {
+  const { device, payload, receivedAt } = options;
   if (payload.decoded) {
     const warnings: string[] = [];
     return { data: flattenFields(payload.decoded, warnings), warnings, errors: [] };
   }
-  const bytes = payload.bytes ?? new Uint8Array();
   if (device.driverId) {
     const driver = getDriver(device.driverId);
     if (!driver) return failed(`unknown driver ${device.driverId}`);
+    const bytes = payload.bytes ?? new Uint8Array();
     try {
       return driver.decodeUplink({ bytes, fPort: payload.fPort, json: payload.json, receivedAt });
     } catch (error) {
       return failed(`driver ${device.driverId} failed: ${(error as Error).message}`);
     }
   }
-  if (device.codecId !== null && !payload.json) {
-    const script = await options.directory.codecScript(device.companyId, device.codecId);
-    if (script === null) return failed(`codec ${device.codecId} not found`);
-    const sandbox = await options.sandbox.get();
-    return sandbox.decodeUplink(
-      { companyId: device.companyId, codecId: String(device.codecId), script },
-      { bytes, fPort: payload.fPort, recvTime: receivedAt },
-    );
-  }
+  if (device.codecId !== null && !payload.json) return undefined;
   if (payload.json) {
     const warnings: string[] = [];
     const data = flattenFields(payload.json, warnings);

@@ -8,5 +8,20 @@ const MAX_FIELDS = 256;
  * flattening, so a field has one name whoever decoded it.
  */
 export function flattenFields(value: Record<string, unknown>, warnings: string[]): DataRecord {
-  return flattenData(value, MAX_FIELDS, warnings, 'payload has');
+  // The common case, a flat object of numbers, strings and booleans, copied in one loop; anything
+  // else (nesting, null, non-finite numbers, too many fields) goes the general way from the start.
+  const keys = Object.keys(value);
+  if (keys.length > MAX_FIELDS) return flattenData(value, MAX_FIELDS, warnings, 'payload has');
+  const out: DataRecord = {};
+  for (const key of keys) {
+    const item = value[key];
+    if (
+      typeof item === 'string' ||
+      typeof item === 'boolean' ||
+      (typeof item === 'number' && Number.isFinite(item))
+    )
+      out[key] = item;
+    else return flattenData(value, MAX_FIELDS, warnings, 'payload has');
+  }
+  return out;
 }

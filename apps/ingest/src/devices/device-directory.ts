@@ -113,6 +113,12 @@ class TtlCache<T> {
     return loading.promise;
   }
 
+  /** The cached value of a key without a lookup: undefined when not cached or expired. */
+  peek(key: string): T | null | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expires > this.now() ? hit.value : undefined;
+  }
+
   private set(key: string, value: T | null): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
@@ -183,6 +189,15 @@ export class DeviceDirectory {
     if (!isUuid(uuid)) return Promise.resolve(null);
     const key = uuid.toLowerCase();
     return this.byUuid.get(key, () => findIngestDeviceByUuid(this.db, key));
+  }
+
+  /**
+   * The device a uuid names when the cache can answer without a lookup (the hot path of the MQTT front
+   * door): undefined when it cannot (not cached, expired, or not in the cached form), then
+   * `deviceByUuid` answers. Only well-formed lower-case uuids are ever cached.
+   */
+  cachedDeviceByUuid(uuid: string): IngestDevice | null | undefined {
+    return this.byUuid.peek(uuid);
   }
 
   /** A LoRaWAN device within the company of the integration token. */

@@ -15,8 +15,8 @@
  */
 import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
-import { buildUplinkEnvelope } from '../accept/build-uplink-envelope.js';
-import { type IngestContext, publishEnvelope, refusalFor } from '../accept/ingest-context.js';
+import { buildUplinkEnvelope, buildUplinkEnvelopeSync } from '../accept/build-uplink-envelope.js';
+import { type IngestContext, refusalFor, submitEnvelope } from '../accept/ingest-context.js';
 import type { UplinkEnvelope } from '../envelope.js';
 import { uuidOfUpTopic } from './mqtt-acl.js';
 import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
@@ -89,6 +89,20 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
     );
   };
 
+  /**
+   * The envelope of an uplink whose device is cached and needs no user codec, built at once; undefined
+   * for any other (`prepare` then looks up, decodes, or drops and logs it).
+   */
+  const prepareNow = (packet: mqtt.IPublishPacket): UplinkEnvelope | undefined => {
+    if (packet.payload.length > MAX_MQTT_PAYLOAD) return undefined;
+    const uuid = uuidOfUpTopic(packet.topic);
+    const device = uuid ? ctx.directory.cachedDeviceByUuid(uuid) : undefined;
+    if (!device || refusalFor(device)) return undefined;
+    const payload = readMqttPayload(packet.payload as Buffer);
+    if (!device.driverId && device.codecId !== null && !payload.json) return undefined;
+    return buildUplinkEnvelopeSync({ device, source: 'mqtt', payload, receivedAt: new Date() });
+  };
+
   const open = async (index: number): Promise<MqttClient> => {
     // Connected only once handleMessage is ours: a persistent session's unacknowledged uplinks come
     // right after the CONNACK, and mqtt.js's default handler would acknowledge them unstored.
@@ -115,43 +129,66 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
     client.on('close', () => window.reset());
     // Envelopes are built one after the other per connection, so uplinks reach the publisher (and the
     // log) in the order this connection received them, even when a device lookup or a codec is slow.
+    // The common uplink (device cached, no user codec) is built and handed to the publisher at once,
+    // without a promise; it may take that way only while no uplink of this connection is on the
+    // asynchronous one (`slow`), so the order holds.
     let preparing: Promise<unknown> = Promise.resolve();
+    let slow = 0;
 
     client.handleMessage = (received, callback) => {
       const packet = received as mqtt.IPublishPacket;
       const stream = client.stream;
-      const prepared = preparing.then(() => prepare(packet));
-      preparing = prepared.catch(() => undefined);
-      const accepted = prepared.then((envelope) =>
-        envelope ? publishEnvelope(ctx, envelope, 'wait') : undefined,
-      );
       // QoS 0 has no PUBACK, but its uplinks count against the window too, so they cannot pile up
       // in memory while the log is slow.
       const messageId = packet.qos === 1 ? packet.messageId : undefined;
       const inWindow = window.admit(messageId, () =>
         messageId === undefined ? callback() : callback(PUBACK_BY_INGEST),
       );
-      accepted.then(
-        () => {
+      /** The uplink was accepted by the log or dropped (no error), or not accepted (error). */
+      const settled = (error?: unknown) => {
+        if (error === undefined) {
           if (client.stream === stream) inWindow.accepted();
+          return;
+        }
+        if (messageId === undefined) {
+          // QoS 0: nothing to redeliver. The uplink is lost, said so, and the window moves on.
+          log.error({ err: error, topic: packet.topic }, 'mqtt uplink (QoS 0) not accepted by the log, lost');
+          if (client.stream === stream) inWindow.accepted();
+          return;
+        }
+        // No PUBACK. A broker resends an unacknowledged message only after a reconnect, so drop the
+        // connection: mqtt.js reconnects after reconnectPeriod and the session delivers it again.
+        log.error(
+          { err: error, topic: packet.topic },
+          'mqtt uplink not accepted, reconnecting for redelivery',
+        );
+        if (client.stream === stream) stream.destroy();
+      };
+      if (slow === 0) {
+        let envelope: UplinkEnvelope | undefined;
+        try {
+          envelope = prepareNow(packet);
+        } catch (error) {
+          settled(error);
+          return;
+        }
+        if (envelope) {
+          submitEnvelope(ctx, envelope, settled);
+          return;
+        }
+      }
+      slow++;
+      const prepared = preparing.then(() => prepare(packet));
+      preparing = prepared.catch(() => undefined);
+      prepared.then(
+        (built) => {
+          slow--;
+          if (built) submitEnvelope(ctx, built, settled);
+          else settled();
         },
         (error: unknown) => {
-          if (messageId === undefined) {
-            // QoS 0: nothing to redeliver. The uplink is lost, said so, and the window moves on.
-            log.error(
-              { err: error, topic: packet.topic },
-              'mqtt uplink (QoS 0) not accepted by the log, lost',
-            );
-            if (client.stream === stream) inWindow.accepted();
-            return;
-          }
-          // No PUBACK. A broker resends an unacknowledged message only after a reconnect, so drop the
-          // connection: mqtt.js reconnects after reconnectPeriod and the session delivers it again.
-          log.error(
-            { err: error, topic: packet.topic },
-            'mqtt uplink not accepted, reconnecting for redelivery',
-          );
-          if (client.stream === stream) stream.destroy();
+          slow--;
+          settled(error);
         },
       );
     };

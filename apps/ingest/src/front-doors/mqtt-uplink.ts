@@ -17,7 +17,10 @@ export function readMqttPayload(payload: Uint8Array): UplinkPayload {
     start++;
   if (payload[start] === 0x7b) {
     try {
-      const parsed: unknown = JSON.parse(Buffer.from(payload).toString('utf8'));
+      // A view, not a copy, of the bytes as text.
+      const parsed: unknown = JSON.parse(
+        Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'),
+      );
       if (isRecord(parsed)) return { json: parsed };
     } catch {
       // Not JSON after all: the device's decoder gets the bytes.

@@ -10,7 +10,7 @@
  */
 export class PubackWindow {
   /** `messageId` undefined: a QoS 0 uplink, which has no PUBACK but counts against the window. */
-  private readonly entries: { messageId: number | undefined; accepted: boolean }[] = [];
+  private readonly entries: WindowEntry[] = [];
   private readonly waitingForRoom: (() => void)[] = [];
 
   constructor(
@@ -30,17 +30,21 @@ export class PubackWindow {
    * Takes an uplink into the window. `readOn` is called once there is room for the next one: at once
    * while the window is not full, else when the oldest uplinks leave it. Returns the uplink's handle.
    */
-  admit(messageId: number | undefined, readOn: () => void): { accepted(): void } {
-    const entry = { messageId, accepted: false };
+  admit(messageId: number | undefined, readOn: () => void): WindowEntry {
+    const entry = new WindowEntry(this, messageId);
     this.entries.push(entry);
     if (this.entries.length < this.limit) readOn();
     else this.waitingForRoom.push(readOn);
-    return {
-      accepted: () => {
-        entry.accepted = true;
-        this.flush();
-      },
-    };
+    return entry;
+  }
+
+  /** @internal The uplink of `entry` was accepted by the log (see WindowEntry.accepted). */
+  flush(): void {
+    while (this.entries.length > 0 && this.entries[0]!.isAccepted) {
+      const { messageId } = this.entries.shift()!;
+      if (messageId !== undefined) this.sendPuback(messageId);
+    }
+    while (this.waitingForRoom.length > 0 && this.entries.length < this.limit) this.waitingForRoom.shift()!();
   }
 
   /**
@@ -52,12 +56,19 @@ export class PubackWindow {
     this.entries.length = 0;
     for (const readOn of this.waitingForRoom.splice(0)) readOn();
   }
+}
 
-  private flush(): void {
-    while (this.entries.length > 0 && this.entries[0]!.accepted) {
-      const { messageId } = this.entries.shift()!;
-      if (messageId !== undefined) this.sendPuback(messageId);
-    }
-    while (this.waitingForRoom.length > 0 && this.entries.length < this.limit) this.waitingForRoom.shift()!();
+/** One uplink in a PubackWindow (a class, not closures: one of these per uplink). */
+export class WindowEntry {
+  isAccepted = false;
+  constructor(
+    private readonly window: PubackWindow,
+    readonly messageId: number | undefined,
+  ) {}
+
+  /** The log accepted the uplink: its PUBACK leaves once the older ones have left. */
+  accepted(): void {
+    this.isAccepted = true;
+    this.window.flush();
   }
 }

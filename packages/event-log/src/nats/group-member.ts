@@ -313,7 +313,10 @@ export class GroupMember {
     // A message whose records did not all fit in the last batch: the next batch starts with the rest.
     let rest: Unpacked | undefined;
     const unpack = (msg: JsMsg): Unpacked => {
-      const records = toLogRecords(topic, p, msg).filter((r) => BigInt(r.offset) > handled);
+      const all = toLogRecords(topic, p, msg);
+      // Most messages lie wholly past `handled`: only a message that reaches it is filtered per record.
+      const records =
+        BigInt(msg.seq) * OFFSET_SCALE > handled ? all : all.filter((r) => BigInt(r.offset) > handled);
       return { msg, records, taken: 0 };
     };
 

@@ -17,7 +17,6 @@ import { checkName } from '../check-name';
 import { partitionForKey } from '../partition-for-key';
 import {
   checkUserHeaders,
-  encodeValue,
   HEADER_CONTENT_TYPE,
   HEADER_KEY,
   HEADER_TIMESTAMP,
@@ -27,8 +26,10 @@ import type { BatchHandler, EventLog, PublishRecord, SubscribeOptions, Subscript
 import { GroupMember, isNotFound } from './group-member';
 import { coordinationBucket, durableName, partitionSubject } from './nats-names';
 import {
+  bodyBytes,
   type EncodedRecord,
   encodePack,
+  encodeRecord,
   HEADER_PACK,
   MAX_PACK_RECORDS,
   packedSize,
@@ -109,7 +110,11 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
   const maxPackRecords = Math.min(options.maxPackRecords ?? MAX_PACK_RECORDS, MAX_PACK_RECORDS);
   const maxPackBytes = options.maxPackBytes ?? 512 * 1024;
   const ownsConnection = !options.connection;
-  const nc = options.connection ?? (await connect({ servers: options.servers ?? '127.0.0.1:4222' }));
+  // noAsyncTraces: nats.js would otherwise build an Error (a stack trace) for every request, which is
+  // every JetStream publish, to have the caller's stack in a timeout: a few percent of ingest's CPU.
+  const nc =
+    options.connection ??
+    (await connect({ servers: options.servers ?? '127.0.0.1:4222', noAsyncTraces: true }));
   const js: JetStreamClient = jetstream(nc);
   const jsm: JetStreamManager = await jetstreamManager(nc);
   const kvm = new Kvm(nc);
@@ -168,11 +173,7 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
     const byPartition = new Map<number, EncodedRecord[]>();
     for (const record of records) {
       checkUserHeaders(record.headers);
-      const encoded: EncodedRecord = {
-        ...encodeValue(record.value),
-        key: record.key,
-        headers: record.headers,
-      };
+      const encoded = encodeRecord(record.key, record.value, record.headers);
       const p = partitionForKey(record.key, partitions);
       const list = byPartition.get(p);
       if (list) list.push(encoded);
@@ -190,7 +191,7 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
           h.set(HEADER_KEY, single.key);
           h.set(HEADER_CONTENT_TYPE, single.contentType);
           for (const [name, value] of Object.entries(single.headers ?? {})) h.set(name, value);
-          messages.push({ subject, body: single.body, headers: h });
+          messages.push({ subject, body: bodyBytes(single), headers: h });
         } else {
           h.set(HEADER_PACK, String(chunk.length));
           messages.push({ subject, body: encodePack(chunk), headers: h });

@@ -1,6 +1,6 @@
 import type { MsgHdrs } from '@nats-io/nats-core';
-import { decodeValue, type EncodedValue } from '../serialization';
-import type { LogHeaders, LogRecord } from '../types';
+import { type ContentType, decodeValue, toJson } from '../serialization';
+import type { LogHeaders, LogRecord, PublishRecord } from '../types';
 
 /**
  * Several records of one partition in one JetStream message ("pack"), so that one stored message, one
@@ -20,36 +20,60 @@ export const OFFSET_SCALE = 1_000_000n;
 /** Records in one pack at most (far below OFFSET_SCALE). */
 export const MAX_PACK_RECORDS = 1000;
 
-export interface EncodedRecord extends EncodedValue {
+/**
+ * A record ready for a pack. A JSON value is kept as its text and written into the pack as UTF-8 in
+ * place (no intermediate byte array per record); `size` is the body's length in bytes either way.
+ */
+export interface EncodedRecord {
+  contentType: ContentType;
+  body: Uint8Array | string;
+  size: number;
   key: string;
   headers: LogHeaders | undefined;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+/** A value as a pack (or a single-record message, after `bodyBytes`) carries it. */
+export function encodeRecord(
+  key: string,
+  value: PublishRecord['value'],
+  headers: LogHeaders | undefined,
+): EncodedRecord {
+  if (value instanceof Uint8Array)
+    return { contentType: 'bytes', body: value, size: value.length, key, headers };
+  const text = toJson(value);
+  return { contentType: 'json', body: text, size: Buffer.byteLength(text, 'utf8'), key, headers };
+}
+
+/** The body of a single-record message. */
+export function bodyBytes(record: EncodedRecord): Uint8Array {
+  return typeof record.body === 'string' ? Buffer.from(record.body, 'utf8') : record.body;
+}
+
+/** The meta JSON of a record, `{"k": key, "c": contentType}` (plus `"h"` with user headers). */
+function metaOf(r: EncodedRecord): string {
+  return r.headers
+    ? JSON.stringify({ k: r.key, c: r.contentType, h: r.headers })
+    : `{"k":${JSON.stringify(r.key)},"c":"${r.contentType}"}`;
+}
 
 export function encodePack(records: readonly EncodedRecord[]): Uint8Array {
-  const metas = records.map((r) =>
-    encoder.encode(
-      JSON.stringify(
-        r.headers ? { k: r.key, c: r.contentType, h: r.headers } : { k: r.key, c: r.contentType },
-      ),
-    ),
-  );
+  const metas = records.map(metaOf);
+  const metaSizes = metas.map((meta) => Buffer.byteLength(meta, 'utf8'));
   let size = 0;
-  for (let i = 0; i < records.length; i++) size += 8 + metas[i]!.length + records[i]!.body.length;
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
+  for (let i = 0; i < records.length; i++) size += 8 + metaSizes[i]! + records[i]!.size;
+  // Every byte is written below.
+  const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (let i = 0; i < records.length; i++) {
-    const meta = metas[i]!;
-    const body = records[i]!.body;
-    view.setUint32(at, meta.length);
-    out.set(meta, at + 4);
-    at += 4 + meta.length;
-    view.setUint32(at, body.length);
-    out.set(body, at + 4);
-    at += 4 + body.length;
+    const metaSize = metaSizes[i]!;
+    out.writeUInt32BE(metaSize, at);
+    out.write(metas[i]!, at + 4, metaSize, 'utf8');
+    at += 4 + metaSize;
+    const record = records[i]!;
+    out.writeUInt32BE(record.size, at);
+    if (typeof record.body === 'string') out.write(record.body, at + 4, record.size, 'utf8');
+    else out.set(record.body, at + 4);
+    at += 4 + record.size;
   }
   return out;
 }
@@ -57,11 +81,7 @@ export function encodePack(records: readonly EncodedRecord[]): Uint8Array {
 /** Bytes a record adds to a pack, beside its meta JSON (an estimate good enough to size packs). */
 export function packedSize(record: EncodedRecord): number {
   return (
-    8 +
-    48 +
-    record.key.length +
-    record.body.length +
-    (record.headers ? JSON.stringify(record.headers).length : 0)
+    8 + 48 + record.key.length + record.size + (record.headers ? JSON.stringify(record.headers).length : 0)
   );
 }
 
@@ -69,6 +89,15 @@ interface PackedMeta {
   k: string;
   c: string;
   h?: Record<string, string>;
+}
+
+/** Offset texts of records 0..999 of a pack, after the message's sequence (see offsetOf). */
+const OFFSET_SUFFIXES = Array.from({ length: MAX_PACK_RECORDS }, (_, i) => String(i).padStart(6, '0'));
+
+/** seq * OFFSET_SCALE + i as text, without a BigInt per record where the text can be joined. */
+function offsetOf(seq: number, base: bigint, i: number): string {
+  if (seq > 0 && i < OFFSET_SUFFIXES.length) return `${seq}${OFFSET_SUFFIXES[i]}`;
+  return String(base + BigInt(i));
 }
 
 /** The records of a pack, in the order they were published. Throws on a body that is not a pack. */
@@ -80,25 +109,30 @@ export function decodePack(
   count: number,
   data: Uint8Array,
 ): LogRecord<unknown>[] {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  // A Buffer view (no copy) reads UTF-8 text without a subarray per field.
+  const buffer = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const records: LogRecord<unknown>[] = [];
   const base = BigInt(seq) * OFFSET_SCALE;
   let at = 0;
   for (let i = 0; i < count; i++) {
     if (at + 4 > data.length) throw new Error(`pack at sequence ${seq} is truncated`);
-    const metaLength = view.getUint32(at);
-    const meta = JSON.parse(decoder.decode(data.subarray(at + 4, at + 4 + metaLength))) as PackedMeta;
+    const metaLength = buffer.readUInt32BE(at);
+    if (at + 4 + metaLength + 4 > data.length) throw new Error(`pack at sequence ${seq} is truncated`);
+    const meta = JSON.parse(buffer.toString('utf8', at + 4, at + 4 + metaLength)) as PackedMeta;
     at += 4 + metaLength;
-    const bodyLength = view.getUint32(at);
-    const body = data.subarray(at + 4, at + 4 + bodyLength);
+    const bodyLength = buffer.readUInt32BE(at);
+    const start = at + 4;
     at += 4 + bodyLength;
     if (at > data.length) throw new Error(`pack at sequence ${seq} is truncated`);
     records.push({
       topic,
       partition,
-      offset: String(base + BigInt(i)),
+      offset: offsetOf(seq, base, i),
       key: meta.k,
-      value: decodeValue(meta.c, body),
+      value:
+        meta.c === 'bytes'
+          ? decodeValue(meta.c, data.subarray(start, at))
+          : JSON.parse(buffer.toString('utf8', start, at)),
       headers: userHeadersOf(meta.h),
       timestamp,
     });
