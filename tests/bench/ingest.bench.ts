@@ -50,6 +50,7 @@ import {
   type PublishTemplate,
   type UplinkConnection,
 } from './lib/publishers.js';
+import { sleep, waitUntil } from './lib/wait.js';
 
 /** `publisher=raw|mqttjs` anywhere among the arguments (or IOT_BENCH_PUBLISHER); the rest are positional. */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('publisher='));
@@ -85,7 +86,6 @@ const INGEST_PROCESSES = Number(args[6] ?? 2);
 const MAX_UNSTORED = MOSQUITTO === 'own' ? 20_000 : 3000;
 const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
 const log = createLogger({ level: 'warn', name: 'bench' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------- memory
 function rssOfPid(pid: number): number {
@@ -385,15 +385,6 @@ interface Target {
   servers: Array<string | number>;
   /** The broker the publishers send to, when it is a Mosquitto process here (for its CPU). */
   mosquittoPid?: number;
-}
-
-async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await cond()) return true;
-    await sleep(20);
-  }
-  return false;
 }
 
 /**

@@ -6,21 +6,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
+import { waitUntil } from './wait.js';
 
 const MOSQUITTO_CONF = join(
   dirname(fileURLToPath(import.meta.url)),
   '../../../infra/mosquitto/mosquitto.conf',
 );
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitUntil(cond: () => Promise<boolean> | boolean, timeoutMs: number): Promise<boolean> {
-  const until = performance.now() + timeoutMs;
-  while (performance.now() < until) {
-    if (await cond()) return true;
-    await sleep(20);
-  }
-  return false;
-}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
