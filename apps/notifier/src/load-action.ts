@@ -50,6 +50,12 @@ interface LoadedRow extends RuleActionRow {
   settled: string[] | null;
 }
 
+/** What both loads read of an action, its rule, device and company (aliases a, r, d, c); see toPreloaded. */
+const ACTION_COLUMNS = `a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
+  a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name,
+  d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
+  c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone`;
+
 /**
  * One statement per company for all requests of a flush: the action with its rule's name, the device,
  * the company and (where asked) the recipients earlier attempts of the key settled. Every join names
@@ -63,10 +69,7 @@ async function loadCompanyActions(
 ): Promise<Map<number, LoadedRow>> {
   const { rows } = await withTenant(db, companyId, (tx) =>
     tx.query<LoadedRow>(
-      `SELECT p.ref, a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
-              a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name,
-              d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
-              c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone,
+      `SELECT p.ref, ${ACTION_COLUMNS},
               CASE WHEN p.settled THEN ARRAY(
                 SELECT n.recipient FROM notification_log n
                  WHERE n.company_id = c.id AND n.idempotency_key = p.key
@@ -96,7 +99,8 @@ async function loadCompanyActions(
   return new Map(rows.map((row) => [row.ref, row]));
 }
 
-function toLoaded(row: LoadedRow, request: ActionRequest): LoadedAction {
+/** One row of ACTION_COLUMNS split into the action and what the placeholders need of device and company. */
+function toPreloaded(row: Omit<LoadedRow, 'settled'>): PreloadedAction {
   const {
     ref: _ref,
     device_id: _deviceId,
@@ -105,19 +109,19 @@ function toLoaded(row: LoadedRow, request: ActionRequest): LoadedAction {
     company_id: _companyId,
     company_name,
     company_timezone,
-    settled,
     ...action
   } = row;
   return {
-    ...fromPreloaded(
-      request.payload,
-      {
-        action,
-        device: { uuid: device_uuid, name: device_name },
-        company: { name: company_name, timeZone: company_timezone },
-      },
-      request.idempotencyKey,
-    ),
+    action,
+    device: { uuid: device_uuid, name: device_name },
+    company: { name: company_name, timeZone: company_timezone },
+  };
+}
+
+function toLoaded(row: LoadedRow, request: ActionRequest): LoadedAction {
+  const { settled, ...rest } = row;
+  return {
+    ...fromPreloaded(request.payload, toPreloaded(rest), request.idempotencyKey),
     settled: new Set(settled ?? []),
   };
 }
@@ -161,10 +165,7 @@ export async function preloadActions(
 ): Promise<(PreloadedAction | undefined)[]> {
   if (payloads.length === 0) return [];
   const { rows } = await tx.query<Omit<LoadedRow, 'settled'>>(
-    `SELECT p.ref, a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
-            a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name,
-            d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
-            c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone
+    `SELECT p.ref, ${ACTION_COLUMNS}
        FROM jsonb_to_recordset($1::jsonb)
             AS p(ref int, company_id bigint, action_id bigint, rule_id bigint, device_id bigint)
        JOIN companies c ON c.id = p.company_id
@@ -184,23 +185,7 @@ export async function preloadActions(
     ],
   );
   const out: (PreloadedAction | undefined)[] = payloads.map(() => undefined);
-  for (const row of rows) {
-    const {
-      ref,
-      device_id: _deviceId,
-      device_uuid,
-      device_name,
-      company_id: _companyId,
-      company_name,
-      company_timezone,
-      ...action
-    } = row;
-    out[ref] = {
-      action,
-      device: { uuid: device_uuid, name: device_name },
-      company: { name: company_name, timeZone: company_timezone },
-    };
-  }
+  for (const row of rows) out[row.ref] = toPreloaded(row);
   return out;
 }
 
