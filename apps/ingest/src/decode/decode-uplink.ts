@@ -89,7 +89,9 @@ export function decodeUplinkSync(options: {
   if (device.codecId !== null && !payload.json) return undefined;
   if (payload.json) {
     const warnings: string[] = [];
-    const data = flattenFields(payload.json, warnings);
+    // The front doors' payload JSON is their own copy (prepareUplink), read by nobody after this: a flat
+    // one becomes the data as it is instead of being copied once more.
+    const data = flattenFields(payload.json, warnings, true);
     return Object.keys(data).length > 0
       ? { data, warnings, errors: [] }
       : failed('no data field could be read');

@@ -11,19 +11,22 @@ const num = (value: unknown): number | null => {
  * coordinates (and the 0,0 of a GPS without a fix) are no position.
  */
 export function readGeo(data: DataRecord): { latitude: number; longitude: number } | undefined {
-  const candidates: [unknown, unknown][] = [
-    [data.latitude, data.longitude],
-    [data['geo.0'], data['geo.1']],
-    [data['geo.latitude'], data['geo.longitude']],
-    [data.lat, data.lon ?? data.lng],
-    [data['location.latitude'], data['location.longitude']],
-  ];
-  for (const [lat, lon] of candidates) {
-    const latitude = num(lat);
-    const longitude = num(lon);
-    if (latitude === null || longitude === null) continue;
-    if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || (latitude === 0 && longitude === 0)) continue;
-    return { latitude, longitude };
-  }
-  return undefined;
+  // The pairs in order, without an array per pair and uplink (most data points have none of them).
+  return (
+    geoOf(data.latitude, data.longitude) ??
+    geoOf(data['geo.0'], data['geo.1']) ??
+    geoOf(data['geo.latitude'], data['geo.longitude']) ??
+    geoOf(data.lat, data.lon ?? data.lng) ??
+    geoOf(data['location.latitude'], data['location.longitude'])
+  );
+}
+
+function geoOf(lat: unknown, lon: unknown): { latitude: number; longitude: number } | undefined {
+  if (lat === undefined || lon === undefined) return undefined;
+  const latitude = num(lat);
+  const longitude = num(lon);
+  if (latitude === null || longitude === null) return undefined;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180 || (latitude === 0 && longitude === 0))
+    return undefined;
+  return { latitude, longitude };
 }

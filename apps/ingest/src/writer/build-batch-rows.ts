@@ -21,11 +21,33 @@ export function isUplinkEnvelope(value: unknown): value is UplinkEnvelope {
     Number.isSafeInteger(v.deviceId) &&
     Number.isSafeInteger(v.companyId) &&
     typeof v.measuredAt === 'string' &&
-    !Number.isNaN(Date.parse(v.measuredAt)) &&
+    (isCanonicalTime(v.measuredAt) || !Number.isNaN(Date.parse(v.measuredAt))) &&
     typeof v.messageId === 'string' &&
     typeof v.data === 'object' &&
     v.data !== null
   );
+}
+
+/**
+ * `toISOString()` text of a year 0 to 9999 (`YYYY-MM-DDTHH:MM:SS.mmmZ`), what the front doors write: such a
+ * time is taken as it is, without a parse and a new Date per envelope. The check is strict on digits,
+ * ranges and month lengths, so `new Date(Date.parse(t)).toISOString() === t` holds for every text it
+ * accepts; February 29 (leap years) and any other spelling are left to the parse, which normalizes them.
+ */
+const CANONICAL_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const SHORT_MONTHS = new Set(['02', '04', '06', '09', '11']);
+
+export function isCanonicalTime(text: string): boolean {
+  if (text.length !== 24 || !CANONICAL_TIME.test(text)) return false;
+  const month = text.slice(5, 7);
+  if (month === '02') return text.charCodeAt(8) !== 51 && !text.startsWith('29', 8);
+  return !(text.startsWith('31', 8) && SHORT_MONTHS.has(month));
+}
+
+/** The envelope's measurement time as `toISOString()` text (the writer's time and dedupe key). */
+function canonicalTime(text: string): string {
+  return isCanonicalTime(text) ? text : new Date(Date.parse(text)).toISOString();
 }
 
 /**
@@ -49,11 +71,11 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
   const warned = new Map<number, { envelope: UplinkEnvelope; warnings: Set<string>; messageIds: string[] }>();
 
   for (const e of envelopes) {
-    const measured = Date.parse(e.measuredAt);
-    const identity = `${e.deviceId}|${measured}|${e.messageId}`;
+    // The same instant always gives the same canonical text, so the text keys the repeat check.
+    const at = canonicalTime(e.measuredAt);
+    const identity = `${e.deviceId}|${at}|${e.messageId}`;
     if (seen.has(identity)) continue;
     seen.add(identity);
-    const at = new Date(measured).toISOString();
 
     if (e.kind === 'uplink') {
       rows.data.push({
@@ -80,11 +102,14 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
         };
         current.set(e.deviceId, row);
       }
-      for (const [field, value] of Object.entries(e.data)) {
-        const known = row.field_times[field];
+      const data = e.data as Record<string, unknown>;
+      const rowData = row.data;
+      const fieldTimes = row.field_times;
+      for (const field of Object.keys(data)) {
+        const known = fieldTimes[field];
         if (known === undefined || later(at, known)) {
-          row.data[field] = value;
-          row.field_times[field] = at;
+          rowData[field] = data[field];
+          fieldTimes[field] = at;
         }
       }
       if (e.geo && (row.field_times.geo === undefined || later(at, row.field_times.geo))) {
@@ -116,17 +141,16 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
     } else if (later(at, device.last_online_at)) {
       device.last_online_at = at;
     }
-    for (const [column, value] of Object.entries(extractDeviceStatus(e)) as [
-      keyof DeviceStatusRow,
-      number,
-    ][]) {
-      const known = device[column] as TimedValue | undefined;
-      if (known === undefined || later(at, known.at))
-        (device as unknown as Record<string, TimedValue>)[column] = { value, at };
+    const values = extractDeviceStatus(e) as Record<string, number>;
+    const timed = device as unknown as Record<string, TimedValue | undefined>;
+    for (const column of Object.keys(values)) {
+      const known = timed[column];
+      if (known === undefined || later(at, known.at)) timed[column] = { value: values[column]!, at };
     }
 
-    const { raw, warnings, errors, ...envelope } = e;
+    const warnings = e.warnings;
     if (e.kind === 'decode_failed') {
+      const { raw, warnings: _warnings, errors, ...envelope } = e;
       rows.logs.push({
         device_id: e.deviceId,
         company_id: e.companyId,
