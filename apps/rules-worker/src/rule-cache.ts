@@ -4,7 +4,7 @@ import {
   type Queryable,
   type RulesWorkerRule,
   type StateRow,
-  saveRuleStates,
+  saveRuleStatesVersioned,
 } from '@iot/db';
 
 /**
@@ -144,13 +144,10 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
         if (row && version !== undefined) pending.rows.set(id, { row: { ...row, state }, version });
       }
       if (rows.length === 0) return pending;
-      await saveRuleStates(tx, rows);
-      const { rows: versions } = await tx.query<{ id: number; rule_v: string }>(
-        'SELECT id, xmin::text AS rule_v FROM rules WHERE id = ANY($1::bigint[])',
-        [rows.map((r) => r.id)],
-      );
+      // The new versions come back from the update itself (RETURNING xmin).
+      const versions = await saveRuleStatesVersioned(tx, rows);
       const stateOf = new Map(rows.map((r) => [r.id, r.state]));
-      for (const { id, rule_v } of versions) {
+      for (const { id, version: rule_v } of versions) {
         const row = locked.get(id);
         const actions = actionVersions.get(id);
         if (!row || actions === undefined) continue;

@@ -228,6 +228,26 @@ export async function saveRuleStates(
   );
 }
 
+/**
+ * saveRuleStates returning each written row's new version (`xmin`, the rules worker's rule cache): one
+ * statement instead of the update and a read of the versions after it.
+ */
+export async function saveRuleStatesVersioned(
+  q: Queryable,
+  rows: readonly (StateRow & { last_fired_at: string | null })[],
+): Promise<{ id: number; version: string }[]> {
+  if (rows.length === 0) return [];
+  const result = await q.query<{ id: number; version: string }>(
+    `UPDATE rules t SET state = r.state, updated_at = now(),
+            last_fired_at = GREATEST(t.last_fired_at, r.last_fired_at)
+       FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, company_id bigint, state jsonb, last_fired_at timestamptz)
+      WHERE t.id = r.id AND t.company_id = r.company_id
+     RETURNING t.id, t.xmin::text AS version`,
+    [jsonParam(rows)],
+  );
+  return result.rows;
+}
+
 export async function saveVirtualFieldStates(q: Queryable, rows: readonly StateRow[]): Promise<void> {
   if (rows.length === 0) return;
   await q.query(
