@@ -144,7 +144,11 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   const group = options.group ?? RULES_WORKER_GROUP;
   const subscription: Subscription = await eventLog.subscribe(options.topic ?? UPLINKS_TOPIC, group, handle, {
     maxBatch: options.maxBatch ?? 500,
-    maxWaitMs: options.maxWaitMs ?? 2,
+    // In-process log: 0, so a partition released by a commit hands its next batch over within the same
+    // turn, before the next transaction starts (coalesce starts it on setImmediate); with a 2 ms timer it
+    // missed that transaction and waited for the one after, so partitions alternated between
+    // transactions. NATS fetches keep 2 ms.
+    maxWaitMs: options.maxWaitMs ?? (eventLog.kind === 'in-process' ? 0 : 2),
     onError: (error, info) =>
       log.error({ err: error, ...info }, 'rules batch failed, redelivered after backoff'),
   });
