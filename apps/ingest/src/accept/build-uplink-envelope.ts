@@ -28,6 +28,8 @@ export interface IncomingUplink {
 
 const ID_KEYS = ['message_id', 'messageId', 'id'] as const;
 const TIME_KEYS = ['time', 'timestamp', 'ts'] as const;
+const ID_KEY_SET: ReadonlySet<string> = new Set(ID_KEYS);
+const TIME_KEY_SET: ReadonlySet<string> = new Set(TIME_KEYS);
 // A device clock far in the future would pin device_current's fields; such a time is not believed.
 const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
 
@@ -74,18 +76,8 @@ function takeJsonEnvelopeFields(json: Record<string, unknown>, receivedAt: Date)
 
 /** A message id taken out of the data (non-empty string or number), or any time field. */
 function isEnvelopeField(key: string, value: unknown): boolean {
-  switch (key) {
-    case 'message_id':
-    case 'messageId':
-    case 'id':
-      return (typeof value === 'string' && value !== '') || typeof value === 'number';
-    case 'time':
-    case 'timestamp':
-    case 'ts':
-      return true;
-    default:
-      return false;
-  }
+  if (TIME_KEY_SET.has(key)) return true;
+  return ID_KEY_SET.has(key) && ((typeof value === 'string' && value !== '') || typeof value === 'number');
 }
 
 /** Without an id from the source, the id is a hash of device, payload and the second of measurement. */
@@ -105,14 +97,12 @@ export async function buildUplinkEnvelope(
   deps: { directory: DeviceDirectory; sandbox: SandboxHolder },
 ): Promise<UplinkEnvelope> {
   const prepared = prepareUplink(uplink);
-  const result =
-    decodeUplinkSync({ device: uplink.device, payload: prepared.payload, receivedAt: uplink.receivedAt }) ??
-    (await decodeUplink({
-      device: uplink.device,
-      payload: prepared.payload,
-      receivedAt: uplink.receivedAt,
-      ...deps,
-    }));
+  const result = await decodeUplink({
+    device: uplink.device,
+    payload: prepared.payload,
+    receivedAt: uplink.receivedAt,
+    ...deps,
+  });
   return envelopeOf(uplink, prepared, result);
 }
 

@@ -35,12 +35,17 @@ export async function publishEnvelope(
 ): Promise<UplinkEnvelope> {
   if (mode === 'wait') await ctx.publisher.publish([envelope]);
   else await ctx.publisher.publishOrRefuse([envelope]);
+  warnIfNotDecoded(ctx, envelope);
+  return envelope;
+}
+
+/** Says so in the service log when an accepted envelope is a failed decode (kept in the device log). */
+function warnIfNotDecoded(ctx: IngestContext, envelope: UplinkEnvelope): void {
   if (envelope.kind === 'decode_failed')
     ctx.log.warn(
       { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
       'uplink not decoded, kept in the device log',
     );
-  return envelope;
 }
 
 /**
@@ -53,11 +58,7 @@ export function submitEnvelope(
   done: (error?: unknown) => void,
 ): void {
   ctx.publisher.submit([envelope], (error) => {
-    if (error === undefined && envelope.kind === 'decode_failed')
-      ctx.log.warn(
-        { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
-        'uplink not decoded, kept in the device log',
-      );
+    if (error === undefined) warnIfNotDecoded(ctx, envelope);
     done(error);
   });
 }

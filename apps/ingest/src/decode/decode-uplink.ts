@@ -61,6 +61,11 @@ export async function decodeUplink(options: {
   );
 }
 
+/** The uplink goes to the device's user codec in the sandbox (asynchronous): bytes, no driver, a codec. */
+export function needsUserCodec(device: IngestDevice, payload: UplinkPayload): boolean {
+  return !payload.decoded && !device.driverId && device.codecId !== null && !payload.json;
+}
+
 /**
  * decodeUplink without the user codec: the result when the uplink needs no sandbox (what the network
  * server decoded, a built-in driver, JSON fields, a failure), else undefined: the device's user codec
@@ -86,7 +91,7 @@ export function decodeUplinkSync(options: {
       return failed(`driver ${device.driverId} failed: ${(error as Error).message}`);
     }
   }
-  if (device.codecId !== null && !payload.json) return undefined;
+  if (needsUserCodec(device, payload)) return undefined;
   if (payload.json) {
     const warnings: string[] = [];
     // The front doors' payload JSON is their own copy (prepareUplink), read by nobody after this: a flat

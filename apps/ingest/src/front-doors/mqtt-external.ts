@@ -17,6 +17,7 @@ import { hostname } from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
 import { buildUplinkEnvelope, buildUplinkEnvelopeSync } from '../accept/build-uplink-envelope.js';
 import { type IngestContext, refusalFor, submitEnvelope } from '../accept/ingest-context.js';
+import { needsUserCodec } from '../decode/decode-uplink.js';
 import type { UplinkEnvelope } from '../envelope.js';
 import { uuidOfUpTopic } from './mqtt-acl.js';
 import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
@@ -94,7 +95,7 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
     const device = uuid ? ctx.directory.cachedDeviceByUuid(uuid) : undefined;
     if (!device || refusalFor(device)) return undefined;
     const payload = readMqttPayload(packet.payload as Buffer);
-    if (!device.driverId && device.codecId !== null && !payload.json) return undefined;
+    if (needsUserCodec(device, payload)) return undefined;
     return buildUplinkEnvelopeSync({ device, source: 'mqtt', payload, receivedAt: new Date() });
   };
 
