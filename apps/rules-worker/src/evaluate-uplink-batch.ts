@@ -21,9 +21,8 @@ import { evaluateUplinks } from '@iot/rules-engine';
 import type { Logger } from '@iot/runtime';
 import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';
 import { advanceCursor, engineState, isCommitted, latestCursor, withCursor } from './log-cursor.js';
-import { type DeviceOutcome, startPersistOutcomes } from './persist-outcomes.js';
+import { type DeviceOutcome, persistOutcomes } from './persist-outcomes.js';
 import type { PendingRules, RuleCache } from './rule-cache.js';
-import { inOrder } from './statements.js';
 import type { PositionedUplink } from './uplink-record.js';
 
 export interface UplinkBatchResult {
@@ -47,23 +46,17 @@ export interface UplinkBatchResult {
 async function claimFreshJobs(
   tx: Parameters<typeof preloadActions>[0],
   jobs: NotifyActionPayload[],
-  together: boolean,
 ): Promise<{ jobs: NotifyActionPayload[]; claimed: Set<string> }> {
   if (jobs.length === 0) return { jobs, claimed: new Set() };
-  // The key names rule, uplink and action only: the claim need not wait for the preload.
-  const [preloaded, claimed] = await inOrder(
-    together,
-    () => preloadActions(tx, jobs),
-    () =>
-      claimJobKeys(
-        tx,
-        jobs.map((job) => ({ key: NOTIFY_ACTION.idempotencyKey(job), jobName: NOTIFY_ACTION.name })),
-      ),
-  );
+  const preloaded = await preloadActions(tx, jobs);
   const withRows = jobs.map((job, i) => {
     const rows = preloaded[i];
     return rows ? { ...job, preloaded: rows } : job;
   });
+  const claimed = await claimJobKeys(
+    tx,
+    withRows.map((job) => ({ key: NOTIFY_ACTION.idempotencyKey(job), jobName: NOTIFY_ACTION.name })),
+  );
   return { jobs: withRows, claimed };
 }
 
@@ -143,20 +136,11 @@ export async function evaluateUplinkBatch(options: {
     companyId: list[0]!.uplink.companyId,
   }));
 
-  // PGlite: the statements of each step sent together (statements.ts), three waits for this thread per
-  // transaction (reads; writes and alarms; log rows and claims) instead of one per statement.
-  const together = db.kind === 'pglite';
   return db.transaction(async (tx) => {
-    const [devices, ruleRows, fieldRows, checkRows] = await inOrder(
-      together,
-      () => loadRulesWorkerDevices(tx, refs),
-      () => (ruleCache ? ruleCache.lock(tx, refs) : lockDeviceRules(tx, refs)),
-      () => lockDeviceVirtualFields(tx, refs),
-      () => lockDeviceSensorChecks(tx, refs),
-    );
-    const rules = byDevice(ruleRows);
-    const fields = byDevice(fieldRows);
-    const checks = byDevice(checkRows);
+    const devices = await loadRulesWorkerDevices(tx, refs);
+    const rules = byDevice(await (ruleCache ? ruleCache.lock(tx, refs) : lockDeviceRules(tx, refs)));
+    const fields = byDevice(await lockDeviceVirtualFields(tx, refs));
+    const checks = byDevice(await lockDeviceSensorChecks(tx, refs));
 
     const outcomes: DeviceOutcome[] = [];
     const ruleStates: Parameters<typeof saveRuleStates>[1][number][] = [];
@@ -283,37 +267,25 @@ export async function evaluateUplinkBatch(options: {
       });
     }
 
+    let pendingRules: PendingRules | undefined;
+    if (ruleCache) pendingRules = await ruleCache.save(tx, ruleStates, unwrittenRules);
+    else await saveRuleStates(tx, ruleStates);
+    await saveVirtualFieldStates(tx, fieldStates);
+    await saveSensorCheckStates(tx, checkStates);
     // In log order, the order the storage writer inserts the same rows in: two transactions taking the
     // same unique-index entries in one order cannot deadlock.
     derivedRows.sort(
       (a, b) => a.partition - b.partition || (a.offset < b.offset ? -1 : a.offset > b.offset ? 1 : 0),
     );
-    const saved = inOrder(
-      together,
-      () => (ruleCache ? ruleCache.save(tx, ruleStates, unwrittenRules) : saveRuleStates(tx, ruleStates)),
-      () => saveVirtualFieldStates(tx, fieldStates),
-      () => saveSensorCheckStates(tx, checkStates),
-      () =>
-        upsertDerivedData(
-          tx,
-          derivedRows.map((d) => d.row),
-        ),
+    await upsertDerivedData(
+      tx,
+      derivedRows.map((d) => d.row),
     );
-    // PGlite: the alarm statements follow the state writes without waiting for them.
-    if (together) saved.catch(() => undefined);
-    else await saved;
-    const { jobs: fresh, logsWritten } = await startPersistOutcomes(tx, outcomes, now, together);
-    logsWritten.catch(() => undefined);
-    const [handOver, recorded] = await inOrder(
-      together,
-      () =>
-        options.claimJobs
-          ? claimFreshJobs(tx, fresh, together)
-          : Promise.resolve({ jobs: fresh, claimed: undefined }),
-      () => findRecordedJobs(tx, replayedUplinks),
-    );
-    const [[pendingRules]] = await Promise.all([saved, logsWritten]);
-    const jobs: unknown[] = [...handOver.jobs, ...recorded];
+    const fresh = await persistOutcomes(tx, outcomes, now);
+    const handOver = options.claimJobs
+      ? await claimFreshJobs(tx, fresh)
+      : { jobs: fresh, claimed: undefined };
+    const jobs: unknown[] = [...handOver.jobs, ...(await findRecordedJobs(tx, replayedUplinks))];
     return {
       jobs,
       evaluated,

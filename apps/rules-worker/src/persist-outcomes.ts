@@ -15,7 +15,6 @@ import {
 import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import type { NotifyActionPayload } from '@iot/notifier';
 import type { AlarmDecision, Firing, Suppression, SuppressReason } from '@iot/rules-engine';
-import { inOrder } from './statements.js';
 
 /** What the engine decided for one device, with the rows it decided about. */
 export interface DeviceOutcome {
@@ -66,22 +65,6 @@ export async function persistOutcomes(
   outcomes: readonly DeviceOutcome[],
   now: number,
 ): Promise<NotifyActionPayload[]> {
-  const { jobs, logsWritten } = await startPersistOutcomes(tx, outcomes, now, false);
-  await logsWritten;
-  return jobs;
-}
-
-/**
- * persistOutcomes for a caller that sends statements together (PGlite, statements.ts): with `together`
- * the three alarm statements go at once, and the device log rows are sent but not awaited (the caller
- * awaits `logsWritten` after sending what follows). Without it, everything is awaited in turn.
- */
-export async function startPersistOutcomes(
-  tx: Queryable,
-  outcomes: readonly DeviceOutcome[],
-  now: number,
-  together: boolean,
-): Promise<{ jobs: NotifyActionPayload[]; logsWritten: Promise<void> }> {
   const logs: DeviceLogRow[] = [];
   const inserts: AlarmRow[] = [];
   const clears: AlarmClearRow[] = [];
@@ -155,6 +138,8 @@ export async function startPersistOutcomes(
     raisesByRule.set(String(row.rule_id), list);
   }
 
+  await clearAlarms(tx, clears);
+  const alarmIds = await insertAlarms(tx, inserts);
   const firingRules = outcomes.flatMap((o) =>
     o.firings.map((f) => ({
       ruleId: Number(f.ruleId),
@@ -162,14 +147,7 @@ export async function startPersistOutcomes(
       companyId: o.device.companyId,
     })),
   );
-  // In this order: a clear frees the open-alarm index entry an insert takes; the open alarms are read
-  // after both.
-  const [, alarmIds, open] = await inOrder(
-    together,
-    () => clearAlarms(tx, clears),
-    () => insertAlarms(tx, inserts),
-    () => findOpenRuleAlarms(tx, firingRules),
-  );
+  const open = await findOpenRuleAlarms(tx, firingRules);
 
   const jobs: NotifyActionPayload[] = [];
   for (const outcome of outcomes) {
@@ -222,9 +200,8 @@ export async function startPersistOutcomes(
       });
     }
   }
-  const logsWritten = insertDeviceLogRows(tx, logs).then(() => undefined);
-  if (!together) await logsWritten;
-  return { jobs, logsWritten };
+  await insertDeviceLogRows(tx, logs);
+  return jobs;
 }
 
 function alarmRow(

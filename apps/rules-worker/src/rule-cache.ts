@@ -4,7 +4,7 @@ import {
   type Queryable,
   type RulesWorkerRule,
   type StateRow,
-  saveRuleStatesVersioned,
+  saveRuleStates,
 } from '@iot/db';
 
 /**
@@ -145,7 +145,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       }
       if (rows.length === 0) return pending;
       // The new versions come back from the update itself (RETURNING xmin).
-      const versions = await saveRuleStatesVersioned(tx, rows);
+      const versions = await saveRuleStates(tx, rows);
       const stateOf = new Map(rows.map((r) => [r.id, r.state]));
       for (const { id, version: rule_v } of versions) {
         const row = locked.get(id);

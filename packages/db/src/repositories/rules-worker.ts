@@ -213,26 +213,11 @@ export interface StateRow {
   state: unknown;
 }
 
-/** New rule states; `last_fired_at` moves forward for rules that fired. */
-export async function saveRuleStates(
-  q: Queryable,
-  rows: readonly (StateRow & { last_fired_at: string | null })[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await q.query(
-    `UPDATE rules t SET state = r.state, updated_at = now(),
-            last_fired_at = GREATEST(t.last_fired_at, r.last_fired_at)
-       FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, company_id bigint, state jsonb, last_fired_at timestamptz)
-      WHERE t.id = r.id AND t.company_id = r.company_id`,
-    [jsonParam(rows)],
-  );
-}
-
 /**
- * saveRuleStates returning each written row's new version (`xmin`, the rules worker's rule cache): one
- * statement instead of the update and a read of the versions after it.
+ * New rule states; `last_fired_at` moves forward for rules that fired. Returns each written row's new
+ * version (`xmin`), which the rules worker's rule cache keeps: no read of the versions after the update.
  */
-export async function saveRuleStatesVersioned(
+export async function saveRuleStates(
   q: Queryable,
   rows: readonly (StateRow & { last_fired_at: string | null })[],
 ): Promise<{ id: number; version: string }[]> {
