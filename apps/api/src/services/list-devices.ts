@@ -8,9 +8,8 @@ import {
   type BatteryRange,
   type DeviceListFilter,
   type DeviceListRecord,
-  type DevicePin,
   type DeviceSortColumn,
-  listDevicePins,
+  listDevicePinColumnsJson,
   listDevices,
 } from '@iot/db/repositories/devices';
 import { withTenant } from '@iot/db/tenant';
@@ -69,11 +68,8 @@ function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): Dev
 }
 
 /** The same filters, only what a map draws (`view=map`): id, name, state, position, chosen latest values. */
-export async function listCompanyDevicePins(
-  db: Db,
-  auth: AuthContext,
-  query: DeviceListQuery,
-): Promise<{ pins: DevicePin[]; fields: string[] }> {
+/** The map's columns of the filtered list as JSON text (listDevicePinColumnsJson), ready to send. */
+export function listCompanyDevicePins(db: Db, auth: AuthContext, query: DeviceListQuery): Promise<string> {
   const filter = toDeviceListFilter(query);
   const fields = [
     ...new Set(
@@ -83,10 +79,7 @@ export async function listCompanyDevicePins(
         .filter((f) => f !== ''),
     ),
   ];
-  const pins = await withTenant(db, auth.companyId, (tx) =>
-    listDevicePins(tx, auth.companyId, filter, fields),
-  );
-  return { pins, fields };
+  return withTenant(db, auth.companyId, (tx) => listDevicePinColumnsJson(tx, auth.companyId, filter, fields));
 }
 
 export function listCompanyDevices(

@@ -4,7 +4,7 @@ import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
 import { readDeviceData, readDeviceDataBuckets, readLastDeviceRecord } from './device-data';
-import { findDevice, listDevices, reassignDevice, updateDevice } from './devices';
+import { findDevice, listDevicePinColumnsJson, listDevices, reassignDevice, updateDevice } from './devices';
 import { insertIntegrationToken, listIntegrationTokens, revokeIntegrationToken } from './integration-tokens';
 
 async function device(q: Queryable, companyId: number, columns: Record<string, unknown> = {}) {
@@ -33,6 +33,75 @@ describe('device repositories', () => {
       expect(await updateDevice(suite.db, a.id, foreign, { name: 'stolen' })).toBe(false);
       expect((await findDevice(suite.db, b.id, foreign))?.name).toBe('foreign');
       expect((await findDevice(suite.db, a.id, own))?.rulesCount).toBe(0);
+    });
+
+    it('writes the map columns as JSON text in the list order, only the company own devices', async () => {
+      const a = await insertCompany(suite.db, { name: 'Map A' });
+      const b = await insertCompany(suite.db, { name: 'Map B' });
+      const zulu = await device(suite.db, a.id, {
+        name: 'zulu',
+        state: 'lost',
+        latitude: 1e-5,
+        longitude: -7.25,
+      });
+      const alpha = await device(suite.db, a.id, {
+        name: 'Alpha "quoted"',
+        state: 'maintenance',
+        is_active: true,
+        latitude: 48.041477,
+        longitude: 7.576644,
+      });
+      const mid = await device(suite.db, a.id, { name: 'mid' });
+      await device(suite.db, b.id, { name: 'foreign', latitude: 1, longitude: 1 });
+      await suite.db.query(
+        `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
+         VALUES ($1, $2, '{"t": 21.5, "s": "on \\"x\\"", "o": {"k": [1, 2]}}', '{}', now())`,
+        [alpha, a.id],
+      );
+      const columns = (filter: Parameters<typeof listDevicePinColumnsJson>[2], fields: string[] = []) =>
+        withTenant(suite.db, a.id, (tx) => listDevicePinColumnsJson(tx, a.id, filter, fields));
+      const text = await columns({}, ['t', 's', 'o', 'missing']);
+      // No space after the commas (the text goes out as it is), and it parses to the columns.
+      expect(text).toContain(`"id":[${alpha},${mid},${zulu}]`);
+      expect(JSON.parse(text)).toEqual({
+        count: 3,
+        id: [alpha, mid, zulu],
+        states: ['maintenance', 'ok', 'lost'],
+        state: [0, 1, 2],
+        is_active: [1, 0, 0],
+        latitude: [48.041477, null, 1e-5],
+        longitude: [7.576644, null, -7.25],
+        data: {
+          t: [21.5, null, null],
+          s: ['on "x"', null, null],
+          o: [{ k: [1, 2] }, null, null],
+          missing: [null, null, null],
+        },
+      });
+      // The list's filters, sort and paging apply; none found is empty columns.
+      expect(JSON.parse(await columns({ sort: 'name', order: 'desc', limit: 2 }))).toMatchObject({
+        count: 2,
+        id: [zulu, mid],
+        states: ['lost', 'ok'],
+        state: [0, 1],
+        data: {},
+      });
+      expect(JSON.parse(await columns({ state: 'broken' }, ['t']))).toEqual({
+        count: 0,
+        id: [],
+        states: [],
+        state: [],
+        is_active: [],
+        latitude: [],
+        longitude: [],
+        data: { t: [] },
+      });
+      // Another company's devices never appear, whatever the company asked for.
+      const other = JSON.parse(
+        await withTenant(suite.db, b.id, (tx) => listDevicePinColumnsJson(tx, b.id, {}, ['t'])),
+      );
+      expect(other).toMatchObject({ count: 1, latitude: [1], data: { t: [null] } });
+      expect(other.id).not.toContain(alpha);
     });
 
     it('uses exclusive lower and inclusive upper battery bounds and literal search text', async () => {

@@ -286,63 +286,68 @@ export async function listDevices(
   return rows.map(toListRecord);
 }
 
-/** A device as a map draws it: where it is, its state and the latest values of the asked fields. */
-export interface DevicePin {
-  id: number;
-  name: string;
-  state: string;
-  isActive: boolean;
-  latitude: number | null;
-  longitude: number | null;
-  /** latest values of the asked data fields only (null without any) */
-  current: Record<string, unknown> | null;
-}
-
 /**
- * The list's devices with only what a map needs: a tenth of the full row for 10,000 devices, so a
- * dashboard's map does not wait for every device's metadata and field times.
+ * The list's devices as a map draws them, as the JSON text of columns (index i of every array is one
+ * device, in the list's order):
+ * `{"count":n,"id":[..],"states":[..],"state":[..],"is_active":[..],"latitude":[..],"longitude":[..],"data":{field:[..]}}`
+ * where `state` holds indexes into `states` (in order of first appearance), `is_active` is 1 or 0 and
+ * `data` has, per asked field, each device's latest value (null without one).
+ *
+ * Built by the database in one statement and handed over as one text value: for 10,000 devices the
+ * row-by-row form cost the server (PGlite's worker passing 10,000 row objects to the main thread, then a
+ * loop and JSON.stringify there) 0.3 to 1.0 s under load; the answer is the same 273 kB either way.
  */
-export async function listDevicePins(
+export async function listDevicePinColumnsJson(
   q: Queryable,
   companyId: number,
   filter: DeviceListFilter = {},
   dataFields: readonly string[] = [],
-): Promise<DevicePin[]> {
-  // The group join stays for the sort by group; the values join only when fields are asked for.
-  const pinFrom =
-    dataFields.length > 0
-      ? LIST_FROM
-      : 'devices d LEFT JOIN groups g ON g.id = d.group_id AND g.company_id = d.company_id';
-  const current = (param: Param) =>
-    dataFields.length > 0
-      ? `(SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(c.data) e
-           WHERE e.key = ANY(${param([...dataFields])}::text[]))`
-      : 'NULL::jsonb';
+): Promise<string> {
+  // The group join stays for the sort by group; the latest values join only when fields are asked for.
+  const withData = dataFields.length > 0;
+  const pinFrom = withData
+    ? LIST_FROM
+    : 'devices d LEFT JOIN groups g ON g.id = d.group_id AND g.company_id = d.company_id';
+  const order = filter.order === 'desc' ? 'DESC' : 'ASC';
+  // n numbers the rows in the list's order (the list's own ORDER BY, LIMIT and OFFSET stay as they are);
+  // every column is aggregated by it.
+  let fieldsParam = '';
   const { sql, params } = listSql(
-    (param) =>
-      `d.id::int AS id, d.name, d.state, d.is_active, d.latitude, d.longitude, ${current(param)} AS current_data`,
+    (param) => {
+      if (withData) fieldsParam = param([...dataFields]);
+      return `d.id::int AS id, d.state, d.is_active, d.latitude, d.longitude,
+        ${withData ? 'c.data' : 'NULL::jsonb'} AS current_data,
+        row_number() OVER (ORDER BY ${SORT_SQL[filter.sort ?? 'name']} ${order} NULLS LAST, d.id ${order}) AS n`;
+    },
     pinFrom,
     companyId,
     filter,
   );
-  const { rows } = await q.query<{
-    id: number;
-    name: string;
-    state: string;
-    is_active: boolean;
-    latitude: number | null;
-    longitude: number | null;
-    current_data: Record<string, unknown> | null;
-  }>(sql, params);
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    state: r.state,
-    isActive: r.is_active,
-    latitude: r.latitude,
-    longitude: r.longitude,
-    current: r.current_data,
-  }));
+  // Arrays joined as text (string_agg), not json_agg: PostgreSQL writes json with a space after every
+  // comma, a sixth more bytes here. Numbers print as JSON numbers (float8 at its shortest exact form),
+  // strings go through to_json for their escaping, a missing value is null.
+  const column = (value: string) => `'[' || COALESCE(string_agg(${value}, ',' ORDER BY p.n), '') || ']'`;
+  const data = withData
+    ? `(SELECT string_agg(to_json(f.name)::text || ':[' || COALESCE((SELECT string_agg(
+           COALESCE((p.current_data -> f.name)::text, 'null'), ',' ORDER BY p.n) FROM p), '') || ']',
+           ',' ORDER BY f.o)
+         FROM unnest(${fieldsParam}::text[]) WITH ORDINALITY AS f(name, o))`
+    : "''";
+  const { rows } = await q.query<{ body: string }>(
+    `WITH p AS MATERIALIZED (${sql}),
+          s AS (SELECT state, (row_number() OVER (ORDER BY min(n)) - 1)::int AS i FROM p GROUP BY state)
+     SELECT '{"count":' || count(*)
+         || ',"id":' || ${column('p.id::text')}
+         || ',"states":[' || COALESCE((SELECT string_agg(to_json(s.state)::text, ',' ORDER BY s.i) FROM s), '') || ']'
+         || ',"state":' || ${column('s.i::text')}
+         || ',"is_active":' || ${column("CASE WHEN p.is_active THEN '1' ELSE '0' END")}
+         || ',"latitude":' || ${column("COALESCE(p.latitude::text, 'null')")}
+         || ',"longitude":' || ${column("COALESCE(p.longitude::text, 'null')")}
+         || ',"data":{' || COALESCE(${data}, '') || '}}' AS body
+       FROM p JOIN s ON s.state = p.state`,
+    params,
+  );
+  return rows[0]!.body;
 }
 
 /** One of the acting company's devices with details, or null (also for another company's id). */

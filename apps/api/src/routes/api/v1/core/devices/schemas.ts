@@ -1,4 +1,4 @@
-import type { DeviceListRecord, DevicePin, DeviceRecord } from '@iot/db/repositories/devices';
+import type { DeviceListRecord, DeviceRecord } from '@iot/db/repositories/devices';
 import { DEVICE_SORT_COLUMNS } from '@iot/db/repositories/devices';
 import { BATTERY_BUCKETS, DEVICE_STATES, DEVICE_TARGET_SERVERS } from '@iot/domain';
 import { Type } from 'typebox';
@@ -120,35 +120,6 @@ export const DeviceMapColumns = Type.Object({
     description: 'per asked data field, the latest value of each device (null without one)',
   }),
 });
-
-export function presentDeviceMapColumns(pins: readonly DevicePin[], dataFields: readonly string[]) {
-  const n = pins.length;
-  const states: string[] = [];
-  const stateIndex = new Map<string, number>();
-  const id = new Array<number>(n);
-  const state = new Array<number>(n);
-  const isActive = new Array<number>(n);
-  const latitude = new Array<number | null>(n);
-  const longitude = new Array<number | null>(n);
-  const data: Record<string, unknown[]> = {};
-  for (const field of dataFields) data[field] = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) {
-    const d = pins[i]!;
-    let s = stateIndex.get(d.state);
-    if (s === undefined) {
-      s = states.length;
-      states.push(d.state);
-      stateIndex.set(d.state, s);
-    }
-    id[i] = d.id;
-    state[i] = s;
-    isActive[i] = d.isActive ? 1 : 0;
-    latitude[i] = d.latitude;
-    longitude[i] = d.longitude;
-    for (const field of dataFields) data[field]![i] = d.current?.[field] ?? null;
-  }
-  return { count: n, id, states, state, is_active: isActive, latitude, longitude, data };
-}
 
 export const DevicePayload = Type.Object({
   ...listProperties,
