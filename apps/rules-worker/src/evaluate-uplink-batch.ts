@@ -23,6 +23,7 @@ import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engin
 import { advanceCursor, engineState, isCommitted, latestCursor, withCursor } from './log-cursor.js';
 import { type DeviceOutcome, persistOutcomes } from './persist-outcomes.js';
 import type { PendingRules, RuleCache } from './rule-cache.js';
+import { stageHook } from './stage-trace.js';
 import type { PositionedUplink } from './uplink-record.js';
 
 export interface UplinkBatchResult {
@@ -136,11 +137,15 @@ export async function evaluateUplinkBatch(options: {
     companyId: list[0]!.uplink.companyId,
   }));
 
+  const trace = stageHook();
+  const ids = trace ? uplinks.map((u) => u.uplink.messageId) : [];
   return db.transaction(async (tx) => {
+    trace?.('rw: transaction started', ids);
     const devices = await loadRulesWorkerDevices(tx, refs);
     const rules = byDevice(await (ruleCache ? ruleCache.lock(tx, refs) : lockDeviceRules(tx, refs)));
     const fields = byDevice(await lockDeviceVirtualFields(tx, refs));
     const checks = byDevice(await lockDeviceSensorChecks(tx, refs));
+    trace?.('rw: devices, rules, fields and checks read', ids);
 
     const outcomes: DeviceOutcome[] = [];
     const ruleStates: Parameters<typeof saveRuleStates>[1][number][] = [];
@@ -281,10 +286,13 @@ export async function evaluateUplinkBatch(options: {
       tx,
       derivedRows.map((d) => d.row),
     );
+    trace?.('rw: states written', ids);
     const fresh = await persistOutcomes(tx, outcomes, now);
+    trace?.('rw: alarms and device log written', ids);
     const handOver = options.claimJobs
       ? await claimFreshJobs(tx, fresh)
       : { jobs: fresh, claimed: undefined };
+    trace?.('rw: jobs preloaded and claimed', ids);
     const jobs: unknown[] = [...handOver.jobs, ...(await findRecordedJobs(tx, replayedUplinks))];
     return {
       jobs,

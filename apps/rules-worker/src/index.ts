@@ -7,12 +7,14 @@ import { coalesce, type Logger, type Service } from '@iot/runtime';
 import { evaluateTimerTick } from './evaluate-timer-tick.js';
 import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';
 import { createRuleCache } from './rule-cache.js';
+import { stageHook } from './stage-trace.js';
 import { RULES_WORKER_GROUP, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export { evaluateTimerTick } from './evaluate-timer-tick.js';
 export { evaluateUplinkBatch, type UplinkBatchResult } from './evaluate-uplink-batch.js';
 export { describeSuppression } from './persist-outcomes.js';
 export { createRuleCache, type RuleCache } from './rule-cache.js';
+export { type StageHook, stageHook } from './stage-trace.js';
 export { RULES_WORKER_GROUP, type RuleUplink, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export interface StartRulesWorkerOptions {
@@ -104,6 +106,8 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
     async (batches) => {
       const records = batches.flat();
       const uplinks = records.map(readUplinkRecord).filter((u) => u !== null);
+      const trace = stageHook();
+      const ids = trace ? uplinks.map((u) => u.uplink.messageId) : [];
       if (uplinks.length > 0) {
         // When this process runs the notifier on the same queue, the batch's transaction preloads and
         // claims its new jobs, which then start at once after the commit (EnqueueOptions.claimed).
@@ -119,6 +123,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
           ruleCache.forget();
           throw error;
         });
+        trace?.('rw: committed', ids);
         if (result.pendingRules) ruleCache.commit(result.pendingRules);
         try {
           await options.afterCommit?.({ jobs: result.jobs.length, records: records.length });
@@ -129,6 +134,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
           throw error;
         }
         await enqueue(result.jobs, result.claimed);
+        trace?.('rw: jobs handed over', ids);
         if (result.replayed > 0) log.info({ replayed: result.replayed }, 'redelivered uplinks skipped');
       }
       return batches.map(() => undefined);
@@ -139,7 +145,16 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
       weight: (batch) => batch.length,
     },
   );
-  const handle = (records: LogRecord[]) => evaluate(records);
+  const handle = (records: LogRecord[]) => {
+    const trace = stageHook();
+    trace?.(
+      'rw: batch delivered by the log',
+      records
+        .map((r) => (r.value as { messageId?: unknown } | null)?.messageId)
+        .filter((id) => typeof id === 'string'),
+    );
+    return evaluate(records);
+  };
 
   const group = options.group ?? RULES_WORKER_GROUP;
   const subscription: Subscription = await eventLog.subscribe(options.topic ?? UPLINKS_TOPIC, group, handle, {

@@ -432,4 +432,38 @@ forEachDb((suite) => {
       expect((await alarms(suite.db, device.deviceId)).map((a) => a.state)).toEqual(['cleared', 'cleared']);
     });
   });
+
+  describe('stage hook (tests/bench/rules.bench.ts)', () => {
+    it('reports a batch at its stage boundaries, in order, only while globalThis.__iotTrace is set', async () => {
+      const g = globalThis as { __iotTrace?: (stage: string, ids: readonly string[]) => void };
+      const seen: [string, string[]][] = [];
+      const h = await harness(suite.db);
+      const device = await createDevice(suite.db);
+      await createRule(suite.db, device, {});
+      g.__iotTrace = (stage, ids) => {
+        seen.push([stage, [...ids]]);
+      };
+      try {
+        const [id] = await h.publish(device, [{ data: { temperature: 9 }, at: Date.now() }]);
+        await h.settle();
+        const stages = seen.filter(([, ids]) => ids.includes(id as string)).map(([stage]) => stage);
+        expect(stages).toEqual([
+          'rw: batch delivered by the log',
+          'rw: transaction started',
+          'rw: devices, rules, fields and checks read',
+          'rw: states written',
+          'rw: alarms and device log written',
+          'rw: jobs preloaded and claimed',
+          'rw: committed',
+          'rw: jobs handed over',
+        ]);
+      } finally {
+        delete g.__iotTrace;
+      }
+      const before = seen.length;
+      await h.publish(device, [{ data: { temperature: 3 }, at: Date.now() + 1 }]);
+      await h.settle();
+      expect(seen.length).toBe(before);
+    });
+  });
 });

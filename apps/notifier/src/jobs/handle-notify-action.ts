@@ -39,6 +39,9 @@ export async function handleNotifyAction(
   payload: NotifyActionPayload,
   job: JobContext,
 ): Promise<{ sent: number; skipped: number }> {
+  // Stage timestamps for the rules benchmark (apps/rules-worker stage-trace.ts): one property read without it.
+  const trace = (globalThis as { __iotTrace?: (stage: string, ids: readonly string[]) => void }).__iotTrace;
+  trace?.('nt: job started', [payload.uplinkMessageId]);
   // A first run of a job whose firing transaction read its rows (payload.preloaded) sends at once; any
   // other run loads them now (they may have changed, and earlier attempts may have settled recipients).
   const loaded =
@@ -82,6 +85,7 @@ export async function handleNotifyAction(
     const channel = deps.channels[delivery.kind] as NotificationChannel<unknown>;
     try {
       const result = await channel.send(ctx, delivery.config);
+      trace?.('nt: send resolved (outbox row written)', [payload.uplinkMessageId]);
       sent += 1;
       await deps.writeLog({
         ...base,
