@@ -32,6 +32,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
 import { type Db, migrate, openPostgres } from '@iot/db';
@@ -375,6 +376,13 @@ interface Target {
   devices: BenchDevice[];
   /** Rows the storage writer(s) committed so far. */
   stored: () => number;
+  /**
+   * The storage writers' transactions so far: uplinks per transaction says how far the per-device
+   * statements (latest values, device status) are shared by several uplinks of a device.
+   */
+  writes: () => number;
+  /** Garbage collection in the ingest processes so far, ms (0 when ingest runs in the bench's process). */
+  gcMs: () => number;
   /** The topic ingest publishes uplinks to. */
   topic: string;
   /** Ingest processes started by the bench (their RSS is the platform's); none when ingest runs in here. */
@@ -416,6 +424,8 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
   const start = performance.now();
   const end = start + seconds * 1000;
   let accepted = 0;
+  const writesBefore = t.writes();
+  const gcBefore = t.gcMs();
   const cpu = startCpu(cpuGroups(t));
   const failed = await closedLoop(
     publishers,
@@ -436,6 +446,8 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
   rss.stop();
   platformRss.stop();
   const storedSql = await countSince(t.db, t.companyId, since);
+  const writes = t.writes() - writesBefore;
+  const gcMs = t.gcMs() - gcBefore;
   const duration = (tracker.lastStoredAt - start) / 1000;
   const sorted = [...tracker.latencies].sort((a, b) => a - b);
   return {
@@ -443,6 +455,8 @@ async function sustained(t: Target, publishers: Publisher[], seconds: number) {
     accepted,
     failed,
     cpu: cpuReport,
+    writes,
+    gcMs,
     stored: tracker.count,
     storedSql,
     perSecond: tracker.count / duration,
@@ -571,6 +585,8 @@ async function embeddedTarget(): Promise<{ target: Target; close: () => Promise<
       companyId,
       devices,
       stored: () => ingest.writerStats?.stored ?? 0,
+      writes: () => ingest.writerStats?.writes ?? 0,
+      gcMs: () => 0,
       topic: ingest.topic,
       ingestPids: [],
       eventLog: ingest.eventLog,
@@ -608,12 +624,15 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
     window: INGEST_WINDOW,
   };
   let stored: () => number;
+  let writes: () => number;
+  let gcMs: () => number = () => 0;
   let topic: string;
   let stopIngest: () => Promise<void>;
   let ingestPids: number[] = [];
   if (INGEST_PROCESSES === 0) {
     const ingest = await startBenchIngest(childOptions, 0);
     stored = () => ingest.writerStats?.stored ?? 0;
+    writes = () => ingest.writerStats?.writes ?? 0;
     topic = ingest.topic;
     stopIngest = () => ingest.stop();
   } else {
@@ -621,6 +640,8 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       Array.from({ length: INGEST_PROCESSES }, (_, index) => startIngestProcess(childOptions, index)),
     );
     stored = () => children.reduce((sum, child) => sum + child.stored, 0);
+    writes = () => children.reduce((sum, child) => sum + child.writes, 0);
+    gcMs = () => children.reduce((sum, child) => sum + child.gcMs, 0);
     topic = UPLINKS_TOPIC;
     stopIngest = async () => {
       await Promise.all(children.map((child) => child.stop()));
@@ -635,6 +656,8 @@ async function distributedTarget(): Promise<{ target: Target; close: () => Promi
       companyId,
       devices,
       stored,
+      writes,
+      gcMs,
       topic,
       ingestPids,
       eventLog,
@@ -685,6 +708,8 @@ async function startBenchIngest(o: ChildOptions, index: number): Promise<IngestS
     log,
     eventLog,
     http: false,
+    // IOT_BENCH_WRITER: storage writer options as JSON, e.g. {"concurrentWrites":1} (default: ingest's own).
+    ...(process.env.IOT_BENCH_WRITER ? { storageWriter: JSON.parse(process.env.IOT_BENCH_WRITER) } : {}),
     // IOT_BENCH_PUBLISH_CALLS: the uplink publisher's log calls in flight (default: ingest's own).
     ...(process.env.IOT_BENCH_PUBLISH_CALLS
       ? { publisher: { maxCallsInFlight: Number(process.env.IOT_BENCH_PUBLISH_CALLS) } }
@@ -717,15 +742,24 @@ async function startIngestProcess(o: ChildOptions, index: number) {
   const profile = process.env.IOT_BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.IOT_BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, ...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, IOT_INGEST_BENCH_CHILD: JSON.stringify({ ...o, index }) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const handle = { pid: child.pid ?? 0, stored: 0, stop: async () => {} };
+  // IOT_BENCH_INGEST_NODE_FLAGS: node flags for the ingest processes only, set at their start (V8 heap
+  // flags such as --max-semi-space-size=32 cannot be changed later), e.g. to A/B them against the default.
+  const nodeFlags = process.env.IOT_BENCH_INGEST_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const child = spawn(
+    process.execPath,
+    [...profile, ...nodeFlags, ...process.execArgv, fileURLToPath(import.meta.url)],
+    {
+      env: { ...process.env, IOT_INGEST_BENCH_CHILD: JSON.stringify({ ...o, index }) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  const handle = { pid: child.pid ?? 0, stored: 0, writes: 0, gcMs: 0, stop: async () => {} };
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`ingest process ${index} exited with ${code}`)));
-    child.on('message', (m: { ready?: boolean; stored?: number }) => {
+    child.on('message', (m: { ready?: boolean; stored?: number; writes?: number; gcMs?: number }) => {
       if (m.stored !== undefined) handle.stored = m.stored;
+      if (m.writes !== undefined) handle.writes = m.writes;
+      if (m.gcMs !== undefined) handle.gcMs = m.gcMs;
       if (m.ready) resolve();
     });
   });
@@ -739,13 +773,19 @@ async function startIngestProcess(o: ChildOptions, index: number) {
 }
 
 async function childMain(o: ChildOptions & { index: number }): Promise<void> {
+  // Time in garbage collection (pauses on the main thread), to compare V8 heap flags
+  // (IOT_BENCH_INGEST_NODE_FLAGS) more precisely than the process's CPU per uplink can.
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  }).observe({ entryTypes: ['gc'] });
   const ingest = await startBenchIngest(o, o.index);
   let last = -1;
   const timer = setInterval(() => {
     const stored = ingest.writerStats?.stored ?? 0;
     if (stored !== last) {
       last = stored;
-      process.send?.({ stored });
+      process.send?.({ stored, writes: ingest.writerStats?.writes ?? 0, gcMs });
     }
   }, 5);
   process.on('message', (message) => {
@@ -908,6 +948,13 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
         `peak RSS ${rssText(target, s)}${s.failed ? `; ${fmt(s.failed)} publishes failed` : ''}`,
     );
     console.log(`sustained CPU: ${cpuText(target, s.cpu, s.stored)}`);
+    if (s.writes > 0)
+      console.log(
+        `sustained writes: ${fmt(s.writes)} storage writer transactions, ${fmt(s.stored / s.writes)} uplinks each` +
+          (s.gcMs > 0
+            ? `; garbage collection in the ingest processes ${((s.gcMs * 1000) / s.stored).toFixed(1)} us per uplink`
+            : ''),
+      );
     const l = await openLoop(target, publishers, Math.round(0.5 * s.perSecond), Math.min(PHASE_S, 6));
     console.log(
       `latency at half the sustained rate (${fmt(l.offeredPerSecond)}/s): p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms; ` +

@@ -333,7 +333,7 @@ forEachDb((suite) => {
     });
   });
   describe('startStorageWriter', () => {
-    it('counts every stored row while two group commits are in flight', async () => {
+    it('counts every stored row and every transaction while two group commits are in flight', async () => {
       const company = await createCompany(suite.db);
       const devices: Awaited<ReturnType<typeof createDevice>>[] = [];
       for (let i = 0; i < 16; i++) devices.push(await createDevice(suite.db, company));
@@ -366,6 +366,9 @@ forEachDb((suite) => {
         );
         expect(rows[0]!.n).toBe(total);
         expect(writer.stats.stored).toBe(total);
+        // Transactions, each of at most maxRowsPerWrite envelopes: at least total / 10 of them.
+        expect(writer.stats.writes).toBeGreaterThanOrEqual(total / 10);
+        expect(writer.stats.writes).toBeLessThanOrEqual(writer.stats.batches);
       } finally {
         await writer.subscription.stop();
         await eventLog.close();

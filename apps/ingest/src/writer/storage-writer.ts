@@ -26,6 +26,8 @@ export interface StorageWriterStats {
   batches: number;
   records: number;
   stored: number;
+  /** Transactions committed (group commits): stored / writes is the write size. */
+  writes: number;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function startStorageWriter(
   options: StorageWriterOptions,
 ): Promise<{ subscription: Subscription; stats: StorageWriterStats }> {
   const { db, eventLog, log } = options;
-  const stats: StorageWriterStats = { batches: 0, records: 0, stored: 0 };
+  const stats: StorageWriterStats = { batches: 0, records: 0, stored: 0, writes: 0 };
   // Group commit across partitions: the log hands each partition's batches over on their own (16
   // partitions at a few hundred uplinks/s each give batches of a handful of records); batches arriving
   // while a write runs go together into the next transaction, up to maxRowsPerWrite envelopes. A
@@ -93,6 +95,7 @@ export async function startStorageWriter(
       // flight (concurrentWrites) would overwrite each other's count.
       const stored = await writeEnvelopes(db, batches.flat(), log);
       stats.stored += stored;
+      stats.writes++;
       return batches.map(() => undefined);
     },
     {
