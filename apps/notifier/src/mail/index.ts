@@ -4,4 +4,4 @@ export { createMailer } from './create-mailer';
 export { type Mailer, type MailMessage, type MailResult, recipients } from './mailer';
 export { type OutboxRecord, recordOutboxEmail, recordOutboxEmails } from './outbox';
 export { OutboxMailer } from './outbox-mailer';
-export { SmtpMailer, type SmtpMailerOptions } from './smtp-mailer';
+export { SmtpMailer, type SmtpMailerOptions, transportOptions } from './smtp-mailer';
