@@ -24,8 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { hash } from '@node-rs/argon2';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { CHROMIUM_PATH, launchBrowser } from '../support/browser.js';
+import type { Browser, Page } from 'playwright-core';
+import { browserArgs, launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 // Other builds (say, of an earlier commit for a before/after comparison) through these two variables.
@@ -52,19 +52,8 @@ const SETUPS = [
   { name: 'gpu compositor', extraFlags: [] as string[] },
   { name: 'software compositor', extraFlags: ['--disable-gpu-compositing'] },
 ].filter((s) => !process.env.BENCH_COMPOSITOR || s.name.startsWith(process.env.BENCH_COMPOSITOR));
-/** launchBrowser's flags for WebGL (tests/support/browser.ts), printed with the figures. */
-const BASE_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-background-networking',
-  '--disable-dev-shm-usage',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-];
-
 function launch(extraFlags: string[]): Promise<Browser> {
-  if (extraFlags.length === 0) return launchBrowser({ webgl: true });
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BASE_FLAGS, ...extraFlags] });
+  return launchBrowser({ webgl: true, extraArgs: extraFlags });
 }
 
 interface TestMap {
@@ -438,7 +427,7 @@ async function runSetup(
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' ');
   console.log(
     `\n== ${setup.name}: ${RUNS} runs each, load average ${load(loadBefore)} -> ${load(loadavg())}` +
-      `\nflags: ${[...BASE_FLAGS, ...setup.extraFlags].join(' ')}` +
+      `\nflags: ${browserArgs({ webgl: true, extraArgs: setup.extraFlags }).join(' ')}` +
       `\nWebGL renderer: ${results.full![0]?.renderer ?? '?'}`,
   );
   console.log(

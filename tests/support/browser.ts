@@ -9,16 +9,29 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
-export async function launchBrowser(options: { webgl?: boolean } = {}): Promise<Browser> {
+export interface LaunchOptions {
+  /** WebGL through SwiftShader (maps and deck.gl layers) */
+  webgl?: boolean;
+  /** more Chromium flags after these (say, a benchmark's second set-up) */
+  extraArgs?: readonly string[];
+}
+
+/** The Chromium flags launchBrowser uses for these options (printed by benchmarks beside their figures). */
+export function browserArgs(options: LaunchOptions = {}): string[] {
+  const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'];
+  // Maps and deck.gl layers need WebGL: SwiftShader renders it in software.
+  if (options.webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
+  args.push(...(options.extraArgs ?? []));
+  return args;
+}
+
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `${CHROMIUM_PATH} is missing: install Debian's chromium package (apt-get install chromium)`,
     );
   }
-  const args = ['--headless', '--no-sandbox', '--disable-background-networking', '--disable-dev-shm-usage'];
-  // Maps and deck.gl layers need WebGL: SwiftShader renders it in software.
-  if (options.webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: browserArgs(options) });
 }
 
 /** Keeps a screenshot of the page as a test artefact under test-results/screenshots. */
