@@ -329,6 +329,8 @@ interface Side {
    * `timestamp` when the rules worker added it, `processedOn` when a worker took it, `finishedOn`).
    */
   moreStages?: (fromSeq: number) => Promise<Record<string, Map<number, number>>>;
+  /** Ours: why a rule of these uplinks did not notify (device_logs rule_suppressed), by sequence. */
+  suppressed?: (seqs: readonly number[]) => Promise<Map<number, string>>;
   /** Ours: stages both profiles write to the database after the send (epoch ms by sequence). */
   dbStages?: (fromSeq: number) => Promise<Record<string, Map<number, number>>>;
   close: () => Promise<void>;
@@ -452,6 +454,16 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   const stages = stageSummary(publishedEpoch, side.mail.arrivals);
   traced.clear();
   stageTimes.clear();
+  // Mails that never came: did their rule decline to fire (and why), or was nothing logged for them?
+  const missing = [...publishedAt.keys()].filter((q) => !side.mail.arrivals.has(q));
+  const missingWhy: Record<string, number> = {};
+  if (missing.length > 0 && side.suppressed) {
+    const why = await side.suppressed(missing);
+    for (const q of missing) {
+      const reason = why.get(q) ?? 'no suppression logged';
+      missingWhy[reason] = (missingWhy[reason] ?? 0) + 1;
+    }
+  }
   const fired = await stage(side.firedAt);
   const claimed = await stage(side.claimedAt);
   const more: Record<string, { n: number; p50: number; p99: number }> = {};
@@ -490,6 +502,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     job,
     loop,
     stages,
+    missingWhy,
   };
 }
 
@@ -602,6 +615,16 @@ function stageReaders(db: Db, companyId: number) {
         [fromSeq],
       );
       return new Map(rows.map((r) => [Number(r.seq), Number(r.at)]));
+    },
+    suppressed: async (seqs: readonly number[]) => {
+      if (seqs.length === 0) return new Map<number, string>();
+      const { rows } = await db.query<{ seq: number; reason: string }>(
+        `SELECT substr(payload->>'messageId', 2)::int AS seq, payload->>'reason' AS reason
+         FROM device_logs WHERE company_id = $1 AND payload->>'kind' = 'rule_suppressed'
+           AND payload->>'messageId' = ANY($2::text[])`,
+        [companyId, seqs.map((q) => `b${q}`)],
+      );
+      return new Map(rows.map((r) => [Number(r.seq), r.reason]));
     },
     // After the send: its notification_log row (coalesced write), then the key marked done.
     dbStages: async (fromSeq: number) => {
@@ -1146,6 +1169,9 @@ function describe(what: string, l: Latency): string {
             ([name, s]) => `\n  from publish: ${name} p50 ${fmt(s.p50)} / p99 ${fmt(s.p99)} ms (${fmt(s.n)})`,
           )
           .join('')
+      : '') +
+    (Object.keys(l.missingWhy).length > 0
+      ? `\n  mails missing, by what the rules worker logged: ${JSON.stringify(l.missingWhy)}`
       : '') +
     (stages ? `\n  stages from publish (in-process timestamps), p50 / p99:${stages}` : '')
   );
