@@ -57,8 +57,13 @@ export interface DeviceMapProps {
   styleUrl?: string | null;
   onPointClick?: (id: number) => void;
   testId?: string;
-  /** the points are still on their way (test builds: the map is not "ready" before they are drawn) */
+  /** the points are still on their way (the map is not "drawn" before they are) */
   pending?: boolean;
+  /**
+   * Called once, when the map is first idle with its loaded points drawn (test builds also set
+   * data-ready then). The dashboard holds the start-up device list until then.
+   */
+  onDrawn?: () => void;
 }
 
 declare global {
@@ -130,6 +135,7 @@ export function DeviceMap({
   onPointClick,
   testId = 'device-map',
   pending = false,
+  onDrawn,
 }: DeviceMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
@@ -141,6 +147,10 @@ export function DeviceMap({
   pointsRef.current = points;
   const pendingRef = useRef(pending);
   pendingRef.current = pending;
+  const onDrawnRef = useRef(onDrawn);
+  onDrawnRef.current = onDrawn;
+  /** the map has been idle with its loaded points drawn (onDrawn told) */
+  const drawnRef = useRef(false);
   /**
    * Layers that have had data: only these are given to deck.gl. A layer set up compiles its shaders and
    * (the cluster counts) builds a font atlas on the main thread, some 0.3 s in SwiftShader, which a map
@@ -190,11 +200,15 @@ export function DeviceMap({
           }
         }),
       });
-      // Test builds: "ready" once the map is idle with the layers of its current, loaded points drawn.
-      const el = containerRef.current;
-      if (el && testHooks().maps && el.dataset.ready !== 'true') {
+      // "Drawn" once the map is idle with the layers of its current, loaded points drawn (test builds:
+      // data-ready).
+      if (!drawnRef.current) {
         map.once('idle', () => {
-          if (!pendingRef.current && drawn === pointsRef.current) el.dataset.ready = 'true';
+          if (drawnRef.current || pendingRef.current || drawn !== pointsRef.current) return;
+          drawnRef.current = true;
+          const el = containerRef.current;
+          if (el && testHooks().maps) el.dataset.ready = 'true';
+          onDrawnRef.current?.();
         });
         map.triggerRepaint();
       }
@@ -238,6 +252,8 @@ export function DeviceMap({
     const redraw = () => redrawRef.current();
     map.on('load', redraw);
     map.on('moveend', redraw);
+    // A new map (another style) is drawn anew.
+    drawnRef.current = false;
     if (testHooks().maps) {
       window.__IOT_MAPS__ = { ...window.__IOT_MAPS__, [testId]: map };
       el.dataset.ready = 'false';

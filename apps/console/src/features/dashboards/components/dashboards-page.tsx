@@ -98,7 +98,8 @@ export function DashboardsPage() {
   // route loader does the same for the first dashboard before the shell renders).
   useEffect(() => preloadWidgetChunks(widgets), [widgets]);
 
-  // The start-up device list waits (route loader) until every widget of the first dashboard has its data.
+  // The start-up device list waits (route loader) until every widget of the first dashboard has its data
+  // (a map: drawn with its devices, see MapWidget).
   const [settled, setSettled] = useState<ReadonlySet<number>>(() => new Set());
   const markSettled = useCallback(
     (id: number) => setSettled((prev) => (prev.has(id) ? prev : new Set(prev).add(id))),

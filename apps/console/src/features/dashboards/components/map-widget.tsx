@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { devicePoints } from '../../../components/map/device-points';
 import { LazyDeviceMap } from '../../../components/map/lazy-device-map';
 import { useMapStyleUrl } from '../../../components/map/use-map-style';
@@ -22,16 +22,20 @@ export function MapWidget({
 }: {
   widgetId: number;
   settings: MapSettings;
-  /** told once the map's devices are in (or failed) */
+  /** told once the map has drawn its devices (or they failed to load) */
   onSettled?: (widgetId: number) => void;
 }) {
   const styleUrl = useMapStyleUrl();
   const openMapDevice = useOpenMapDevice();
   const byField = mapColorField(settings);
   const devices = useQuery({ ...deviceMapQueryOptions(byField), refetchInterval: MAP_REFRESH_MS });
+  // Settled once the devices are drawn, not merely loaded: the map's first drawing with data (shaders
+  // compiled and run in SwiftShader, some 0.5 s) would otherwise compete with the start-up device list,
+  // which the dashboard releases when every widget has settled.
   useEffect(() => {
-    if (devices.isFetched) onSettled?.(widgetId);
-  }, [devices.isFetched, onSettled, widgetId]);
+    if (devices.isError) onSettled?.(widgetId);
+  }, [devices.isError, onSettled, widgetId]);
+  const drawn = useCallback(() => onSettled?.(widgetId), [onSettled, widgetId]);
   const points = useMemo(() => {
     if (!devices.data) return [];
     const color = byField ? ({ by: 'field', field: byField } as const) : ({ by: 'state' } as const);
@@ -45,6 +49,7 @@ export function MapWidget({
       testId={`widget-${widgetId}-map`}
       onPointClick={openMapDevice}
       pending={!devices.isFetched}
+      onDrawn={drawn}
     />
   );
 }
