@@ -17,7 +17,7 @@ import {
 } from '@iot/db';
 import { claimJobKeys } from '@iot/jobs';
 import { NOTIFY_ACTION, type NotifyActionPayload, preloadActions } from '@iot/notifier';
-import { evaluateUplinks } from '@iot/rules-engine';
+import { evaluateUplinks, uplinkTime } from '@iot/rules-engine';
 import type { Logger } from '@iot/runtime';
 import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';
 import { advanceCursor, engineState, isCommitted, latestCursor, withCursor } from './log-cursor.js';
@@ -179,6 +179,7 @@ export async function evaluateUplinkBatch(options: {
       }
       if (fresh.length === 0) continue;
       evaluated += fresh.length;
+      const ordered = inTimeOrder(fresh, now);
 
       const result = evaluateUplinks({
         device: { id: String(device.id), dataFields: device.dataFields },
@@ -190,7 +191,7 @@ export async function evaluateUplinkBatch(options: {
           virtualFields: Object.fromEntries(deviceFields.map((f) => [String(f.id), engineState(f.state)])),
           sensorChecks: Object.fromEntries(deviceChecks.map((c) => [String(c.id), engineState(c.state)])),
         },
-        uplinks: fresh.map((u) => ({
+        uplinks: ordered.map((u) => ({
           receivedAt: u.uplink.receivedAt,
           measuredAt: u.uplink.measuredAt,
           data: u.uplink.data,
@@ -243,7 +244,7 @@ export async function evaluateUplinkBatch(options: {
 
       // Stored virtual values: only points that gained a key the uplink did not carry.
       result.derived.forEach((derived, i) => {
-        const u = fresh[i]!.uplink;
+        const u = ordered[i]!.uplink;
         if (!Object.keys(derived.data).some((key) => !(key in u.data))) return;
         derivedRows.push({
           row: {
@@ -256,8 +257,8 @@ export async function evaluateUplinkBatch(options: {
             longitude: u.geo?.longitude ?? null,
             fcnt: u.fcnt ?? null,
           },
-          partition: fresh[i]!.partition,
-          offset: /^\d+$/.test(fresh[i]!.offset) ? BigInt(fresh[i]!.offset) : 0n,
+          partition: ordered[i]!.partition,
+          offset: /^\d+$/.test(ordered[i]!.offset) ? BigInt(ordered[i]!.offset) : 0n,
         });
       });
 
@@ -268,7 +269,7 @@ export async function evaluateUplinkBatch(options: {
         firings: result.firings,
         suppressed: result.suppressed,
         alarms: result.alarms,
-        messageIdOf: (index) => (index === null ? 'timer' : fresh[index]!.uplink.messageId),
+        messageIdOf: (index) => (index === null ? 'timer' : ordered[index]!.uplink.messageId),
       });
     }
 
@@ -302,4 +303,23 @@ export async function evaluateUplinkBatch(options: {
       ...(handOver.claimed ? { claimed: handOver.claimed } : {}),
     };
   });
+}
+
+/**
+ * A device's uplinks of one batch in the engine's time order (stable: equal times keep log order). The
+ * log keeps a device's records in the order they were appended, but in the distributed profile several
+ * ingest processes share the broker's subscription, so two uplinks of a device can be appended in the
+ * opposite order to their publishing when one process lags. Evaluated in log order, the older one would
+ * be suppressed as `out_of_order` (and an episode it ended would not end); in time order both count.
+ * Across batches the engine's guard still applies. The log cursor keeps using log order.
+ */
+function inTimeOrder(uplinks: PositionedUplink[], now: number): PositionedUplink[] {
+  const times = uplinks.map((u) => uplinkTime(u.uplink, now));
+  let sorted = true;
+  for (let i = 1; i < times.length && sorted; i++) sorted = times[i - 1]! <= times[i]!;
+  if (sorted) return uplinks;
+  return uplinks
+    .map((u, i) => ({ u, at: times[i]! }))
+    .sort((a, b) => a.at - b.at)
+    .map(({ u }) => u);
 }

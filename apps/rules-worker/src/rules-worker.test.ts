@@ -242,6 +242,33 @@ forEachDb((suite) => {
       ]);
     });
 
+    it("evaluates a device's uplinks of one batch in time order, not the order they were appended", async () => {
+      const h = await harness(suite.db);
+      const device = await createDevice(suite.db);
+      const rule = await createRule(suite.db, device, {}); // gte 8
+      const t0 = Date.now() - 10 * minute;
+      const [first] = await h.publish(device, [{ data: { temperature: 9 }, at: t0 }]);
+      await h.settle();
+      // Appended later-first, as two ingest processes sharing a subscription can do: the 5 ends the
+      // episode the 9 started, so the 9.5 after it (in time) starts a new one and fires again.
+      const [warmer] = await h.publish(device, [
+        { data: { temperature: 9.5 }, at: t0 + 2 * minute },
+        { data: { temperature: 5 }, at: t0 + minute },
+      ]);
+      await h.settle();
+
+      expect(h.processed).toEqual([
+        `${rule.ruleId}:${first}:${rule.actionId}`,
+        `${rule.ruleId}:${warmer}:${rule.actionId}`,
+      ]);
+      const logs = await deviceLogs(suite.db, device.deviceId);
+      expect(logs.filter((l) => l.payload.reason === 'out_of_order')).toEqual([]);
+      expect((await alarms(suite.db, device.deviceId)).map((a) => [a.state, a.value])).toEqual([
+        ['cleared', 9],
+        ['raised', 9.5],
+      ]);
+    });
+
     it('clears the alarm in a later batch when the condition ends', async () => {
       const h = await harness(suite.db);
       const device = await createDevice(suite.db);
