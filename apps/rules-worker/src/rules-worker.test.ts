@@ -11,7 +11,7 @@ import { createInProcessEventLog, type EventLog } from '@iot/event-log';
 import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
 import { NOTIFY_ACTION, NOTIFY_ACTION_POLICY } from '@iot/notifier';
 import { createLogger } from '@iot/runtime';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RulesWorkerService, startRulesWorker } from './index.js';
 
 const config = loadConfig({ PORT: '0' });
@@ -445,6 +445,8 @@ forEachDb((suite) => {
       now += minute;
       await h.worker.tick(); // still silent: nothing new
       await h.settle();
+      // The job runs after the tick's commit; on a loaded machine later than settle's 50 ms.
+      await vi.waitFor(() => expect(h.processed).toHaveLength(1), { timeout: 10_000 });
       const rows = await alarms(suite.db, device.deviceId);
       expect(rows.map((a) => [a.sensor_check_id, a.rule_id, a.state])).toEqual([
         [checkId, null, 'raised'],
