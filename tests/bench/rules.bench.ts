@@ -11,7 +11,7 @@
  * at the rate with every second uplink firing (last, as it may leave a backlog of mails behind). Each
  * latency phase also prints per-stage p50 / p99 from publish ("stages from publish": the PUBACK, aedes and
  * the event log as wrapped here, nodemailer's steps, and what the rules worker and the notifier report
- * through globalThis.__iotTrace).
+ * through the diagnostics channel iot:stage, @iot/runtime).
  *
  * (0) floor (in all and both): the same publishers and SMTP sink with a bare subscriber that mails each
  *     firing uplink at once through the notifier's pooled transport: what the bench can show at best.
@@ -44,6 +44,7 @@
  * minus the rules worker's consumer lag; for Node-RED, a counter the conditions function increments.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { subscribe } from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -60,7 +61,7 @@ import type { IngestService } from '@iot/ingest';
 import { deleteRedisPrefix, readBullmqJobTimes } from '@iot/jobs';
 import { transportOptions } from '@iot/notifier/mail';
 import { startPlatform } from '@iot/platform';
-import { createLogger } from '@iot/runtime';
+import { createLogger, STAGE_CHANNEL, type StageEvent } from '@iot/runtime';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import nodemailer from 'nodemailer';
@@ -100,7 +101,7 @@ const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('e
  * Per-stage timestamps of the firing uplinks of the running latency phase (epoch ms with sub-ms
  * precision, by sequence number): the bench's own (publish, PUBACK), aedes and the event log (wrapped
  * by ourSide), nodemailer's (patched below, the same module the notifier loads) and whatever the code
- * under test reports through globalThis.__iotTrace(stage, messageIds).
+ * under test publishes on the diagnostics channel iot:stage (@iot/runtime stageHook).
  */
 const traced = new Set<number>();
 const stageTimes = new Map<string, Map<number, number>>();
@@ -114,14 +115,13 @@ function traceStage(stage: string, seq: number, at = epochNow()): void {
   }
   if (!times.has(seq)) times.set(seq, at);
 }
-(globalThis as { __iotTrace?: (stage: string, ids: readonly string[]) => void }).__iotTrace = (
-  stage,
-  ids,
-) => {
+subscribe(STAGE_CHANNEL, (message) => {
   if (traced.size === 0) return;
+  const { stage, messageIds } = message as StageEvent;
   const at = epochNow();
-  for (const id of ids) if (id.charCodeAt(0) === 98 /* b */) traceStage(stage, Number(id.slice(1)), at);
-};
+  for (const id of messageIds)
+    if (id.charCodeAt(0) === 98 /* b */) traceStage(stage, Number(id.slice(1)), at);
+});
 /** The sequence number in a bench mail's subject (`bench <ABOVE_BASE + seq>`), or -1. */
 function seqOfSubject(subject: unknown): number {
   const m = typeof subject === 'string' ? /^bench (\d+)/.exec(subject) : null;

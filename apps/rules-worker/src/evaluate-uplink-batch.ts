@@ -18,12 +18,11 @@ import {
 import { claimJobKeys } from '@iot/jobs';
 import { NOTIFY_ACTION, type NotifyActionPayload, preloadActions } from '@iot/notifier';
 import { evaluateUplinks, uplinkTime } from '@iot/rules-engine';
-import type { Logger } from '@iot/runtime';
+import { type Logger, stageHook } from '@iot/runtime';
 import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';
 import { advanceCursor, engineState, isCommitted, latestCursor, withCursor } from './log-cursor.js';
 import { type DeviceOutcome, persistOutcomes } from './persist-outcomes.js';
 import type { PendingRules, RuleCache } from './rule-cache.js';
-import { stageHook } from './stage-trace.js';
 import type { PositionedUplink } from './uplink-record.js';
 
 export interface UplinkBatchResult {

@@ -3,18 +3,16 @@ import { type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
 import { createDbJobKeyStore, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
 import { enqueueNotifyAction, NOTIFY_ACTION, type NotifyActionPayload } from '@iot/notifier';
-import { coalesce, type Logger, type Service } from '@iot/runtime';
+import { coalesce, type Logger, type Service, stageHook } from '@iot/runtime';
 import { evaluateTimerTick } from './evaluate-timer-tick.js';
 import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';
 import { createRuleCache } from './rule-cache.js';
-import { stageHook } from './stage-trace.js';
 import { RULES_WORKER_GROUP, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export { evaluateTimerTick } from './evaluate-timer-tick.js';
 export { evaluateUplinkBatch, type UplinkBatchResult } from './evaluate-uplink-batch.js';
 export { describeSuppression } from './persist-outcomes.js';
 export { createRuleCache, type RuleCache } from './rule-cache.js';
-export { type StageHook, stageHook } from './stage-trace.js';
 export { RULES_WORKER_GROUP, type RuleUplink, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export interface StartRulesWorkerOptions {

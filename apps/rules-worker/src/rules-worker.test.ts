@@ -4,13 +4,14 @@
  * database's idempotency keys, exactly as the embedded platform wires them.
  */
 import { randomBytes } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { loadConfig } from '@iot/config';
 import type { Queryable } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { createInProcessEventLog, type EventLog } from '@iot/event-log';
 import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
 import { NOTIFY_ACTION, NOTIFY_ACTION_POLICY } from '@iot/notifier';
-import { createLogger } from '@iot/runtime';
+import { createLogger, STAGE_CHANNEL, type StageEvent } from '@iot/runtime';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type RulesWorkerService, startRulesWorker } from './index.js';
 
@@ -463,15 +464,16 @@ forEachDb((suite) => {
   });
 
   describe('stage hook (tests/bench/rules.bench.ts)', () => {
-    it('reports a batch at its stage boundaries, in order, only while globalThis.__iotTrace is set', async () => {
-      const g = globalThis as { __iotTrace?: (stage: string, ids: readonly string[]) => void };
+    it('reports a batch at its stage boundaries, in order, only while the iot:stage channel has a subscriber', async () => {
       const seen: [string, string[]][] = [];
       const h = await harness(suite.db);
       const device = await createDevice(suite.db);
       await createRule(suite.db, device, {});
-      g.__iotTrace = (stage, ids) => {
-        seen.push([stage, [...ids]]);
+      const onStage = (message: unknown) => {
+        const { stage, messageIds } = message as StageEvent;
+        seen.push([stage, [...messageIds]]);
       };
+      subscribe(STAGE_CHANNEL, onStage);
       try {
         const [id] = await h.publish(device, [{ data: { temperature: 9 }, at: Date.now() }]);
         await h.settle();
@@ -487,7 +489,7 @@ forEachDb((suite) => {
           'rw: jobs handed over',
         ]);
       } finally {
-        delete g.__iotTrace;
+        unsubscribe(STAGE_CHANNEL, onStage);
       }
       const before = seen.length;
       await h.publish(device, [{ data: { temperature: 3 }, at: Date.now() + 1 }]);

@@ -1,5 +1,5 @@
 import { type JobContext, JobDeferredError, PermanentJobError } from '@iot/jobs';
-import type { Logger } from '@iot/runtime';
+import { type Logger, stageHook } from '@iot/runtime';
 import type { Channels, Delivery } from '../channels/channels';
 import { ChannelNotConfiguredError, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { type ActionLoader, fromPreloaded } from '../load-action';
@@ -39,8 +39,8 @@ export async function handleNotifyAction(
   payload: NotifyActionPayload,
   job: JobContext,
 ): Promise<{ sent: number; skipped: number }> {
-  // Stage timestamps for the rules benchmark (apps/rules-worker stage-trace.ts): one property read without it.
-  const trace = (globalThis as { __iotTrace?: (stage: string, ids: readonly string[]) => void }).__iotTrace;
+  // Stage timestamps for the rules benchmark (@iot/runtime stage-trace.ts): one property read without it.
+  const trace = stageHook();
   trace?.('nt: job started', [payload.uplinkMessageId]);
   // A first run of a job whose firing transaction read its rows (payload.preloaded) sends at once; any
   // other run loads them now (they may have changed, and earlier attempts may have settled recipients).

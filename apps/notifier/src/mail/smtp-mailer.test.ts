@@ -105,7 +105,7 @@ describe('SMTP mailer', () => {
     // TCP_NODELAY set (Node keeps the flag under its kSetNoDelay symbol and applies it on connect).
     const options = transportOptions(`smtp://127.0.0.1:${port}`, { maxConnections: 1 });
     const socket = await new Promise<Socket>((resolve, reject) =>
-      options.getSocket?.({ host: '127.0.0.1', port }, (error, socketOptions) =>
+      options.getSocket?.({ ...options, host: '127.0.0.1', port }, (error, socketOptions) =>
         error ? reject(error) : resolve(socketOptions.connection),
       ),
     );
