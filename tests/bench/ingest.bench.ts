@@ -53,6 +53,17 @@ import {
 } from './lib/publishers.js';
 import { sleep, waitUntil } from './lib/wait.js';
 
+/** What apps/ingest's `npm start` passes to node (its README, "Start ingest processes with ..."). */
+const INGEST_PRODUCTION_NODE_FLAGS = '--max-semi-space-size=64';
+/**
+ * IOT_BENCH_INGEST_NODE_FLAGS: node flags for the ingest processes only, set at their start (V8 heap flags
+ * such as --max-semi-space-size cannot be changed later), e.g. to A/B them. Unset: the production flags
+ * above; set but empty: none.
+ */
+const INGEST_NODE_FLAGS = (process.env.IOT_BENCH_INGEST_NODE_FLAGS ?? INGEST_PRODUCTION_NODE_FLAGS)
+  .split(/\s+/)
+  .filter(Boolean);
+
 /** `publisher=raw|mqttjs` anywhere among the arguments (or IOT_BENCH_PUBLISHER); the rest are positional. */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('publisher='));
 const PUBLISHER = (process.argv.find((a) => a.startsWith('publisher='))?.slice('publisher='.length) ??
@@ -742,12 +753,9 @@ async function startIngestProcess(o: ChildOptions, index: number) {
   const profile = process.env.IOT_BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.IOT_BENCH_CPU_PROF}`]
     : [];
-  // IOT_BENCH_INGEST_NODE_FLAGS: node flags for the ingest processes only, set at their start (V8 heap
-  // flags such as --max-semi-space-size=32 cannot be changed later), e.g. to A/B them against the default.
-  const nodeFlags = process.env.IOT_BENCH_INGEST_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const child = spawn(
     process.execPath,
-    [...profile, ...nodeFlags, ...process.execArgv, fileURLToPath(import.meta.url)],
+    [...profile, ...INGEST_NODE_FLAGS, ...process.execArgv, fileURLToPath(import.meta.url)],
     {
       env: { ...process.env, IOT_INGEST_BENCH_CHILD: JSON.stringify({ ...o, index }) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -900,7 +908,8 @@ async function runProfile(open: () => Promise<{ target: Target; close: () => Pro
     if (!target.embedded)
       console.log(
         `broker: ${MOSQUITTO === 'own' ? `own Mosquitto with infra/mosquitto/mosquitto.conf at ${target.mqttUrl}` : target.mqttUrl}; ` +
-          `ingest: ${INGEST_PROCESSES || 'in the bench process, 1'} process(es) x ${INGEST_MQTT_CONNECTIONS} MQTT connections, PUBACK window ${INGEST_WINDOW}`,
+          `ingest: ${INGEST_PROCESSES || 'in the bench process, 1'} process(es) x ${INGEST_MQTT_CONNECTIONS} MQTT connections, PUBACK window ${INGEST_WINDOW}, ` +
+          `node flags ${INGEST_PROCESSES ? INGEST_NODE_FLAGS.join(' ') || 'none' : 'those of the bench process'}`,
       );
     const base = await baseline(target.db, target.companyId, target.devices, Math.min(PHASE_S, 8));
     console.log(
