@@ -313,6 +313,8 @@ export async function evaluateUplinkBatch(options: {
  * Across batches the engine's guard still applies. The log cursor keeps using log order.
  */
 function inTimeOrder(uplinks: PositionedUplink[], now: number): PositionedUplink[] {
+  // The common batch has one uplink per device: nothing to parse or order.
+  if (uplinks.length < 2) return uplinks;
   const times = uplinks.map((u) => uplinkTime(u.uplink, now));
   let sorted = true;
   for (let i = 1; i < times.length && sorted; i++) sorted = times[i - 1]! <= times[i]!;
