@@ -168,6 +168,17 @@ function seqOfSubject(subject: unknown): number {
   );
 }
 
+/** The q-th percentile (nearest rank) of ascending values; NaN for none. */
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((q / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** Count, p50 and p99 of the values (sorted in place). */
+function spread(values: number[]): { n: number; p50: number; p99: number } {
+  values.sort((a, b) => a - b);
+  return { n: values.length, p50: percentile(values, 50), p99: percentile(values, 99) };
+}
+
 /** p50 / p99 of each stage from publish, in order of p50. */
 function stageSummary(publishedEpoch: ReadonlyMap<number, number>, arrivals: ReadonlyMap<number, number>) {
   const all = new Map(stageTimes);
@@ -181,11 +192,7 @@ function stageSummary(publishedEpoch: ReadonlyMap<number, number>, arrivals: Rea
       const t = publishedEpoch.get(seq);
       return t === undefined ? [] : [at - t];
     });
-    if (ms.length === 0) continue;
-    ms.sort((a, b) => a - b);
-    const pct = (q: number) =>
-      ms[Math.min(ms.length - 1, Math.ceil((q / 100) * ms.length) - 1)] ?? Number.NaN;
-    rows.push({ stage, n: ms.length, p50: pct(50), p99: pct(99) });
+    if (ms.length > 0) rows.push({ stage, ...spread(ms) });
   }
   return rows.sort((a, b) => a.p50 - b.p50);
 }
@@ -291,6 +298,23 @@ interface Publisher {
   client: MqttClient;
   topics: string[];
   next: number;
+}
+
+/**
+ * Anonymous publishers for the bench's devices `<prefix>/dev<i>/up`, spread round robin over `connections`
+ * MQTT connections to `url` (the floor and Node-RED; ours authenticates each device itself).
+ */
+function connectPublishers(url: string, prefix: string, connections: number): Promise<Publisher[]> {
+  return Promise.all(
+    Array.from({ length: connections }, async (_, c) => ({
+      client: await mqtt.connectAsync(url, { clientId: `${prefix}-pub-${c}`, reconnectPeriod: 0 }),
+      topics: Array.from(
+        { length: Math.ceil(DEVICES / connections) },
+        (_d, i) => `${prefix}/dev${i * connections + c}/up`,
+      ),
+      next: 0,
+    })),
+  );
 }
 
 /** Counts the PUBACKs the broker sends to these publishers; answers the count so far. */
@@ -445,11 +469,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   const stage = async (read?: (fromSeq: number) => Promise<Map<number, number>>) => {
     if (!read) return { n: 0, p50: Number.NaN, p99: Number.NaN };
     const at = await read(firstSeq);
-    const ms = [...publishedEpoch].flatMap(([s, t]) => (at.has(s) ? [(at.get(s) as number) - t] : []));
-    ms.sort((a, b) => a - b);
-    const pct = (q: number) =>
-      ms[Math.min(ms.length - 1, Math.ceil((q / 100) * ms.length) - 1)] ?? Number.NaN;
-    return { n: ms.length, p50: pct(50), p99: pct(99) };
+    return spread([...publishedEpoch].flatMap(([s, t]) => (at.has(s) ? [(at.get(s) as number) - t] : [])));
   };
   const stages = stageSummary(publishedEpoch, side.mail.arrivals);
   traced.clear();
@@ -472,19 +492,13 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     const maps = await read(firstSeq);
     for (const [name, map] of Object.entries(maps)) more[name] = await stage(async () => map);
   }
-  const durations = side.jobDurations ? (await side.jobDurations(firstSeq)).sort((a, b) => a - b) : [];
-  const job = {
-    n: durations.length,
-    p50: durations[Math.max(0, Math.ceil(0.5 * durations.length) - 1)] ?? Number.NaN,
-    p99: durations[Math.max(0, Math.ceil(0.99 * durations.length) - 1)] ?? Number.NaN,
-  };
+  const job = spread(side.jobDurations ? await side.jobDurations(firstSeq) : []);
   // Mails not delivered within the drain bound count as infinitely late: p99 is then at least that late.
   const latencies = [...publishedAt].map(
     ([s, t]) => (side.mail.arrivals.get(s) ?? Number.POSITIVE_INFINITY) - t,
   );
   latencies.sort((a, b) => a - b);
-  const pct = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.ceil((q / 100) * latencies.length) - 1)] ?? Number.NaN;
+  const pct = (q: number) => percentile(latencies, q);
   return {
     offered: published / sendSeconds,
     published,
@@ -925,16 +939,7 @@ async function floorSide(o: FloorOptions): Promise<Side> {
   }
   // aedes: one connection per device, as ours; Mosquitto: a few connections, as Node-RED's publishers.
   const connections = o.broker === 'aedes' ? DEVICES : MOSQUITTO_CONNECTIONS;
-  const publishers = await Promise.all(
-    Array.from({ length: connections }, async (_, c) => ({
-      client: await mqtt.connectAsync(url, { clientId: `${prefix}-pub-${c}`, reconnectPeriod: 0 }),
-      topics: Array.from(
-        { length: Math.ceil(DEVICES / connections) },
-        (_d, i) => `${prefix}/dev${i * connections + c}/up`,
-      ),
-      next: 0,
-    })),
-  );
+  const publishers = await connectPublishers(url, prefix, connections);
   const accepted = countPubacks(publishers);
   return {
     name:
@@ -1089,16 +1094,7 @@ async function nodeRedSide(): Promise<Side> {
     externalModules: { autoInstall: false, palette: { allowInstall: false } },
   });
   await RED.start();
-  const publishers = await Promise.all(
-    Array.from({ length: MOSQUITTO_CONNECTIONS }, async (_, c) => ({
-      client: await mqtt.connectAsync(MOSQUITTO_URL, { clientId: `${prefix}-pub-${c}`, reconnectPeriod: 0 }),
-      topics: Array.from(
-        { length: Math.ceil(DEVICES / MOSQUITTO_CONNECTIONS) },
-        (_d, i) => `${prefix}/dev${i * MOSQUITTO_CONNECTIONS + c}/up`,
-      ),
-      next: 0,
-    })),
-  );
+  const publishers = await connectPublishers(MOSQUITTO_URL, prefix, MOSQUITTO_CONNECTIONS);
   const accepted = countPubacks(publishers);
   // Wait until the mqtt in node has subscribed: a probe uplink must be evaluated.
   const probeBy = performance.now() + 15_000;
