@@ -53,8 +53,18 @@ import {
 } from './lib/publishers.js';
 import { sleep, waitUntil } from './lib/wait.js';
 
-/** What apps/ingest's `npm start` passes to node (its README, "Start ingest processes with ..."). */
-const INGEST_PRODUCTION_NODE_FLAGS = '--max-semi-space-size=64';
+/**
+ * The node flags apps/ingest's `npm start` runs with (its README, "Start ingest processes with ..."),
+ * read from its package.json so the bench cannot drift from it.
+ */
+const INGEST_PRODUCTION_NODE_FLAGS = (
+  JSON.parse(readFileSync(new URL('../../apps/ingest/package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'))
+  .join(' ');
 /**
  * IOT_BENCH_INGEST_NODE_FLAGS: node flags for the ingest processes only, set at their start (V8 heap flags
  * such as --max-semi-space-size cannot be changed later), e.g. to A/B them. Unset: the production flags
