@@ -107,6 +107,110 @@ describe('PGlite in a worker thread', () => {
       message: 'duplicate key value violates unique constraint "u_email_key"',
     });
     expect(await errorOf(worker.query("SELECT '9007199254740993'::bigint"))).toBeInstanceOf(RangeError);
+    // Both name the statement and its parameters, whether it failed at its preparation or its execution.
+    for (const sql of ['SELEC $1', 'INSERT INTO u VALUES (3, $1)']) {
+      const [inWorker, inThread] = await Promise.all(
+        [worker, main].map((db) => errorOf(db.query(sql, ['a@example.test']))),
+      );
+      expect(inWorker).toMatchObject({ query: sql, params: ['a@example.test'] });
+      expect(inThread).toMatchObject({ query: sql, params: ['a@example.test'] });
+    }
+  });
+
+  it('prepares each SQL text once and returns what PGlite in the thread returns, whatever the parameters', async () => {
+    const { worker, main } = await openBoth();
+    const setup =
+      'CREATE TABLE p (id bigserial PRIMARY KEY, n int, big bigint, f float8, ok boolean, t text, at timestamptz, ' +
+      'day date, doc jsonb, tags text[], ids bigint[], raw bytea)';
+    for (const db of [worker, main]) await db.exec(setup);
+    const insert =
+      'INSERT INTO p (n, big, f, ok, t, at, day, doc, tags, ids, raw) ' +
+      'VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id, n, big, f, ok, t, at, day, doc, tags, ids, raw';
+    const rowsOf = [
+      [
+        1,
+        9007199254740991,
+        1.5,
+        true,
+        'a "quoted", {braced} text',
+        new Date('2026-03-29T01:30:00Z'),
+        '2024-02-29',
+        JSON.stringify({ a: [1, { b: null }] }),
+        ['x', 'y z', 'with "quote"'],
+        [1, 2],
+        new Uint8Array([0, 1, 255]),
+      ],
+      [null, null, null, false, null, null, null, null, null, null, null],
+      [
+        -7,
+        -1,
+        -0.25,
+        true,
+        '',
+        '2026-10-25T00:59:59.999Z',
+        '1999-12-31',
+        '"text"',
+        [],
+        [3],
+        new Uint8Array([]),
+      ],
+    ];
+    // Three rounds: the first prepares, the others run the prepared statements.
+    for (let round = 0; round < 3; round++) {
+      for (const params of rowsOf) {
+        const [inWorker, inThread] = await Promise.all([
+          worker.query(insert, params),
+          main.query(insert, params),
+        ]);
+        expect(inWorker).toEqual(inThread);
+      }
+      const select = 'SELECT * FROM p WHERE id > $1 AND (t IS NULL OR t <> $2) ORDER BY id';
+      const [a, b] = await Promise.all([worker.query(select, [0, 'nope']), main.query(select, [0, 'nope'])]);
+      expect(a).toEqual(b);
+      expect(a.rows).toHaveLength(3 * (round + 1));
+      // In a transaction too, and an UPDATE's row count.
+      const update = 'UPDATE p SET n = coalesce(n, 0) + $1 WHERE ok = $2';
+      const counts = await Promise.all(
+        [worker, main].map((db) =>
+          db.transaction(async (tx) => (await tx.query(update, [1, true])).rowCount),
+        ),
+      );
+      expect(counts[0]).toBe(counts[1]);
+    }
+    const named = await worker.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'iot\\_%'",
+    );
+    // One statement per SQL text (setup aside), not one per execution.
+    expect(named.rows[0]?.n).toBeGreaterThanOrEqual(3);
+    expect(named.rows[0]?.n).toBeLessThan(8);
+  });
+
+  it('prepares a statement anew after DDL changed what it returns, through exec or query', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await db.exec('CREATE TABLE d (a int); INSERT INTO d VALUES (1)');
+    expect((await db.query('SELECT * FROM d')).rows).toEqual([{ a: 1 }]);
+    await db.exec('ALTER TABLE d ADD COLUMN b int DEFAULT 2');
+    expect((await db.query('SELECT * FROM d')).rows).toEqual([{ a: 1, b: 2 }]);
+    await db.query('ALTER TABLE d ADD COLUMN c text DEFAULT $$x$$');
+    expect((await db.query('SELECT * FROM d')).rows).toEqual([{ a: 1, b: 2, c: 'x' }]);
+    await db.transaction(async (tx) => {
+      await tx.query('ALTER TABLE d DROP COLUMN b');
+      expect((await tx.query('SELECT * FROM d')).rows).toEqual([{ a: 1, c: 'x' }]);
+    });
+  });
+
+  it('keeps at most a bounded number of prepared statements, closing the least recently used', async () => {
+    const db = await openPglite();
+    open.push(db);
+    // More distinct texts than the worker keeps (1000): each still answers right.
+    for (let i = 0; i < 1100; i++)
+      expect((await db.query(`SELECT $1::int + ${i} AS n`, [1])).rows).toEqual([{ n: i + 1 }]);
+    const { rows } = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'iot\\_%'",
+    );
+    expect(rows[0]?.n).toBeLessThanOrEqual(1001);
+    expect(rows[0]?.n).toBeGreaterThan(900);
   });
 
   it('rolls back when the callback throws, holding the transaction open in the worker until then', async () => {

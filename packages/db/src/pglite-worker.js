@@ -14,7 +14,7 @@
  * { ready: false, error } after PGlite.create.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 // The same parsers as the in-thread PGlite and pg (types.ts), run here so rows cross already converted.
 import { parseDate, parseInt8 } from './value-parsers.js';
 
@@ -151,16 +151,144 @@ function end(id, tx, commit) {
 async function run(message) {
   switch (message.op) {
     case 'query': {
-      const result = await (await target(message.tx)).query(message.sql, message.params);
+      const result = await runQuery(message.sql, message.params ?? [], message.tx);
       // PGlite reports affected rows for DML only; for a SELECT the row count is the number of rows.
       return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
     }
     case 'exec':
       await (await target(message.tx)).exec(message.sql);
+      // DDL may change what a prepared statement returns ("cached plan must not change result type").
+      forgetPreparedStatements();
       return undefined;
     default:
       throw new Error(`unknown PGlite worker request ${String(message.op)}`);
   }
+}
+
+/**
+ * Statements as named prepared statements, one protocol round into PGlite per execution.
+ *
+ * PGlite's `query()` enters its WebAssembly backend six times per statement (Parse, Describe, Bind,
+ * Describe, Execute, Sync, each a separate `execProtocol`) and parses and plans the SQL every time: about
+ * 1 ms for `SELECT $1::int` and 0.5 to 1.2 ms of planning for the rules worker's joins (measured here,
+ * 2026-11-21). The platform sends the same few hundred SQL texts over and over, so each text is prepared
+ * once (Parse and Describe: its parameter types) and every execution is a single message: Bind, Describe,
+ * Execute and Sync together. Parameters are serialised by PGlite's own serialisers for the described types
+ * and the rows parsed by its own `parseResults`, so values come back as from `query()`.
+ */
+const MAX_PREPARED = 1000;
+/** Command tags of statements that change the schema. */
+const DDL_TAG = /^(CREATE|ALTER|DROP|COMMENT|GRANT|REVOKE|REINDEX|CLUSTER)\b/;
+/** SQL text -> { name, types }, least recently used first. */
+const prepared = new Map();
+/** Names no longer in `prepared` whose backend statements are still to be closed (outside a transaction). */
+const stale = [];
+let nextStatement = 1;
+const { serialize } = protocol;
+// PGlite internals this relies on (0.3): without them statements go through `query()` as before.
+const canPrepare =
+  typeof pglite._runExclusiveTransaction === 'function' &&
+  typeof pglite.runExclusive === 'function' &&
+  typeof pglite.execProtocol === 'function' &&
+  typeof parse?.parseResults === 'function' &&
+  typeof serialize?.bind === 'function';
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+function forgetPreparedStatements() {
+  for (const { name } of prepared.values()) stale.push(name);
+  prepared.clear();
+}
+
+/** The prepared statement for `sql`, preparing it (and closing stale ones outside a transaction) first. */
+async function statementFor(sql, inTransaction) {
+  const known = prepared.get(sql);
+  if (known) {
+    prepared.delete(sql);
+    prepared.set(sql, known);
+    return known;
+  }
+  if (!inTransaction && stale.length > 0) {
+    const names = stale.splice(0);
+    await pglite.execProtocol(
+      concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]),
+      { syncToFs: false, throwOnError: false },
+    );
+  }
+  const name = `iot_${nextStatement++}`;
+  const { messages } = await pglite.execProtocol(
+    concat([
+      serialize.parse({ name, text: sql, types: [] }),
+      serialize.describe({ type: 'S', name }),
+      serialize.sync(),
+    ]),
+    { syncToFs: false },
+  );
+  const types = parse.parseDescribeStatementResults(messages);
+  const statement = { name, types };
+  prepared.set(sql, statement);
+  if (prepared.size > MAX_PREPARED) {
+    const [oldest, { name: evicted }] = prepared.entries().next().value;
+    prepared.delete(oldest);
+    stale.push(evicted);
+  }
+  return statement;
+}
+
+async function executePrepared(sql, params, inTransaction) {
+  let statement;
+  let messages;
+  try {
+    statement = await statementFor(sql, inTransaction);
+    const { name, types } = statement;
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const serialiseParam = pglite.serializers[types[i]];
+      return serialiseParam ? serialiseParam(param) : param.toString();
+    });
+    ({ messages } = await pglite.execProtocol(
+      concat([
+        serialize.bind({ statement: name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    ));
+  } catch (error) {
+    // PostgreSQL's errors carry the statement, as PGlite's query() reports them.
+    if (typeof error?.code === 'string' && 'severity' in error) Object.assign(error, { query: sql, params });
+    // A statement whose result type changed anyway is prepared anew next time.
+    if (error?.code === '0A000' && statement && prepared.get(sql) === statement) {
+      prepared.delete(sql);
+      stale.push(statement.name);
+    }
+    throw error;
+  }
+  if (!inTransaction) await pglite.syncToFs();
+  // DDL (CREATE, ALTER, DROP ...) may change what other prepared statements return: prepare anew.
+  if (messages.some((m) => m.name === 'commandComplete' && DDL_TAG.test(m.text))) forgetPreparedStatements();
+  return parse.parseResults(messages, pglite.parsers)[0];
+}
+
+/** One statement, in transaction `tx` or on its own (after the transactions before it, as `query()`). */
+async function runQuery(sql, params, tx) {
+  if (!canPrepare) return (await target(tx)).query(sql, params);
+  if (tx !== undefined) {
+    await target(tx);
+    return pglite.runExclusive(() => executePrepared(sql, params, true));
+  }
+  return pglite._runExclusiveTransaction(() =>
+    pglite.runExclusive(() => executePrepared(sql, params, false)),
+  );
 }
 
 async function close(id) {
