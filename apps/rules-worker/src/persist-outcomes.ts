@@ -140,12 +140,22 @@ export async function persistOutcomes(
 
   await clearAlarms(tx, clears);
   const alarmIds = await insertAlarms(tx, inserts);
+  // The alarm a firing names: the one its episode raised in this batch (inserted above), else the
+  // rule's open alarm, read only for the firings that need it (a firing whose raise came in an earlier
+  // batch, or whose insert met an open alarm already there). The common firing raised its own alarm.
+  const raiseOf = (ruleId: string, at: number) =>
+    (raisesByRule.get(ruleId) ?? []).filter((r) => r.at <= at).at(-1);
   const firingRules = outcomes.flatMap((o) =>
-    o.firings.map((f) => ({
-      ruleId: Number(f.ruleId),
-      deviceId: o.device.id,
-      companyId: o.device.companyId,
-    })),
+    o.firings
+      .filter((f) => {
+        const raise = raiseOf(f.ruleId, f.at);
+        return !(raise && alarmIds.get(raise.ref));
+      })
+      .map((f) => ({
+        ruleId: Number(f.ruleId),
+        deviceId: o.device.id,
+        companyId: o.device.companyId,
+      })),
   );
   const open = await findOpenRuleAlarms(tx, firingRules);
 
@@ -156,7 +166,7 @@ export async function persistOutcomes(
     for (const firing of outcome.firings) {
       const rule = outcome.rules.get(firing.ruleId);
       const messageId = outcome.messageIdOf(firing.uplinkIndex, firing.ruleId);
-      const raise = (raisesByRule.get(firing.ruleId) ?? []).filter((r) => r.at <= firing.at).at(-1);
+      const raise = raiseOf(firing.ruleId, firing.at);
       const alarmId = (raise && alarmIds.get(raise.ref)) ?? open.get(Number(firing.ruleId)) ?? null;
       const firingJobs: NotifyActionPayload[] = firing.actions.map((action) => ({
         companyId: device.companyId,

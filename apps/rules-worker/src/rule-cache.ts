@@ -1,8 +1,10 @@
 import {
   type DeviceRef,
   lockDeviceRules,
+  lockRuleVersions,
   type Queryable,
   type RulesWorkerRule,
+  type RuleVersionRow,
   type StateRow,
   saveRuleStates,
 } from '@iot/db';
@@ -20,12 +22,23 @@ import {
  * it whole (`forget`), because the engine may have changed nested state objects in place. The
  * database stays the truth: a cache that is wrong can only cause a full read, never an old state.
  *
- * SQL for the versions lives here rather than in packages/db beside the other rules worker queries:
- * it exists only for this cache.
+ * The versions are read by lockRuleVersions (`lock`) or, together with the batch's devices, fields and
+ * checks in one statement, by lockRulesWorkerBatch (`resolve`; packages/db rules-worker.ts).
  */
 export interface RuleCache {
   /** Locks the devices' active rules and returns them (from memory where the versions match). */
   lock(tx: Queryable, refs: readonly DeviceRef[]): Promise<RulesWorkerRule[]>;
+  /**
+   * The same with the versions already read and locked in this transaction (lockRulesWorkerBatch reads
+   * them with the batch's devices, fields and checks in one statement; `lockRows` as in the options).
+   */
+  resolve(
+    tx: Queryable,
+    refs: readonly DeviceRef[],
+    versions: readonly RuleVersionRow[],
+  ): Promise<RulesWorkerRule[]>;
+  /** Whether the versions must be read with a lock (RuleCacheOptions.lockRows). */
+  readonly lockRows: boolean;
   /**
    * Writes new states and returns what `commit` needs once the transaction committed. `kept`: states
    * that only moved on (evaluate-uplink-batch.ts progressOnly), remembered here and not written.
@@ -43,7 +56,8 @@ export interface RuleCache {
 }
 
 export interface PendingRules {
-  rows: Map<number, { row: RulesWorkerRule; version: string }>;
+  /** The locked row (its definition), the state it has now and the version the row has with it. */
+  rows: Map<number, { row: RulesWorkerRule; state: Record<string, unknown>; version: string }>;
 }
 
 interface Cached {
@@ -51,11 +65,6 @@ interface Cached {
   /** `<rule xmin>/<action id>.<action xmin>,...` */
   version: string;
 }
-
-const PAIRS = `jsonb_to_recordset($1::jsonb) AS p(device_id bigint, company_id bigint)`;
-
-const pairsParam = (refs: readonly DeviceRef[]) =>
-  JSON.stringify(refs.map((r) => ({ device_id: r.deviceId, company_id: r.companyId })));
 
 /** At most this many rules are kept (about 1 kB each); beyond it the oldest are dropped. */
 const MAX_RULES = 200_000;
@@ -86,26 +95,19 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
   >();
   let fullReads = 0;
 
-  return {
+  const api: RuleCache = {
+    lockRows: options.lockRows,
     size: () => cache.size,
     fullReads: () => fullReads,
     async lock(tx, refs) {
+      return api.resolve(tx, refs, await lockRuleVersions(tx, refs, { lockRows: options.lockRows }));
+    },
+    async resolve(tx, refs, rows) {
       const actionVersions = new Map<number, string>();
       const locked = new Map<number, RulesWorkerRule>();
       const lockedVersions = new Map<number, string>();
       batches.set(tx, { actionVersions, locked, lockedVersions });
       if (refs.length === 0) return [];
-      const { rows } = await tx.query<{ id: number; device_id: number; rule_v: string; actions_v: string }>(
-        `SELECT r.id, r.device_id, r.xmin::text AS rule_v,
-                COALESCE((SELECT string_agg(a.id::text || '.' || a.xmin::text, ',' ORDER BY a.id)
-                            FROM rule_actions a WHERE a.rule_id = r.id AND a.company_id = r.company_id), '') AS actions_v
-           FROM ${PAIRS}
-           JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
-          WHERE r.is_active
-          ORDER BY r.id
-          ${options.lockRows ? 'FOR NO KEY UPDATE OF r' : ''}`,
-        [pairsParam(refs)],
-      );
       const refOf = new Map(refs.map((r) => [r.deviceId, r]));
       const stale = new Map<number, DeviceRef>();
       for (const row of rows) {
@@ -141,7 +143,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       for (const { id, state } of kept) {
         const row = locked.get(id);
         const version = lockedVersions.get(id);
-        if (row && version !== undefined) pending.rows.set(id, { row: { ...row, state }, version });
+        if (row && version !== undefined) pending.rows.set(id, { row, state, version });
       }
       if (rows.length === 0) return pending;
       // The new versions come back from the update itself (RETURNING xmin).
@@ -152,16 +154,21 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
         const actions = actionVersions.get(id);
         if (!row || actions === undefined) continue;
         pending.rows.set(id, {
-          row: { ...row, state: stateOf.get(id) as Record<string, unknown> },
+          row,
+          state: stateOf.get(id) as Record<string, unknown>,
           version: `${rule_v}/${actions}`,
         });
       }
       return pending;
     },
     commit(pending) {
-      for (const [id, entry] of pending.rows) {
+      for (const [id, { row, state, version }] of pending.rows) {
+        // The row gets its new state in place (no copy of its twenty columns per rule and batch): only
+        // now, after the commit, and a rule's row is in one transaction at a time (locked, or PGlite's
+        // one connection), so no running batch sees it change.
+        row.state = state;
         cache.delete(id);
-        cache.set(id, entry);
+        cache.set(id, { row, version });
       }
       // Map order is insertion order: the rules not written for longest go first.
       for (const id of cache.keys()) {
@@ -173,4 +180,5 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       cache.clear();
     },
   };
+  return api;
 }

@@ -170,6 +170,112 @@ export async function lockDeviceSensorChecks(
   return rows;
 }
 
+/** A rule's row version and its actions' versions (rules worker's rule cache, apps/rules-worker). */
+export interface RuleVersionRow {
+  id: number;
+  device_id: number;
+  /** The rule row's xmin, which every UPDATE of the row changes. */
+  rule_v: string;
+  /** `<action id>.<action xmin>,...` of the rule's actions. */
+  actions_v: string;
+}
+
+const RULE_VERSION_COLUMNS = `r.id, r.device_id, r.xmin::text AS rule_v,
+  COALESCE((SELECT string_agg(a.id::text || '.' || a.xmin::text, ',' ORDER BY a.id)
+              FROM rule_actions a WHERE a.rule_id = r.id AND a.company_id = r.company_id), '') AS actions_v`;
+
+/** The versions of the devices' active rules, by id; locked FOR NO KEY UPDATE when `lockRows`. */
+export async function lockRuleVersions(
+  q: Queryable,
+  refs: readonly DeviceRef[],
+  options: { lockRows: boolean },
+): Promise<RuleVersionRow[]> {
+  if (refs.length === 0) return [];
+  const { rows } = await q.query<RuleVersionRow>(
+    `SELECT ${RULE_VERSION_COLUMNS}
+       FROM ${PAIRS}
+       JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
+      WHERE r.is_active
+      ORDER BY r.id
+      ${options.lockRows ? 'FOR NO KEY UPDATE OF r' : ''}`,
+    [pairsParam(refs)],
+  );
+  return rows;
+}
+
+export interface RulesWorkerBatchInputs {
+  devices: RulesWorkerDevice[];
+  ruleVersions: RuleVersionRow[];
+  fields: RulesWorkerVirtualField[];
+  checks: RulesWorkerSensorCheck[];
+}
+
+/**
+ * For a worker with a rule cache: in one statement (one round trip instead of four), the batch's
+ * devices as loadRulesWorkerDevices reads them, the versions of their active rules (locked FOR NO KEY
+ * UPDATE when `lockRuleRows`, see apps/rules-worker rule-cache.ts), and their virtual fields and active
+ * sensor checks as lockDeviceVirtualFields and lockDeviceSensorChecks read and lock them. The rows come
+ * back as jsonb arrays; the CTEs run in the order the select list names them, so the rows are locked in
+ * the same order (rules, fields, checks; each by id) as the separate statements did.
+ */
+export async function lockRulesWorkerBatch(
+  q: Queryable,
+  refs: readonly DeviceRef[],
+  options: { lockRuleRows: boolean },
+): Promise<RulesWorkerBatchInputs> {
+  if (refs.length === 0) return { devices: [], ruleVersions: [], fields: [], checks: [] };
+  const { rows } = await q.query<{
+    devices: (Omit<RulesWorkerDevice, 'lastOnlineAt'> & { lastOnlineAt: string | null })[];
+    rule_versions: RuleVersionRow[];
+    fields: RulesWorkerVirtualField[];
+    checks: RulesWorkerSensorCheck[];
+  }>(
+    `WITH p AS MATERIALIZED (SELECT * FROM ${PAIRS}),
+     rv AS (
+       SELECT ${RULE_VERSION_COLUMNS}
+         FROM p JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
+        WHERE r.is_active
+        ORDER BY r.id
+        ${options.lockRuleRows ? 'FOR NO KEY UPDATE OF r' : ''}),
+     vf AS (
+       SELECT v.id, v.company_id AS "companyId", v.device_id AS "deviceId", v.uuid::text AS uuid, v.name, v.unit,
+              v.formula, v.function, v.mapping, v.store, v.state
+         FROM p JOIN virtual_data_fields v ON v.device_id = p.device_id AND v.company_id = p.company_id
+        ORDER BY v.id
+          FOR UPDATE OF v),
+     sc AS (
+       SELECT ${CHECK_COLUMNS}
+         FROM p JOIN sensor_checks s ON s.device_id = p.device_id AND s.company_id = p.company_id
+        WHERE s.is_active
+        ORDER BY s.id
+          FOR UPDATE OF s)
+     SELECT
+       (SELECT COALESCE(jsonb_agg(jsonb_build_object(
+                 'id', d.id, 'companyId', d.company_id, 'name', d.name, 'timeZone', c.timezone,
+                 'dataFields', CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
+                                    THEN (SELECT COALESCE(jsonb_agg(e), '[]') FROM jsonb_array_elements_text(d.device_details->'data_fields') e)
+                                    ELSE '[]'::jsonb END,
+                 'lastOnlineAt', d.last_online_at)), '[]')
+          FROM p
+          JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
+          JOIN companies c ON c.id = d.company_id) AS devices,
+       (SELECT COALESCE(jsonb_agg(to_jsonb(rv) ORDER BY rv.id), '[]') FROM rv) AS rule_versions,
+       (SELECT COALESCE(jsonb_agg(to_jsonb(vf) ORDER BY vf.id), '[]') FROM vf) AS fields,
+       (SELECT COALESCE(jsonb_agg(to_jsonb(sc) ORDER BY sc.id), '[]') FROM sc) AS checks`,
+    [pairsParam(refs)],
+  );
+  const row = rows[0]!;
+  return {
+    devices: row.devices.map((d) => ({
+      ...d,
+      lastOnlineAt: d.lastOnlineAt === null ? null : new Date(d.lastOnlineAt),
+    })),
+    ruleVersions: row.rule_versions,
+    fields: row.fields,
+    checks: row.checks,
+  };
+}
+
 export interface TimerWork {
   rules: RulesWorkerRule[];
   sensorChecks: RulesWorkerSensorCheck[];
