@@ -297,7 +297,7 @@ export class GroupMember {
     await this.openConsumer(p);
     if (worker.leaving.signal.aborted) return;
     const consumer = await js.consumers.get(stream, durableName(group, p));
-    // Prefetch bounded in bytes, since a message may be a pack of many records.
+    // Prefetch bounded by a count of messages (PREFETCH_MESSAGES says why not bytes).
     const messages = await consume(consumer);
     worker.messages = messages;
     if (worker.leaving.signal.aborted) messages.stop();

@@ -6,6 +6,7 @@ import { partitionForKey } from '../partition-for-key';
 import { eventLogContract, waitFor } from '../testing/contract';
 import type { LogRecord } from '../types';
 import { createNatsEventLog } from './nats-event-log';
+import { durableName } from './nats-names';
 
 // The machine's real nats-server with JetStream; every test uses its own topic (stream), deleted after.
 const servers = '127.0.0.1:4222';
@@ -101,6 +102,40 @@ describe('NATS JetStream adapter', () => {
     const offsets = all.map((r) => BigInt(r.offset));
     expect(offsets.every((o, n) => n === 0 || o > offsets[n - 1]!)).toBe(true);
     await waitFor(async () => (await log.lag(topic, 'unpack')) === 0, 'lag 0 after the last pack is acked');
+  });
+
+  it('hands a partition its next batch only after the server confirmed the previous batch’s ack', async () => {
+    const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    const log = await open();
+    cleanup.push(() => log.deleteTopic(topic));
+    // One key, one partition; one call per record, so each record is a message of its own.
+    for (let seq = 0; seq < 12; seq++) await log.publish(topic, [{ key: 'dev', value: { seq } }]);
+    const nc = await connect({ servers });
+    cleanup.push(() => nc.close());
+    const jsm = await jetstreamManager(nc);
+    const durable = durableName('acks', partitionForKey('dev', 8));
+    const floors: { previousSeq: number; ackFloor: number }[] = [];
+    let previousSeq = 0;
+    const seen: number[] = [];
+    await log.subscribe<{ seq: number }>(
+      topic,
+      'acks',
+      async (batch) => {
+        // The batch before must be committed on the server before this one is handed over.
+        if (previousSeq > 0) {
+          const info = await jsm.consumers.info(topic, durable);
+          floors.push({ previousSeq, ackFloor: info.ack_floor.stream_seq });
+        }
+        seen.push(...batch.map((r) => r.value.seq));
+        previousSeq = Number(BigInt(batch[batch.length - 1]!.offset) / 1_000_000n);
+      },
+      { maxBatch: 2, maxWaitMs: 5 },
+    );
+    await waitFor(() => seen.length >= 12, 'all 12 handled');
+    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => i));
+    expect(floors.length).toBeGreaterThanOrEqual(5);
+    for (const { previousSeq, ackFloor } of floors) expect(ackFloor).toBeGreaterThanOrEqual(previousSeq);
+    await waitFor(async () => (await log.lag(topic, 'acks')) === 0, 'lag 0 after the last ack');
   });
 
   it('refuses to open a topic with a different partition count than the stream was made with', async () => {
