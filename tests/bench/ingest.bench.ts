@@ -45,6 +45,7 @@ import mqtt from 'mqtt';
 import pg from 'pg';
 import { type CpuReport, cpuPerUplinkText, startCpu } from './lib/cpu.js';
 import { startOwnMosquitto } from './lib/mosquitto.js';
+import { INGEST_NODE_FLAGS } from './lib/node-flags.js';
 import {
   openConnection,
   type PublisherKind,
@@ -52,27 +53,6 @@ import {
   type UplinkConnection,
 } from './lib/publishers.js';
 import { sleep, waitUntil } from './lib/wait.js';
-
-/**
- * The node flags apps/ingest's `npm start` runs with (its README, "Start ingest processes with ..."),
- * read from its package.json so the bench cannot drift from it.
- */
-const INGEST_PRODUCTION_NODE_FLAGS = (
-  JSON.parse(readFileSync(new URL('../../apps/ingest/package.json', import.meta.url), 'utf8')) as {
-    scripts: { start: string };
-  }
-).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'))
-  .join(' ');
-/**
- * IOT_BENCH_INGEST_NODE_FLAGS: node flags for the ingest processes only, set at their start (V8 heap flags
- * such as --max-semi-space-size cannot be changed later), e.g. to A/B them. Unset: the production flags
- * above; set but empty: none.
- */
-const INGEST_NODE_FLAGS = (process.env.IOT_BENCH_INGEST_NODE_FLAGS ?? INGEST_PRODUCTION_NODE_FLAGS)
-  .split(/\s+/)
-  .filter(Boolean);
 
 /** `publisher=raw|mqttjs` anywhere among the arguments (or IOT_BENCH_PUBLISHER); the rest are positional. */
 const args = process.argv.slice(2).filter((a) => !a.startsWith('publisher='));

@@ -3,9 +3,11 @@
  * publish to its alert email accepted by an SMTP server, at a fixed rate, and rule evaluations per second
  * when no rule fires.
  *
- *   npx tsx tests/bench/rules.bench.ts [all|ours|distributed|node-red|both|floor|floors|floor-<variant>]
+ *   npx tsx tests/bench/rules.bench.ts [all|ours|distributed|distributed-apart|node-red|both|floor|floors|floor-<variant>]
  *     [rate=1000] [latency phase s=15] [throughput phase s=8] [devices=100] [Mosquitto URL=mqtt://127.0.0.1:1883]
  *   RULES_BENCH_FIRING=burst: the 1 in 50 phase fires every device in the same round (see FIRING)
+ *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's 1 in 50
+ *     phase only, written to <dir>/<side>-1in50.cpuprofile (off by default; the profiler costs CPU)
  *
  * Per side: warm-up, throughput phase, 8 s at the rate with 1 in 50 uplinks firing, then the main phase
  * at the rate with every second uplink firing (last, as it may leave a backlog of mails behind). Each
@@ -37,37 +39,46 @@
  * (c) distributed: ours composed as `PROFILE=distributed npm start` in this process (PostgreSQL, NATS
  *     JetStream, BullMQ on Redis, devices publishing to a Mosquitto of its own started with the shipped
  *     infra/mosquitto configuration); latency phases only.
+ * (d) distributed-apart: the same, deployed as infra/docker-compose.yml does: ingest, the rules worker and the
+ *     notifier each in a process of its own (this file again with IOT_RULES_BENCH_CHILD set), jobs through
+ *     BullMQ; the children send their stages over IPC. Latency phases only.
  *
  * Throughput phase: both sides get only values that fire nothing (1), closed loop (at most WINDOW uplinks
  * published and not yet evaluated), and the rate is uplinks evaluated x 10 rules / time until the last
  * one was evaluated. "Evaluated" is, for ours, PUBACKs (sent after the event log accepted the uplink)
  * minus the rules worker's consumer lag; for Node-RED, a counter the conditions function increments.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { subscribe } from 'node:diagnostics_channel';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { createRequire } from 'node:module';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '@iot/config';
-import type { Db } from '@iot/db';
+import { type Db, migrate, openDb } from '@iot/db';
 import { createTestDb } from '@iot/db/testing';
 import { createNatsEventLog } from '@iot/event-log';
-import type { IngestService } from '@iot/ingest';
-import { deleteRedisPrefix, readBullmqJobTimes } from '@iot/jobs';
+import { type IngestService, startIngest } from '@iot/ingest';
+import { deleteRedisPrefix, openJobQueue, readBullmqJobTimes } from '@iot/jobs';
+import { startNotifier } from '@iot/notifier';
 import { transportOptions } from '@iot/notifier/mail';
 import { startPlatform } from '@iot/platform';
+import { startRulesWorker } from '@iot/rules-worker';
 import { createLogger, STAGE_CHANNEL, type StageEvent } from '@iot/runtime';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import nodemailer from 'nodemailer';
 import { startOwnMosquitto } from './lib/mosquitto.js';
+import { INGEST_NODE_FLAGS } from './lib/node-flags.js';
 
-/** ours (embedded), node-red, distributed, both (ours and Node-RED) or all three (default). */
+/** ours (embedded), node-red, distributed, distributed-apart, both (ours and Node-RED) or all (default). */
 const which = process.argv[2] ?? 'all';
 const RATE = Number(process.argv[3] ?? 1000);
 const LATENCY_S = Number(process.argv[4] ?? 15);
@@ -98,6 +109,39 @@ const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('e
 
 // ------------------------------------------------------------------------------------------- stages
 /**
+ * What a process of the `distributed-apart` side runs (this file again with IOT_RULES_BENCH_CHILD set):
+ * one app as its own `main.ts` starts it, with the bench's isolation (stream prefix, topic, queue
+ * prefix, share group) in place of the defaults.
+ */
+interface ApartChildOptions {
+  role: 'ingest' | 'rules-worker' | 'notifier';
+  env: Record<string, string>;
+  streamPrefix: string;
+  topic: string;
+  queuePrefix: string;
+  shareGroup: string;
+}
+
+/** A stage a child process saw for a traced sequence, sent to the bench every 5 ms: [stage, seq, epoch ms]. */
+type StageRecord = [string, number, number];
+const CHILD = process.env.IOT_RULES_BENCH_CHILD
+  ? (JSON.parse(process.env.IOT_RULES_BENCH_CHILD) as ApartChildOptions)
+  : undefined;
+const childOutbox: StageRecord[] = [];
+/** The bench's child processes: told which sequences are traced (latencyPhase), they send their stages back. */
+const stageRelays = new Set<ChildProcess>();
+
+function traceSequence(seq: number): void {
+  traced.add(seq);
+  for (const child of stageRelays) child.send({ trace: seq });
+}
+
+function clearTraced(): void {
+  traced.clear();
+  for (const child of stageRelays) child.send({ clear: true });
+}
+
+/**
  * Per-stage timestamps of the firing uplinks of the running latency phase (epoch ms with sub-ms
  * precision, by sequence number): the bench's own (publish, PUBACK), aedes and the event log (wrapped
  * by ourSide), nodemailer's (patched below, the same module the notifier loads) and whatever the code
@@ -108,6 +152,11 @@ const stageTimes = new Map<string, Map<number, number>>();
 const epochNow = () => performance.timeOrigin + performance.now();
 function traceStage(stage: string, seq: number, at = epochNow()): void {
   if (!traced.has(seq)) return;
+  // A child process of the apart side records nothing itself: its stages go to the bench.
+  if (CHILD) {
+    childOutbox.push([stage, seq, at]);
+    return;
+  }
   let times = stageTimes.get(stage);
   if (!times) {
     times = new Map();
@@ -444,7 +493,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
       if (above) {
         publishedAt.set(seq, performance.now());
         publishedEpoch.set(seq, epochNow());
-        traced.add(seq);
+        traceSequence(seq);
       }
       published += 1;
       publishNext(side, seq, above ? ABOVE_BASE + seq : BELOW, (ok) => {
@@ -471,8 +520,10 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     const at = await read(firstSeq);
     return spread([...publishedEpoch].flatMap(([s, t]) => (at.has(s) ? [(at.get(s) as number) - t] : [])));
   };
+  // The child processes of the apart side send their stages every 5 ms: let the last ones arrive.
+  if (stageRelays.size > 0) await sleep(50);
   const stages = stageSummary(publishedEpoch, side.mail.arrivals);
-  traced.clear();
+  clearTraced();
   stageTimes.clear();
   // Mails that never came: did their rule decline to fire (and why), or was nothing logged for them?
   const missing = [...publishedAt.keys()].filter((q) => !side.mail.arrivals.has(q));
@@ -675,6 +726,47 @@ function stageReaders(db: Db, companyId: number) {
 }
 
 /**
+ * Anonymous publishers to a Mosquitto (in this profile the broker authenticates devices): a few
+ * connections carry all devices' topics, as Node-RED's publishers do.
+ */
+function connectDevicePublishers(
+  url: string,
+  prefix: string,
+  devices: readonly { uuid: string }[],
+): Promise<Publisher[]> {
+  return Promise.all(
+    Array.from({ length: MOSQUITTO_CONNECTIONS }, async (_, c) => ({
+      client: await mqtt.connectAsync(url, { clientId: `${prefix}-pub-${c}`, reconnectPeriod: 0 }),
+      topics: devices.filter((_d, i) => i % MOSQUITTO_CONNECTIONS === c).map((d) => `devices/${d.uuid}/up`),
+      next: 0,
+    })),
+  );
+}
+
+/** BullMQ's own times of the notify jobs (epoch ms by sequence), read back after a phase. */
+function bullmqStages(redisUrl: string, queuePrefix: string) {
+  return async (fromSeq: number) => {
+    const added = new Map<number, number>();
+    const taken = new Map<number, number>();
+    const finished = new Map<number, number>();
+    for (const job of await readBullmqJobTimes(redisUrl, queuePrefix, 'notify.action')) {
+      // Job key <rule id>:b<sequence>:<action id>.
+      const m = /^\d+:b(\d+):/.exec(job.idempotencyKey);
+      const seq = m ? Number(m[1]) : -1;
+      if (seq < fromSeq) continue;
+      added.set(seq, job.addedAt);
+      if (job.processedAt !== null) taken.set(seq, job.processedAt);
+      if (job.finishedAt !== null) finished.set(seq, job.finishedAt);
+    }
+    return {
+      'job added to BullMQ (timestamp)': added,
+      'job taken by a worker (processedOn)': taken,
+      'job finished (finishedOn)': finished,
+    };
+  };
+}
+
+/**
  * Ours in the distributed profile, composed as `PROFILE=distributed npm start` does (startPlatform) in
  * this process: a fresh PostgreSQL database (a connection pool: queries do not block this thread),
  * the machine's NATS JetStream as event log (a stream prefix and topic of its own), BullMQ on the
@@ -744,18 +836,7 @@ async function distributedSide(): Promise<Side> {
   console.log(
     `distributed: ${fleet.devices.length} devices, ${fleet.rules} rules, ${fleet.firingRules} with an email action`,
   );
-  const publishers = await Promise.all(
-    Array.from({ length: MOSQUITTO_CONNECTIONS }, async (_, c) => ({
-      client: await mqtt.connectAsync(mosquitto.url, {
-        clientId: `bench-dist-${run}-pub-${c}`,
-        reconnectPeriod: 0,
-      }),
-      topics: fleet.devices
-        .filter((_d, i) => i % MOSQUITTO_CONNECTIONS === c)
-        .map((d) => `devices/${d.uuid}/up`),
-      next: 0,
-    })),
-  );
+  const publishers = await connectDevicePublishers(mosquitto.url, `bench-dist-${run}`, fleet.devices);
   const accepted = countPubacks(publishers);
   return {
     name: 'distributed (platform in-process: PostgreSQL, NATS JetStream, BullMQ on Redis, own Mosquitto, nodemailer)',
@@ -769,30 +850,172 @@ async function distributedSide(): Promise<Side> {
       'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),
     }),
     ...stageReaders(platform.db, fleet.companyId),
-    moreStages: async (fromSeq) => {
-      const added = new Map<number, number>();
-      const taken = new Map<number, number>();
-      const finished = new Map<number, number>();
-      for (const job of await readBullmqJobTimes(redisUrl, queuePrefix, 'notify.action')) {
-        // Job key <rule id>:b<sequence>:<action id>.
-        const m = /^\d+:b(\d+):/.exec(job.idempotencyKey);
-        const seq = m ? Number(m[1]) : -1;
-        if (seq < fromSeq) continue;
-        added.set(seq, job.addedAt);
-        if (job.processedAt !== null) taken.set(seq, job.processedAt);
-        if (job.finishedAt !== null) finished.set(seq, job.finishedAt);
-      }
-      return {
-        'job added to BullMQ (timestamp)': added,
-        'job taken by a worker (processedOn)': taken,
-        'job finished (finishedOn)': finished,
-      };
-    },
+    moreStages: bullmqStages(redisUrl, queuePrefix),
     close: async () => {
       await Promise.all(publishers.map((p) => p.client.endAsync()));
       for (const s of [...platform.services].reverse()) await s.stop();
       await mail.close();
       await cleanUp();
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------ distributed, apart
+async function apartChildMain(o: ApartChildOptions): Promise<void> {
+  const config = loadConfig(o.env);
+  const log = createLogger({ level: 'warn', name: `bench-${o.role}` });
+  const db = await openDb(config);
+  /** What to stop, in reverse order. */
+  const stops: (() => Promise<void>)[] = [() => db.close()];
+  const openLog = async () => {
+    const eventLog = await createNatsEventLog({
+      servers: config.NATS_URL ?? '',
+      streamPrefix: o.streamPrefix,
+    });
+    stops.push(() => eventLog.close());
+    return eventLog;
+  };
+  const openQueue = () => {
+    const queue = openJobQueue(config, { db, prefix: o.queuePrefix });
+    stops.push(() => queue.close());
+    return queue;
+  };
+  if (o.role === 'ingest') {
+    const ingest = await startIngest({
+      config,
+      db,
+      log,
+      eventLog: await openLog(),
+      publisher: { topic: o.topic },
+      mqttExternal: { shareGroup: o.shareGroup, clientIdPrefix: o.shareGroup, cleanSession: true },
+    });
+    stops.push(() => ingest.stop());
+  } else if (o.role === 'rules-worker') {
+    const eventLog = await openLog();
+    const queue = openQueue();
+    const worker = await startRulesWorker({ config, db, log, eventLog, topic: o.topic, queue });
+    stops.push(() => worker.stop());
+  } else {
+    const notifier = await startNotifier({ config, db, log, queue: openQueue() });
+    stops.push(() => notifier.stop());
+  }
+  const flush = setInterval(() => {
+    if (childOutbox.length > 0) process.send?.({ stages: childOutbox.splice(0) });
+  }, 5);
+  process.on('message', (m: 'stop' | { trace?: number; clear?: boolean }) => {
+    if (m === 'stop') {
+      clearInterval(flush);
+      void (async () => {
+        for (const stop of stops.reverse()) await stop().catch(() => {});
+        process.exit(0);
+      })();
+    } else if (m.trace !== undefined) traced.add(m.trace);
+    else if (m.clear) traced.clear();
+  });
+  process.send?.({ ready: true });
+}
+
+/** Starts one app of the apart side in a process of its own; resolves once it is running. */
+async function startApartChild(o: ApartChildOptions): Promise<{ stop: () => Promise<void> }> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: [...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []), ...process.execArgv],
+    env: { ...process.env, IOT_RULES_BENCH_CHILD: JSON.stringify(o) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${o.role} process exited with ${code}`)));
+    child.on('message', (m: { ready?: boolean; stages?: StageRecord[] }) => {
+      for (const [stage, seq, at] of m.stages ?? []) traceStage(stage, seq, at);
+      if (m.ready) resolve();
+    });
+  });
+  child.removeAllListeners('exit');
+  stageRelays.add(child);
+  return {
+    stop: async () => {
+      stageRelays.delete(child);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Ours in the distributed profile as infra/docker-compose.yml deploys it: ingest, the rules worker and the
+ * notifier each in a process of its own (ARCHITECTURE: "each app its own process"; ingest with its
+ * production node flags), on the same services and with the same fleet, publishers and SMTP sink as the
+ * `distributed` side. Jobs go from the rules worker to the notifier through BullMQ (no claim at enqueue:
+ * the notifier does not run in the rules worker's process). The children send the stages they see back
+ * over IPC; the API is not started (nothing in this path uses it). Latency phases only.
+ */
+async function distributedApartSide(): Promise<Side> {
+  const mail = await startMailSink();
+  const mosquitto = await startOwnMosquitto();
+  const run = randomBytes(4).toString('hex');
+  const database = await createTestDb('postgres');
+  const topic = `uplinks_bench_${run}`;
+  const queuePrefix = `bench-${run}`;
+  const streamPrefix = `bench_${run}_`;
+  const natsUrl = 'nats://127.0.0.1:4222';
+  const redisUrl = 'redis://127.0.0.1:6379';
+  const env = {
+    PROFILE: 'distributed',
+    DATABASE_URL: database.url ?? '',
+    NATS_URL: natsUrl,
+    REDIS_URL: redisUrl,
+    MQTT_URL: mosquitto.url,
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+  };
+  const config = loadConfig(env);
+  const db = await openDb(config);
+  const eventLog = await createNatsEventLog({ servers: natsUrl, streamPrefix });
+  const children: { stop: () => Promise<void> }[] = [];
+  const cleanUp = async () => {
+    for (const child of children.reverse()) await child.stop().catch(() => {});
+    await eventLog.deleteTopic(topic).catch(() => {});
+    await eventLog.close();
+    await deleteRedisPrefix(redisUrl, queuePrefix);
+    await db.close();
+    await database.drop();
+    await mosquitto.stop();
+  };
+  try {
+    await migrate(db);
+    // Ingest first, as in one process: its log topic exists before the rules worker consumes it.
+    for (const role of ['ingest', 'rules-worker', 'notifier'] as const)
+      children.push(
+        await startApartChild({ role, env, streamPrefix, topic, queuePrefix, shareGroup: `bench-${run}` }),
+      );
+  } catch (error) {
+    await cleanUp().catch(() => {});
+    await mail.close();
+    throw error;
+  }
+  const fleet = await createBenchFleet(db, DEVICES);
+  console.log(
+    `distributed-apart: ${fleet.devices.length} devices, ${fleet.rules} rules, ${fleet.firingRules} with an email action`,
+  );
+  const publishers = await connectDevicePublishers(mosquitto.url, `bench-apart-${run}`, fleet.devices);
+  return {
+    name: 'distributed-apart (ingest, rules worker and notifier in processes of their own: PostgreSQL, NATS JetStream, BullMQ on Redis, own Mosquitto, nodemailer)',
+    mail,
+    publishers,
+    accepted: countPubacks(publishers),
+    evaluated: async () => Number.NaN,
+    window: 0,
+    backlog: async () => ({
+      'rules-worker lag': await eventLog.lag(topic, 'rules-worker'),
+      'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),
+    }),
+    ...stageReaders(db, fleet.companyId),
+    moreStages: bullmqStages(redisUrl, queuePrefix),
+    close: async () => {
+      await Promise.all(publishers.map((p) => p.client.endAsync()));
+      await cleanUp();
+      await mail.close();
     },
   };
 }
@@ -1173,6 +1396,27 @@ function describe(what: string, l: Latency): string {
   );
 }
 
+const CPU_PROFILE_DIR = process.env.RULES_BENCH_CPU_PROFILE;
+
+/** With RULES_BENCH_CPU_PROFILE: runs `fn` under the inspector's CPU profiler and writes the profile. */
+async function withCpuProfile<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!CPU_PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(CPU_PROFILE_DIR, { recursive: true });
+    const file = join(CPU_PROFILE_DIR, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`CPU profile of the phase: ${file}`);
+    session.disconnect();
+  }
+}
+
 async function runSide(open: () => Promise<Side>): Promise<Figures> {
   const side = await open();
   try {
@@ -1208,7 +1452,9 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
       if (Object.values(await side.backlog()).every((v) => v === 0)) break;
       await sleep(50);
     }
-    const few = await latencyPhase(side, RATE, FEW_S, FEW_PERIOD);
+    const few = await withCpuProfile(`${side.name}-1in${FEW_PERIOD}`, () =>
+      latencyPhase(side, RATE, FEW_S, FEW_PERIOD),
+    );
     console.log(describe(`1 in ${FEW_PERIOD} uplinks fires (${FIRING}), ${FEW_S} s`, few));
     const all = await latencyPhase(side, RATE, LATENCY_S, 2);
     console.log(describe(`every second uplink fires, ${LATENCY_S} s`, all));
@@ -1218,88 +1464,102 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
   }
 }
 
-console.log(
-  `rules benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
-    `${DEVICES} devices x ${CONDITIONS.length} rules at ${RATE} uplinks/s; load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-);
-const results: Figures[] = [];
-/** Floors: `floor` (in all and both) is the pooled transport on a Mosquitto of its own; `floors` runs every variant. */
-const FLOORS: Record<string, FloorOptions> = {
-  floor: { transport: 'pooled', broker: 'own' },
-  'floor-aedes': { transport: 'pooled', broker: 'aedes' },
-  'floor-default': { transport: 'default', broker: 'own' },
-  'floor-fresh': { transport: 'fresh', broker: 'own' },
-  'floor-default-machine': { transport: 'default', broker: 'machine' },
-  'floor-machine': { transport: 'pooled', broker: 'machine' },
-};
-for (const [name, floor] of Object.entries(FLOORS)) {
-  const runs =
-    which === name || which === 'floors' || (name === 'floor' && (which === 'all' || which === 'both'));
-  if (!runs) continue;
-  try {
-    results.push(await runSide(() => floorSide(floor)));
-  } catch (err) {
-    console.log(`${name} failed: ${(err as Error).stack ?? err}`);
+if (CHILD) await apartChildMain(CHILD);
+else await main();
+
+async function main(): Promise<void> {
+  console.log(
+    `rules benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
+      `${DEVICES} devices x ${CONDITIONS.length} rules at ${RATE} uplinks/s; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
+  const results: Figures[] = [];
+  /** Floors: `floor` (in all and both) is the pooled transport on a Mosquitto of its own; `floors` runs every variant. */
+  const FLOORS: Record<string, FloorOptions> = {
+    floor: { transport: 'pooled', broker: 'own' },
+    'floor-aedes': { transport: 'pooled', broker: 'aedes' },
+    'floor-default': { transport: 'default', broker: 'own' },
+    'floor-fresh': { transport: 'fresh', broker: 'own' },
+    'floor-default-machine': { transport: 'default', broker: 'machine' },
+    'floor-machine': { transport: 'pooled', broker: 'machine' },
+  };
+  for (const [name, floor] of Object.entries(FLOORS)) {
+    const runs =
+      which === name || which === 'floors' || (name === 'floor' && (which === 'all' || which === 'both'));
+    if (!runs) continue;
+    try {
+      results.push(await runSide(() => floorSide(floor)));
+    } catch (err) {
+      console.log(`${name} failed: ${(err as Error).stack ?? err}`);
+    }
   }
-}
-if (which === 'ours' || which === 'both' || which === 'all') results.push(await runSide(ourSide));
-if (which === 'distributed' || which === 'all') {
-  try {
-    results.push(await runSide(distributedSide));
-  } catch (err) {
-    console.log(`distributed side failed: ${(err as Error).stack ?? err}`);
+  if (which === 'ours' || which === 'both' || which === 'all') results.push(await runSide(ourSide));
+  if (which === 'distributed' || which === 'all') {
+    try {
+      results.push(await runSide(distributedSide));
+    } catch (err) {
+      console.log(`distributed side failed: ${(err as Error).stack ?? err}`);
+    }
   }
-}
-if (which === 'node-red' || which === 'both' || which === 'all') {
-  try {
-    results.push(await runSide(nodeRedSide));
-  } catch (err) {
-    console.log(`Node-RED side failed: ${(err as Error).stack ?? err}`);
+  if (which === 'distributed-apart' || which === 'all') {
+    try {
+      results.push(await runSide(distributedApartSide));
+    } catch (err) {
+      console.log(`distributed-apart side failed: ${(err as Error).stack ?? err}`);
+    }
   }
-}
-console.log('');
-console.table(
-  results.map((r) => ({
-    side: r.side.split(' (')[0],
-    'every 2nd fires: mails': `${fmt(r.all.delivered)} / ${fmt(r.all.expected)}`,
-    'p50 / p99 ms': `${Number.isFinite(r.all.p50) ? fmt(r.all.p50) : `> ${fmt(DRAIN_MS)}`} / ${p99Text(r.all)}`,
-    [`1 in ${FEW_PERIOD} fires: mails`]: `${fmt(r.few.delivered)} / ${fmt(r.few.expected)}`,
-    'p50 / p99 ms ': `${fmt(r.few.p50)} / ${p99Text(r.few)}`,
-    'rule evaluations/s': Number.isFinite(r.throughput.evaluationsPerSecond)
-      ? fmt(r.throughput.evaluationsPerSecond)
-      : 'n/a',
-    duplicates: r.duplicates,
-  })),
-);
-const ours = results.find((r) => r.side.startsWith('ours'));
-const distributed = results.find((r) => r.side.startsWith('distributed'));
-const red = results.find((r) => r.side.startsWith('Node-RED'));
-for (const [name, side] of [
-  ['ours', ours],
-  ['distributed', distributed],
-] as const) {
-  if (!side) continue;
-  for (const [what, l] of [
-    ['every second uplink firing', side.all],
-    [`1 in ${FEW_PERIOD} firing`, side.few],
+  if (which === 'node-red' || which === 'both' || which === 'all') {
+    try {
+      results.push(await runSide(nodeRedSide));
+    } catch (err) {
+      console.log(`Node-RED side failed: ${(err as Error).stack ?? err}`);
+    }
+  }
+  console.log('');
+  console.table(
+    results.map((r) => ({
+      side: r.side.split(' (')[0],
+      'every 2nd fires: mails': `${fmt(r.all.delivered)} / ${fmt(r.all.expected)}`,
+      'p50 / p99 ms': `${Number.isFinite(r.all.p50) ? fmt(r.all.p50) : `> ${fmt(DRAIN_MS)}`} / ${p99Text(r.all)}`,
+      [`1 in ${FEW_PERIOD} fires: mails`]: `${fmt(r.few.delivered)} / ${fmt(r.few.expected)}`,
+      'p50 / p99 ms ': `${fmt(r.few.p50)} / ${p99Text(r.few)}`,
+      'rule evaluations/s': Number.isFinite(r.throughput.evaluationsPerSecond)
+        ? fmt(r.throughput.evaluationsPerSecond)
+        : 'n/a',
+      duplicates: r.duplicates,
+    })),
+  );
+  const ours = results.find((r) => r.side.startsWith('ours'));
+  const distributed = results.find((r) => r.side.startsWith('distributed ('));
+  const apart = results.find((r) => r.side.startsWith('distributed-apart'));
+  const red = results.find((r) => r.side.startsWith('Node-RED'));
+  for (const [name, side] of [
+    ['ours', ours],
+    ['distributed', distributed],
+    ['distributed-apart', apart],
   ] as const) {
+    if (!side) continue;
+    for (const [what, l] of [
+      ['every second uplink firing', side.all],
+      [`1 in ${FEW_PERIOD} firing`, side.few],
+    ] as const) {
+      console.log(
+        `target ${name} p99 < 100 ms at ${RATE} uplinks/s, ${what}: ${l.p99 < 100 ? 'MET' : 'NOT MET'} (${p99Text(l)} ms)`,
+      );
+    }
+  }
+  if (ours && red) {
+    const ratio = ours.throughput.evaluationsPerSecond / red.throughput.evaluationsPerSecond;
     console.log(
-      `target ${name} p99 < 100 ms at ${RATE} uplinks/s, ${what}: ${l.p99 < 100 ? 'MET' : 'NOT MET'} (${p99Text(l)} ms)`,
+      `ours / Node-RED: rule evaluations/s ${ratio.toFixed(2)}x (target >= 3x: ${ratio >= 3 ? 'MET' : 'NOT MET'}); ` +
+        `p99 every second firing ${ratioText(ours.all.p99, red.all.p99)}, 1 in ${FEW_PERIOD} ${ratioText(ours.few.p99, red.few.p99)}`,
     );
   }
-}
-if (ours && red) {
-  const ratio = ours.throughput.evaluationsPerSecond / red.throughput.evaluationsPerSecond;
   console.log(
-    `ours / Node-RED: rule evaluations/s ${ratio.toFixed(2)}x (target >= 3x: ${ratio >= 3 ? 'MET' : 'NOT MET'}); ` +
-      `p99 every second firing ${ratioText(ours.all.p99, red.all.p99)}, 1 in ${FEW_PERIOD} ${ratioText(ours.few.p99, red.few.p99)}`,
+    `load average at the end ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
   );
+  process.exit(0);
 }
-console.log(
-  `load average at the end ${loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ')}`,
-);
-process.exit(0);
