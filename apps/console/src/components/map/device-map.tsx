@@ -1,11 +1,14 @@
-import { ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import { ScatterplotLayer } from '@deck.gl/layers';
 import { MapLibreOverlay } from '@deck.gl/maplibre';
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { localeTag } from '../../lib/format';
 import { testHooks } from '../../lib/test-hooks';
 import { ClusterClient } from './cluster-client';
+import { ClusterCountsCanvas } from './cluster-counts';
 import {
   CLUSTER_MAX_ZOOM,
   DEFAULT_CENTER,
@@ -98,16 +101,7 @@ function layersFor(items: MapItem[], used: Set<string>, onClick: (item: MapItem)
         pickable: true,
         onClick: ({ object }) => object && onClick(object),
       }),
-      new TextLayer<MapItem>({
-        id: 'cluster-counts',
-        data: clusters,
-        getPosition: (d) => d.position,
-        getText: (d) => (d.kind === 'cluster' ? String(d.count) : ''),
-        getSize: 12,
-        getColor: [255, 255, 255],
-        fontWeight: 600,
-        characterSet: '0123456789',
-      }),
+      // The counts are not a deck.gl TextLayer: see cluster-counts.ts.
     );
   if (used.has('devices'))
     layers.push(
@@ -129,6 +123,12 @@ function layersFor(items: MapItem[], used: Set<string>, onClick: (item: MapItem)
   return layers;
 }
 
+/** Counts per interface language, as the console's other numbers (lib/format.ts). */
+function countFormat(lang: string): (count: number) => string {
+  const numbers = new Intl.NumberFormat(localeTag(lang));
+  return (count) => numbers.format(count);
+}
+
 export function DeviceMap({
   points,
   styleUrl,
@@ -137,9 +137,14 @@ export function DeviceMap({
   pending = false,
   onDrawn,
 }: DeviceMapProps) {
+  const { i18n } = useTranslation();
+  const lang = i18n.language;
+  const langRef = useRef(lang);
+  langRef.current = lang;
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
   const overlayRef = useRef<MapLibreOverlay | null>(null);
+  const countsRef = useRef<ClusterCountsCanvas | null>(null);
   const clickRef = useRef(onPointClick);
   clickRef.current = onPointClick;
   const clusterRef = useRef<ClusterClient | null>(null);
@@ -152,11 +157,14 @@ export function DeviceMap({
   /** the map has been idle with its loaded points drawn (onDrawn told) */
   const drawnRef = useRef(false);
   /**
-   * Layers that have had data: only these are given to deck.gl. A layer set up compiles its shaders and
-   * (the cluster counts) builds a font atlas on the main thread, some 0.3 s in SwiftShader, which a map
-   * without devices never needs; once used, a layer stays, so pans do not set it up again. A map created
+   * Layers that have had data: only these are given to deck.gl. A layer set up compiles its shaders, which a
+   * map without devices never needs; once used, a layer stays, so pans do not set it up again. A map created
    * while its devices are still on their way sets every layer up at once (with no data), so that work is
-   * done while the server answers, not after.
+   * done while the server answers, not after. A layer without data is not drawn (luma.gl skips a draw of 0
+   * instances), so SwiftShader builds the pipelines in the frame that first draws devices (0.6 to 2.5 s of
+   * readback at load 3 to 14, traces of 2026-11-21). Invisible stand-ins drawn before were measured and not
+   * kept: deck.gl's first frame with layers came after the clustering worker's first answer in every trace,
+   * so stand-ins and devices fell into the same frame.
    */
   const usedLayers = useRef(new Set<string>(pending ? ['clusters', 'devices'] : []));
   /** the points the worker's index was built from */
@@ -171,7 +179,8 @@ export function DeviceMap({
     const map = mapRef.current;
     const overlay = overlayRef.current;
     const clusters = clusterRef.current;
-    if (!map || !overlay || !clusters) return;
+    const counts = countsRef.current;
+    if (!map || !overlay || !clusters || !counts) return;
     const b = map.getBounds();
     const padLng = (b.getEast() - b.getWest()) / 2;
     const padLat = (b.getNorth() - b.getSouth()) / 2;
@@ -190,8 +199,11 @@ export function DeviceMap({
     const drawn = loadedRef.current ?? [];
     void clusters.clusters(bbox, zoom).then((encoded) => {
       if (seq !== redrawSeq.current || mapRef.current !== map) return;
+      const items = decodeClusters(encoded, drawn);
+      // The counts canvas draws these at MapLibre's next render, the one in which deck.gl draws the layers.
+      counts.setItems(items);
       overlay.setProps({
-        layers: layersFor(decodeClusters(encoded, drawn), usedLayers.current, (item) => {
+        layers: layersFor(items, usedLayers.current, (item) => {
           if (item.kind === 'point') clickRef.current?.(item.point.id);
           else {
             void clusters.expansionZoom(item.clusterId).then((expansion) => {
@@ -237,14 +249,26 @@ export function DeviceMap({
     // deck.gl draws into MapLibre's WebGL context (one context fewer to create, about 0.3 s in SwiftShader).
     // @deck.gl/maplibre, not @deck.gl/mapbox: the latter reads map.transform, which MapLibre 6 removed, so
     // every deck frame threw there (nothing drawn, nothing to click).
+    // No `onLoad` here: MapLibreOverlay.setProps hands its own props to deck.gl again, and a user onLoad there
+    // replaced the one @deck.gl/maplibre wraps around it to start following the map's moves, whenever the
+    // first layers came before deck.gl's device: picking then used the first view and clicks missed.
     const overlay = new MapLibreOverlay({
       interleaved: true,
       layers: [],
       getCursor: ({ isHovering }) => (isHovering ? 'pointer' : 'grab'),
     });
     map.addControl(overlay);
+    const counts = new ClusterCountsCanvas({
+      canvas: map.getCanvas(),
+      container: map.getCanvasContainer(),
+      project: (position) => map.project(position),
+    });
+    counts.setFormat(countFormat(langRef.current));
+    // 'render' comes after MapLibre (and deck.gl's layers in it) drew the frame, in the same task.
+    map.on('render', () => counts.draw());
     mapRef.current = map;
     overlayRef.current = overlay;
+    countsRef.current = counts;
     const clusters = new ClusterClient();
     clusters.load(pointsRef.current);
     loadedRef.current = pointsRef.current;
@@ -262,13 +286,20 @@ export function DeviceMap({
       if (window.__IOT_MAPS__) delete window.__IOT_MAPS__[testId];
       map.removeControl(overlay);
       overlay.finalize();
+      counts.remove();
       map.remove();
       clusters.terminate();
       mapRef.current = null;
       overlayRef.current = null;
+      countsRef.current = null;
       clusterRef.current = null;
     };
   }, [styleUrl, testId]);
+
+  useEffect(() => {
+    countsRef.current?.setFormat(countFormat(lang));
+    mapRef.current?.triggerRepaint();
+  }, [lang]);
 
   // New devices: a new index in the worker, drawn at once, not at the next pan (and once they stop being
   // pending, for the test builds' "ready").
