@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser, toastsGone } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 const PASSWORD = 'DemoPass#2026';
@@ -82,7 +82,7 @@ async function unreadBadge(page: Page): Promise<number> {
   return Number(await page.getByTestId('messages-button').getAttribute('data-unread'));
 }
 
-describe('alarms, messages and rules in Chromium', () => {
+describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('the main user sees the cold room alarm after a poll, acknowledges it and reads the message', async () => {
     const { context, page } = await signedIn('main@demo.test');
     await page.goto('/alarms');
@@ -108,7 +108,9 @@ describe('alarms, messages and rules in Chromium', () => {
     );
     expect(stored[0]?.state).toBe('acknowledged');
     expect(stored[0]?.acknowledged_at).not.toBeNull();
-    // The filter is in the URL: "all" keeps the acknowledged alarm listed too.
+    // The filter is in the URL: "all" keeps the acknowledged alarm listed too. The acknowledgement's toast
+    // covers the filter (both top right) until it closes.
+    await toastsGone(page);
     await page.getByTestId('alarms-filter-all').click();
     await page.waitForURL('**/alarms?show=all');
     await expect.poll(() => row.count()).toBe(1);
@@ -180,7 +182,7 @@ describe('alarms, messages and rules in Chromium', () => {
     // The command dialog is there for the main user.
     expect(await page.getByTestId('device-drawer').getByTestId('device-action-downlink').count()).toBe(1);
     await context.close();
-  }, 60_000);
+  });
 
   it('a plain user sees the rules read-only and no command button', async () => {
     const { context, page } = await signedIn('user@demo.test');
@@ -204,7 +206,7 @@ describe('alarms, messages and rules in Chromium', () => {
     expect(await form.getByTestId('rule-value').isDisabled()).toBe(true);
     expect(await form.getByTestId('rule-submit').count()).toBe(0);
     await context.close();
-  }, 60_000);
+  });
 
   it('virtual field preview on the latest values, sensor check bounds and the command dialog', async () => {
     const { context, page } = await signedIn('main@demo.test');
@@ -265,5 +267,5 @@ describe('alarms, messages and rules in Chromium', () => {
     await dialog.getByTestId('downlink-param-minutes').fill('15');
     await expect.poll(() => dialog.getByTestId('downlink-send').isEnabled()).toBe(true);
     await context.close();
-  }, 60_000);
+  });
 });

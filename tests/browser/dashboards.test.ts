@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 const PASSWORD = 'DemoPass#2026';
@@ -140,7 +140,7 @@ async function clickDevice(page: Page, mapId: string, device: ApiDevice): Promis
   expect(await drawer.count(), `device drawer of ${device.name} after 5 clicks on the map`).toBe(1);
 }
 
-describe('dashboards, groups and the map in Chromium', () => {
+describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('the demo client opens on its dashboard with a table, a uPlot chart and a map', async () => {
     const { context, page } = await signedIn('main@demo.test');
     const [dashboard] = await apiGet<ApiDashboard[]>(page, '/core/company/dashboards');

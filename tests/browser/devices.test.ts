@@ -9,7 +9,7 @@ import { batteryBucket, parseDecimal } from '@iot/domain';
 import { hash } from '@node-rs/argon2';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 const PASSWORD = 'DemoPass#2026';
@@ -83,7 +83,7 @@ function numericFields(device: ApiDevice): string[] {
     .sort();
 }
 
-describe('device screens in Chromium', () => {
+describe('device screens in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('lists the demo client devices with battery buckets and offline markers', async () => {
     // Tall enough that the virtualized table renders every one of the ~50 demo devices.
     const { context, page } = await signedIn('main@demo.test', { height: 3600 });

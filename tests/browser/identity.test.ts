@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 const PASSWORD = 'DemoPass#2026';
@@ -59,7 +59,7 @@ function currentUser(page: Page): Promise<{ impersonated: boolean; company_id: n
   });
 }
 
-describe('console identity and shell in Chromium', () => {
+describe('console identity and shell in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('signs a main user in to the dashboard with the main user menu and shows the version', async () => {
     const { context, page } = await newPage();
     await page.goto('/login');

@@ -34,6 +34,23 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: browserArgs(options) });
 }
 
+/**
+ * The time a browser test may take (its describe's `timeout`). In CI the browser tests run beside the rest of
+ * the suite on two cores, where page loads, lazy chunks and clicks take several times their quiet duration:
+ * a 30 s default timed out there for a test that takes 8 s alone.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 90_000;
+
+/**
+ * Waits until no toast is shown, with the mouse moved off them: a toast (top right, spec section 7) covers
+ * the page header's actions, and one under the mouse pauses its own timer, so a click aimed at a header
+ * action behind it would wait for as long as the test lets it.
+ */
+export async function toastsGone(page: Page): Promise<void> {
+  await page.mouse.move(1, 1);
+  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 20_000 });
+}
+
 /** Keeps a screenshot of the page as a test artefact under test-results/screenshots. */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
