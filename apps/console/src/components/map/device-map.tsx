@@ -212,6 +212,10 @@ export function DeviceMap({
           }
         }),
       });
+      // Test builds count the layer updates (data-layer-updates), so a test can wait for the layers of the view
+      // it moved to before it clicks: the map's 'idle' may come before the worker's answer for that view.
+      const el = containerRef.current;
+      if (el && testHooks().maps) el.dataset.layerUpdates = String(Number(el.dataset.layerUpdates ?? 0) + 1);
       // "Drawn" once the map is idle with the layers of its current, loaded points drawn (test builds:
       // data-ready).
       if (!drawnRef.current) {
@@ -221,6 +225,9 @@ export function DeviceMap({
           const el = containerRef.current;
           if (el && testHooks().maps) el.dataset.ready = 'true';
           onDrawnRef.current?.();
+          // One pick now, while nobody waits on it: deck.gl's first pick in a page found nothing (it sets up
+          // the picking pass), so the first click or tap on a device did nothing and only the second opened it.
+          overlay.pickObject({ x: 0, y: 0 });
         });
         map.triggerRepaint();
       }
