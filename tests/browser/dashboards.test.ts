@@ -42,6 +42,8 @@ interface TestMap {
   jumpTo(options: { center: [number, number]; zoom: number }): void;
   project(lngLat: [number, number]): { x: number; y: number };
   getContainer(): HTMLElement;
+  getZoom(): number;
+  triggerRepaint(): void;
 }
 /** The console's test build registers its maps here. */
 type MapWindow = Window & { __IOT_MAPS__?: Record<string, TestMap> };
@@ -132,10 +134,9 @@ async function devicePixel(page: Page, mapId: string, device: ApiDevice): Promis
 }
 
 /**
- * Clicks the device on the map once: the drawer must open from the first click (deck.gl's first pick in a
- * page used to find nothing, so only a second click opened it). devicePixel waits until the layers of the
- * view are drawn; the drawer then gets time, as deck.gl's picking pass and the drawer's lazy chunk are slow
- * under software WebGL beside the full suite.
+ * Clicks the device on the map once: the drawer must open from the first click (with deck.gl's picking a
+ * first click found nothing while the picking pipeline was still linking, reliably so under load).
+ * devicePixel waits until the layers of the view are drawn; the drawer's lazy chunk then gets time.
  */
 async function clickDevice(page: Page, mapId: string, device: ApiDevice): Promise<void> {
   // The widgets' data and the start-up device list are in: the layout no longer moves under the click.
@@ -325,6 +326,28 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
       });
     await expect.poll(countPixels).toBeGreaterThan(20);
     await keepScreenshot(page, 'map-view');
+
+    // The pointer over a cluster shows a hand; a click on it zooms in towards its devices.
+    const zoom = () => page.evaluate(() => (window as MapWindow).__IOT_MAPS__?.['map-view']?.getZoom() ?? 0);
+    const zoomBefore = await zoom();
+    const [lng, lat] = ((await view.getAttribute('data-largest-cluster')) ?? '').split(',').map(Number);
+    expect(Number.isFinite(lng) && Number.isFinite(lat)).toBe(true);
+    const cluster = await page.evaluate(
+      ([clusterLng, clusterLat]) => {
+        const map = (window as MapWindow).__IOT_MAPS__?.['map-view'];
+        const p = map?.project([clusterLng as number, clusterLat as number]);
+        const box = map?.getContainer().getBoundingClientRect();
+        return p && box ? { x: box.left + p.x, y: box.top + p.y } : null;
+      },
+      [lng, lat] as const,
+    );
+    if (!cluster) throw new Error('the map view is not on the page');
+    const cursor = () => view.locator('canvas.maplibregl-canvas').evaluate((c) => getComputedStyle(c).cursor);
+    await page.mouse.move(cluster.x, cluster.y);
+    await expect.poll(cursor).toBe('pointer');
+    await page.mouse.click(cluster.x, cluster.y);
+    await expect.poll(zoom).toBeGreaterThan(zoomBefore);
+
     const target = placed[placed.length - 1] as ApiDevice;
     await clickDevice(page, 'map-view', target);
     expect(await page.getByTestId('device-drawer').getByTestId('drawer-title').textContent()).toBe(

@@ -11,11 +11,16 @@ import { ClusterClient } from './cluster-client';
 import { ClusterCountsCanvas } from './cluster-counts';
 import {
   CLUSTER_MAX_ZOOM,
+  CLUSTER_OUTLINE,
+  clusterRadius,
   DEFAULT_CENTER,
   DEFAULT_ZOOM,
   decodeClusters,
+  itemAt,
   type MapItem,
   type MapPoint,
+  POINT_OUTLINE,
+  POINT_RADIUS,
 } from './map-points';
 
 /**
@@ -78,8 +83,11 @@ declare global {
 
 const CLUSTER_COLOR: [number, number, number] = [13, 148, 136];
 
-/** The deck.gl layers of the map; a layer without data is left out (see DeviceMap's `used`). */
-function layersFor(items: MapItem[], used: Set<string>, onClick: (item: MapItem) => void) {
+/**
+ * The deck.gl layers of the map; a layer without data is left out (see DeviceMap's `used`). Not pickable:
+ * clicks and the cursor are decided from the drawn items (`itemAt`), see DeviceMap.
+ */
+function layersFor(items: MapItem[], used: Set<string>) {
   const points = items.filter((i) => i.kind === 'point');
   const clusters = items.filter((i) => i.kind === 'cluster');
   if (clusters.length > 0) used.add('clusters');
@@ -91,15 +99,13 @@ function layersFor(items: MapItem[], used: Set<string>, onClick: (item: MapItem)
         id: 'clusters',
         data: clusters,
         getPosition: (d) => d.position,
-        getRadius: (d) => (d.kind === 'cluster' ? 14 + Math.min(26, Math.log2(d.count) * 3) : 6),
+        getRadius: (d) => (d.kind === 'cluster' ? clusterRadius(d.count) : POINT_RADIUS),
         radiusUnits: 'pixels',
         getFillColor: [...CLUSTER_COLOR, 200],
         getLineColor: [255, 255, 255],
         lineWidthUnits: 'pixels',
-        getLineWidth: 2,
+        getLineWidth: CLUSTER_OUTLINE,
         stroked: true,
-        pickable: true,
-        onClick: ({ object }) => object && onClick(object),
       }),
       // The counts are not a deck.gl TextLayer: see cluster-counts.ts.
     );
@@ -109,15 +115,13 @@ function layersFor(items: MapItem[], used: Set<string>, onClick: (item: MapItem)
         id: 'devices',
         data: points,
         getPosition: (d) => d.position,
-        getRadius: 7,
+        getRadius: POINT_RADIUS,
         radiusUnits: 'pixels',
         getFillColor: (d) => (d.kind === 'point' ? [...d.point.color, 230] : [0, 0, 0, 0]),
         getLineColor: [255, 255, 255],
         lineWidthUnits: 'pixels',
-        getLineWidth: 1.5,
+        getLineWidth: POINT_OUTLINE,
         stroked: true,
-        pickable: true,
-        onClick: ({ object }) => object && onClick(object),
       }),
     );
   return layers;
@@ -167,6 +171,8 @@ export function DeviceMap({
    * so stand-ins and devices fell into the same frame.
    */
   const usedLayers = useRef(new Set<string>(pending ? ['clusters', 'devices'] : []));
+  /** the items last given to deck.gl, as drawn: what a click or the cursor hits */
+  const itemsRef = useRef<readonly MapItem[]>([]);
   /** the points the worker's index was built from */
   const loadedRef = useRef<readonly MapPoint[] | null>(null);
   const redrawRef = useRef<() => void>(() => undefined);
@@ -202,20 +208,20 @@ export function DeviceMap({
       const items = decodeClusters(encoded, drawn);
       // The counts canvas draws these at MapLibre's next render, the one in which deck.gl draws the layers.
       counts.setItems(items);
-      overlay.setProps({
-        layers: layersFor(items, usedLayers.current, (item) => {
-          if (item.kind === 'point') clickRef.current?.(item.point.id);
-          else {
-            void clusters.expansionZoom(item.clusterId).then((expansion) => {
-              map.easeTo({ center: item.position, zoom: Math.min(expansion, CLUSTER_MAX_ZOOM) });
-            });
-          }
-        }),
-      });
+      itemsRef.current = items;
+      overlay.setProps({ layers: layersFor(items, usedLayers.current) });
       // Test builds count the layer updates (data-layer-updates), so a test can wait for the layers of the view
-      // it moved to before it clicks: the map's 'idle' may come before the worker's answer for that view.
+      // it moved to before it clicks: the map's 'idle' may come before the worker's answer for that view;
       const el = containerRef.current;
-      if (el && testHooks().maps) el.dataset.layerUpdates = String(Number(el.dataset.layerUpdates ?? 0) + 1);
+      if (el && testHooks().maps) {
+        el.dataset.layerUpdates = String(Number(el.dataset.layerUpdates ?? 0) + 1);
+        // and where the largest cluster is ("lng,lat"), for a test that clicks one
+        let largest: MapItem | null = null;
+        for (const item of items)
+          if (item.kind === 'cluster' && (largest?.kind !== 'cluster' || item.count > largest.count))
+            largest = item;
+        el.dataset.largestCluster = largest ? largest.position.join(',') : '';
+      }
       // "Drawn" once the map is idle with the layers of its current, loaded points drawn (test builds:
       // data-ready).
       if (!drawnRef.current) {
@@ -225,9 +231,6 @@ export function DeviceMap({
           const el = containerRef.current;
           if (el && testHooks().maps) el.dataset.ready = 'true';
           onDrawnRef.current?.();
-          // One pick now, while nobody waits on it: deck.gl's first pick in a page found nothing (it sets up
-          // the picking pass), so the first click or tap on a device did nothing and only the second opened it.
-          overlay.pickObject({ x: 0, y: 0 });
         });
         map.triggerRepaint();
       }
@@ -259,10 +262,13 @@ export function DeviceMap({
     // No `onLoad` here: MapLibreOverlay.setProps hands its own props to deck.gl again, and a user onLoad there
     // replaced the one @deck.gl/maplibre wraps around it to start following the map's moves, whenever the
     // first layers came before deck.gl's device: picking then used the first view and clicks missed.
+    /** the pointer is over a device or a cluster (set by the hover below) */
+    let hovering = false;
     const overlay = new MapLibreOverlay({
       interleaved: true,
       layers: [],
-      getCursor: ({ isHovering }) => (isHovering ? 'pointer' : 'grab'),
+      // deck.gl sets the canvas's cursor at each of its frames: the same as the hover below decides.
+      getCursor: () => (hovering ? 'pointer' : 'grab'),
     });
     map.addControl(overlay);
     const counts = new ClusterCountsCanvas({
@@ -280,6 +286,44 @@ export function DeviceMap({
     clusters.load(pointsRef.current);
     loadedRef.current = pointsRef.current;
     clusterRef.current = clusters;
+    // Clicks and the cursor come from the items as drawn (itemAt), not from deck.gl's GPU picking: its picking
+    // pipeline links asynchronously, and a click before it had linked found nothing, so the first click or tap
+    // on a device did nothing (reliably so on a busy machine); picking on every pointer move also cost a GPU
+    // read-back per frame, dear under software WebGL.
+    const hitAt = (point: { x: number; y: number }) =>
+      itemAt(itemsRef.current, (position) => map.project(position), point.x, point.y);
+    map.on('click', (event) => {
+      const item = hitAt(event.point);
+      if (item?.kind === 'point') clickRef.current?.(item.point.id);
+      else if (item?.kind === 'cluster') {
+        void clusters.expansionZoom(item.clusterId).then((expansion) => {
+          if (mapRef.current !== map) return;
+          map.easeTo({ center: item.position, zoom: Math.min(expansion, CLUSTER_MAX_ZOOM) });
+        });
+      }
+    });
+    let hoverAt: { x: number; y: number } | null = null;
+    let hoverFrame = 0;
+    const setHovering = (next: boolean) => {
+      if (next === hovering) return;
+      hovering = next;
+      map.getCanvas().style.cursor = next ? 'pointer' : 'grab';
+    };
+    // One hit test per animation frame at most, and none while a button is down (a pan).
+    map.on('mousemove', (event) => {
+      if (event.originalEvent.buttons !== 0) return;
+      hoverAt = event.point;
+      if (hoverFrame) return;
+      hoverFrame = requestAnimationFrame(() => {
+        hoverFrame = 0;
+        if (hoverAt) setHovering(hitAt(hoverAt) !== null);
+      });
+    });
+    map.on('mouseout', () => {
+      hoverAt = null;
+      setHovering(false);
+    });
+    map.on('dragstart', () => setHovering(false));
     const redraw = () => redrawRef.current();
     map.on('load', redraw);
     map.on('moveend', redraw);
@@ -290,6 +334,7 @@ export function DeviceMap({
       el.dataset.ready = 'false';
     }
     return () => {
+      cancelAnimationFrame(hoverFrame);
       if (window.__IOT_MAPS__) delete window.__IOT_MAPS__[testId];
       map.removeControl(overlay);
       overlay.finalize();

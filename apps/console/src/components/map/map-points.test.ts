@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { hasPosition } from './device-points';
-import { buildClusterIndex, clusterItems, DEFAULT_CENTER, type MapPoint } from './map-points';
+import {
+  buildClusterIndex,
+  clusterItems,
+  clusterRadius,
+  DEFAULT_CENTER,
+  itemAt,
+  type MapItem,
+  type MapPoint,
+  POINT_RADIUS,
+} from './map-points';
 
 function grid(n: number): MapPoint[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -41,5 +50,44 @@ describe('hasPosition', () => {
     [Number.NaN, 1, false],
   ])('%s, %s -> %s', (lat, lng, ok) => {
     expect(hasPosition(lat, lng)).toBe(ok);
+  });
+});
+
+describe('itemAt (what a click or the cursor hits)', () => {
+  // A plain projection for the test: a position's pixel is its coordinates times ten.
+  const project = ([lng, lat]: [number, number]) => ({ x: lng * 10, y: lat * 10 });
+  const point = (id: number, x: number, y: number): MapItem => ({
+    kind: 'point',
+    point: { id, longitude: x / 10, latitude: y / 10, color: [0, 0, 0] },
+    position: [x / 10, y / 10],
+  });
+  const cluster = (clusterId: number, count: number, x: number, y: number): MapItem => ({
+    kind: 'cluster',
+    clusterId,
+    count,
+    position: [x / 10, y / 10],
+  });
+
+  it('hits a device inside its circle and outline, with a little slack, and nothing beyond', () => {
+    const items = [point(1, 100, 100)];
+    expect(itemAt(items, project, 100, 100)).toBe(items[0]);
+    expect(itemAt(items, project, 100 + POINT_RADIUS + 3, 100)).toBe(items[0]);
+    expect(itemAt(items, project, 100 + POINT_RADIUS + 5, 100)).toBeNull();
+    expect(itemAt([], project, 100, 100)).toBeNull();
+  });
+
+  it('takes the device over a cluster, and the last drawn of overlapping devices', () => {
+    const items = [cluster(9, 50, 100, 100), point(1, 104, 100), point(2, 106, 100)];
+    expect(itemAt(items, project, 105, 100)).toBe(items[2]);
+    // Within the cluster's circle but off both devices: the cluster.
+    expect(itemAt(items, project, 100, 100 + clusterRadius(50) - 2)).toBe(items[0]);
+  });
+
+  it('sizes the hit area of a cluster by its count, as drawn', () => {
+    const small = [cluster(1, 2, 100, 100)];
+    const large = [cluster(2, 5000, 100, 100)];
+    const y = 100 + clusterRadius(2) + 10;
+    expect(itemAt(small, project, 100, y)).toBeNull();
+    expect(itemAt(large, project, 100, y)).toBe(large[0]);
   });
 });

@@ -96,3 +96,45 @@ export function clusterItems(
 ): MapItem[] {
   return decodeClusters(encodeClusters(index, bbox, zoom), points);
 }
+
+/** Drawn radius (CSS px) of a single device's circle, and the width of its white outline. */
+export const POINT_RADIUS = 7;
+export const POINT_OUTLINE = 1.5;
+/** Width (CSS px) of a cluster circle's white outline. */
+export const CLUSTER_OUTLINE = 2;
+
+/** Drawn radius (CSS px) of a cluster's circle: it grows with the log of its count, up to 40. */
+export function clusterRadius(count: number): number {
+  return 14 + Math.min(26, Math.log2(count) * 3);
+}
+
+/** CSS px around a circle that still hit it, for a finger or an unsteady hand. */
+const HIT_SLOP = 3;
+
+/**
+ * The item drawn at (x, y), CSS px from the map canvas's top left, or null. Devices lie over clusters and,
+ * within a layer, later items over earlier ones, as deck.gl draws them; the outline straddles the radius.
+ */
+export function itemAt(
+  items: readonly MapItem[],
+  project: (position: [number, number]) => { x: number; y: number },
+  x: number,
+  y: number,
+): MapItem | null {
+  let cluster: MapItem | null = null;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i] as MapItem;
+    if (item.kind === 'cluster' && cluster) continue;
+    const reach =
+      (item.kind === 'point'
+        ? POINT_RADIUS + POINT_OUTLINE / 2
+        : clusterRadius(item.count) + CLUSTER_OUTLINE / 2) + HIT_SLOP;
+    const at = project(item.position);
+    const dx = at.x - x;
+    const dy = at.y - y;
+    if (dx * dx + dy * dy > reach * reach) continue;
+    if (item.kind === 'point') return item;
+    cluster = item;
+  }
+  return cluster;
+}
