@@ -127,6 +127,29 @@ forEachDb((suite) => {
           ])
         ).rows.length,
       ).toBeGreaterThan(0);
+
+      // A change of the actions alone (the statement leaves the rule row alone) is seen too: the trigger
+      // of migration 0012 touches the rule. An edited action makes the next batch read the rule in full...
+      await db.query(`UPDATE rule_actions SET subject = 'edited' WHERE rule_id = $1 AND subject = 'again'`, [
+        warm,
+      ]);
+      await batch(db, cache, uplinks(device, [5], t0 + 240_000));
+      expect(cache.fullReads()).toBe(3);
+      const fifth = await batch(db, cache, uplinks(device, [11], t0 + 300_000));
+      expect(cache.fullReads()).toBe(3);
+      expect(fifth.jobs).toHaveLength(2);
+      // ... and a deleted action is gone from the next firing.
+      const { rows: left } = await db.query<{ id: string }>(
+        `DELETE FROM rule_actions WHERE rule_id = $1 AND subject = 'edited' RETURNING id::text`,
+        [warm],
+      );
+      expect(left).toHaveLength(1);
+      await batch(db, cache, uplinks(device, [5], t0 + 360_000));
+      expect(cache.fullReads()).toBe(4);
+      const sixth = await batch(db, cache, uplinks(device, [12], t0 + 420_000));
+      const actionIds = (sixth.jobs as { actionId: number }[]).map((job) => String(job.actionId));
+      expect(actionIds).toHaveLength(1);
+      expect(actionIds).not.toContain(left[0]?.id);
     });
 
     it('keeps the rules of two batches running at once apart (PostgreSQL runs them side by side)', async () => {

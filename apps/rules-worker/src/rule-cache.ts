@@ -14,9 +14,10 @@ import {
  * Reading ten rules with their states and actions per device in every batch was the largest statement
  * of the batch's transaction (tests/bench/README.md). A batch now asks the database only for each
  * rule's row version (`xmin`, which every UPDATE of the row changes, whoever makes it: the console,
- * the timer, another worker) and its actions' versions, locking the rule rows as before; only rules
- * whose version differs from the cached one are read in full. The states the batch writes come back
- * with their new versions, so the next batch finds its own writes current.
+ * the timer, another worker; a change of the rule's actions touches the row too, by the trigger of
+ * migration 0012), locking the rule rows as before; only rules whose version differs from the cached
+ * one are read in full. The states the batch writes come back with their new versions, so the next
+ * batch finds its own writes current.
  *
  * The cache is only changed after the batch's transaction committed (`commit`); a failed batch drops
  * it whole (`forget`), because the engine may have changed nested state objects in place. The
@@ -62,7 +63,7 @@ export interface PendingRules {
 
 interface Cached {
   row: RulesWorkerRule;
-  /** `<rule xmin>/<action id>.<action xmin>,...` */
+  /** the rule row's xmin (which a change of its actions moves too, see RuleVersionRow) */
   version: string;
 }
 
@@ -88,7 +89,6 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
   const batches = new WeakMap<
     Queryable,
     {
-      actionVersions: Map<number, string>;
       locked: Map<number, RulesWorkerRule>;
       lockedVersions: Map<number, string>;
     }
@@ -103,16 +103,15 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       return api.resolve(tx, refs, await lockRuleVersions(tx, refs, { lockRows: options.lockRows }));
     },
     async resolve(tx, refs, rows) {
-      const actionVersions = new Map<number, string>();
       const locked = new Map<number, RulesWorkerRule>();
       const lockedVersions = new Map<number, string>();
-      batches.set(tx, { actionVersions, locked, lockedVersions });
+      batches.set(tx, { locked, lockedVersions });
       if (refs.length === 0) return [];
       const refOf = new Map(refs.map((r) => [r.deviceId, r]));
       const stale = new Map<number, DeviceRef>();
       for (const row of rows) {
         const cached = cache.get(row.id);
-        if (!cached || cached.version !== `${row.rule_v}/${row.actions_v}`) {
+        if (!cached || cached.version !== row.rule_v) {
           const ref = refOf.get(row.device_id);
           if (ref) stale.set(ref.deviceId, ref);
         }
@@ -127,8 +126,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
         const rule = fresh.get(row.id) ?? cache.get(row.id)?.row;
         // A rule created between the two statements is not in the first: it waits for the next batch.
         if (!rule) continue;
-        actionVersions.set(row.id, row.actions_v);
-        lockedVersions.set(row.id, `${row.rule_v}/${row.actions_v}`);
+        lockedVersions.set(row.id, row.rule_v);
         locked.set(row.id, rule);
         result.push(rule);
       }
@@ -138,7 +136,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       const pending: PendingRules = { rows: new Map() };
       const batch = batches.get(tx);
       if (!batch) throw new Error('rule cache: save() without lock() in the same transaction');
-      const { actionVersions, locked, lockedVersions } = batch;
+      const { locked, lockedVersions } = batch;
       // Unwritten: the row in the database is unchanged, so its version stays; the state is the new one.
       for (const { id, state } of kept) {
         const row = locked.get(id);
@@ -151,13 +149,8 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       const stateOf = new Map(rows.map((r) => [r.id, r.state]));
       for (const { id, version: rule_v } of versions) {
         const row = locked.get(id);
-        const actions = actionVersions.get(id);
-        if (!row || actions === undefined) continue;
-        pending.rows.set(id, {
-          row,
-          state: stateOf.get(id) as Record<string, unknown>,
-          version: `${rule_v}/${actions}`,
-        });
+        if (!row) continue;
+        pending.rows.set(id, { row, state: stateOf.get(id) as Record<string, unknown>, version: rule_v });
       }
       return pending;
     },

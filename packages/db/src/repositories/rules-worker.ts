@@ -170,19 +170,18 @@ export async function lockDeviceSensorChecks(
   return rows;
 }
 
-/** A rule's row version and its actions' versions (rules worker's rule cache, apps/rules-worker). */
+/** A rule's row version (rules worker's rule cache, apps/rules-worker). */
 export interface RuleVersionRow {
   id: number;
   device_id: number;
-  /** The rule row's xmin, which every UPDATE of the row changes. */
+  /**
+   * The rule row's xmin, which every UPDATE of the row changes; a change of the rule's actions touches
+   * the row too (trigger rule_actions_touch_rule, migration 0012), so this covers them.
+   */
   rule_v: string;
-  /** `<action id>.<action xmin>,...` of the rule's actions. */
-  actions_v: string;
 }
 
-const RULE_VERSION_COLUMNS = `r.id, r.device_id, r.xmin::text AS rule_v,
-  COALESCE((SELECT string_agg(a.id::text || '.' || a.xmin::text, ',' ORDER BY a.id)
-              FROM rule_actions a WHERE a.rule_id = r.id AND a.company_id = r.company_id), '') AS actions_v`;
+const RULE_VERSION_COLUMNS = 'r.id, r.device_id, r.xmin::text AS rule_v';
 
 /** The versions of the devices' active rules, by id; locked FOR NO KEY UPDATE when `lockRows`. */
 export async function lockRuleVersions(
