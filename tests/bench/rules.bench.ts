@@ -4,7 +4,9 @@
  * when no rule fires.
  *
  *   npx tsx tests/bench/rules.bench.ts [all|ours|distributed|distributed-apart|node-red|both|floor|floors|floor-<variant>]
- *     [rate=1000] [latency phase s=15] [throughput phase s=8] [devices=100] [Mosquitto URL=mqtt://127.0.0.1:1883]
+ *     [rate=1000] [latency phase s=15] [throughput phase s=8] [devices=100] [Mosquitto URL]
+ *   Mosquitto URL: the broker of Node-RED's side (default: a Mosquitto of its own with the shipped
+ *   configuration) and of the floor's `machine` variant (default mqtt://127.0.0.1:1883).
  *   RULES_BENCH_FIRING=burst: the 1 in 50 phase fires every device in the same round (see FIRING)
  *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's 1 in 50
  *     phase only, written to <dir>/<side>-1in50.cpuprofile (off by default; the profiler costs CPU)
@@ -31,7 +33,7 @@
  *     log, storage writer, rules worker, notifier with SMTP_URL at a local smtp-server); devices, tokens,
  *     rules and actions created by SQL; one MQTT connection per device, authenticated as the device.
  * (b) Node-RED 4 embedded (RED.init / RED.start, editor and HTTP nodes off) with a generated flow:
- *     `mqtt in` (Mosquitto, a unique topic) -> `function` "ten conditions" (the same conditions with
+ *     `mqtt in` (its own Mosquitto, a unique topic) -> `function` "ten conditions" (the same conditions with
  *     the same episode semantics, state per device in node context) -> `function` "send email" (nodemailer
  *     from functionGlobalContext, nodemailer's default transport: one connection per mail; our notifier
  *     pools its connections) to its own smtp-server.
@@ -88,13 +90,19 @@ const DEVICES = Number(process.argv[6] ?? 100);
 const FEW_PERIOD = 50;
 const FEW_S = 8;
 const MOSQUITTO_URL = process.argv[7] ?? 'mqtt://127.0.0.1:1883';
+/**
+ * Node-RED's broker: a Mosquitto of its own with the shipped configuration (TCP_NODELAY, deep queues), as
+ * the distributed side has, unless a Mosquitto URL is given on the command line.
+ */
+const NODE_RED_OWN_MOSQUITTO = process.argv[7] === undefined;
 /** Publishing to Mosquitto for Node-RED: a few anonymous connections carry all devices' topics. */
 const MOSQUITTO_CONNECTIONS = 4;
 /** After publishing stops, mails still on their way are waited for at most this long (bounded run). */
 const DRAIN_MS = 20_000;
 /**
- * Throughput phase, uplinks published and not yet evaluated. Node-RED: Mosquitto queues at most 1000
- * messages per subscriber (max_queued_messages) and drops the rest, so stay below. Ours: the embedded
+ * Throughput phase, uplinks published and not yet evaluated. Node-RED: a Mosquitto with its default
+ * configuration queues at most 1000 messages per subscriber (max_queued_messages) and drops the rest, so
+ * stay below (also on its own Mosquitto, whose queues are deeper, so figures compare with earlier runs). Ours: the embedded
  * broker's PUBACK already waits for the event log; the window only keeps the backlog comparable.
  */
 const WINDOW_NODE_RED = 900;
@@ -1238,7 +1246,9 @@ async function nodeRedSide(): Promise<Side> {
   const mail = await startMailSink();
   const userDir = mkdtempSync(join(tmpdir(), 'iot-bench-node-red-'));
   const prefix = `bench-node-red-${randomBytes(4).toString('hex')}`;
-  const u = new URL(MOSQUITTO_URL);
+  const mosquitto = NODE_RED_OWN_MOSQUITTO ? await startOwnMosquitto() : undefined;
+  const brokerUrl = mosquitto?.url ?? MOSQUITTO_URL;
+  const u = new URL(brokerUrl);
   const flows = [
     { id: 'tab1', type: 'tab', label: 'bench' },
     {
@@ -1317,7 +1327,7 @@ async function nodeRedSide(): Promise<Side> {
     externalModules: { autoInstall: false, palette: { allowInstall: false } },
   });
   await RED.start();
-  const publishers = await connectPublishers(MOSQUITTO_URL, prefix, MOSQUITTO_CONNECTIONS);
+  const publishers = await connectPublishers(brokerUrl, prefix, MOSQUITTO_CONNECTIONS);
   const accepted = countPubacks(publishers);
   // Wait until the mqtt in node has subscribed: a probe uplink must be evaluated.
   const probeBy = performance.now() + 15_000;
@@ -1327,11 +1337,14 @@ async function nodeRedSide(): Promise<Side> {
     });
     await sleep(200);
   }
-  if (evaluated === 0) throw new Error('Node-RED never received an uplink from Mosquitto');
+  if (evaluated === 0) {
+    await mosquitto?.stop();
+    throw new Error('Node-RED never received an uplink from Mosquitto');
+  }
   const base = evaluated;
   const baseAccepted = accepted();
   return {
-    name: 'Node-RED 4 (embedded; mqtt in from Mosquitto, 2 function nodes, nodemailer)',
+    name: `Node-RED 4 (embedded; mqtt in from ${mosquitto ? 'its own Mosquitto' : brokerUrl}, 2 function nodes, nodemailer)`,
     mail,
     publishers,
     accepted: () => accepted() - baseAccepted,
@@ -1340,6 +1353,7 @@ async function nodeRedSide(): Promise<Side> {
     close: async () => {
       await Promise.all(publishers.map((p) => p.client.endAsync()));
       await RED.stop();
+      await mosquitto?.stop();
       transport.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await mail.close();
