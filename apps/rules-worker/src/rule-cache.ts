@@ -1,7 +1,6 @@
 import {
   type DeviceRef,
   lockDeviceRules,
-  lockRuleVersions,
   type Queryable,
   type RulesWorkerRule,
   type RuleVersionRow,
@@ -23,15 +22,13 @@ import {
  * it whole (`forget`), because the engine may have changed nested state objects in place. The
  * database stays the truth: a cache that is wrong can only cause a full read, never an old state.
  *
- * The versions are read by lockRuleVersions (`lock`) or, together with the batch's devices, fields and
- * checks in one statement, by lockRulesWorkerBatch (`resolve`; packages/db rules-worker.ts).
+ * The versions are read together with the batch's devices, fields and checks in one statement, by
+ * lockRulesWorkerBatch (packages/db rules-worker.ts), and handed to `resolve`.
  */
 export interface RuleCache {
-  /** Locks the devices' active rules and returns them (from memory where the versions match). */
-  lock(tx: Queryable, refs: readonly DeviceRef[]): Promise<RulesWorkerRule[]>;
   /**
-   * The same with the versions already read and locked in this transaction (lockRulesWorkerBatch reads
-   * them with the batch's devices, fields and checks in one statement; `lockRows` as in the options).
+   * The devices' active rules, from memory where the versions match, given the versions read and locked
+   * in this transaction (lockRulesWorkerBatch, with `lockRows` as in the options).
    */
   resolve(
     tx: Queryable,
@@ -85,7 +82,7 @@ export interface RuleCacheOptions {
 
 export function createRuleCache(options: RuleCacheOptions = { lockRows: true }): RuleCache {
   const cache = new Map<number, Cached>();
-  // What lock() read, per transaction (several batches may run at once on PostgreSQL), for save().
+  // What resolve() was given, per transaction (several batches may run at once on PostgreSQL), for save().
   const batches = new WeakMap<
     Queryable,
     {
@@ -99,9 +96,6 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
     lockRows: options.lockRows,
     size: () => cache.size,
     fullReads: () => fullReads,
-    async lock(tx, refs) {
-      return api.resolve(tx, refs, await lockRuleVersions(tx, refs, { lockRows: options.lockRows }));
-    },
     async resolve(tx, refs, rows) {
       const locked = new Map<number, RulesWorkerRule>();
       const lockedVersions = new Map<number, string>();
@@ -135,7 +129,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
     async save(tx, rows, kept = []) {
       const pending: PendingRules = { rows: new Map() };
       const batch = batches.get(tx);
-      if (!batch) throw new Error('rule cache: save() without lock() in the same transaction');
+      if (!batch) throw new Error('rule cache: save() without resolve() in the same transaction');
       const { locked, lockedVersions } = batch;
       // Unwritten: the row in the database is unchanged, so its version stays; the state is the new one.
       for (const { id, state } of kept) {

@@ -86,6 +86,16 @@ const pairsParam = (refs: readonly DeviceRef[]) =>
 
 const PAIRS = `jsonb_to_recordset($1::jsonb) AS p(device_id bigint, company_id bigint)`;
 
+/** A batch's devices (`p`: the pairs) that exist in the company their uplinks name, with the company's zone. */
+const DEVICES_OF_PAIRS = `SELECT d.id, d.company_id AS "companyId", d.name, c.timezone AS "timeZone",
+            COALESCE(ARRAY(SELECT jsonb_array_elements_text(
+              CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
+                   THEN d.device_details->'data_fields' ELSE '[]'::jsonb END)), '{}') AS "dataFields",
+            d.last_online_at AS "lastOnlineAt"
+       FROM p
+       JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
+       JOIN companies c ON c.id = d.company_id`;
+
 /** The devices of a batch that exist in the company their uplinks name, with the company's zone. */
 export async function loadRulesWorkerDevices(
   q: Queryable,
@@ -93,14 +103,7 @@ export async function loadRulesWorkerDevices(
 ): Promise<RulesWorkerDevice[]> {
   if (refs.length === 0) return [];
   const { rows } = await q.query<RulesWorkerDevice>(
-    `SELECT d.id, d.company_id AS "companyId", d.name, c.timezone AS "timeZone",
-            COALESCE(ARRAY(SELECT jsonb_array_elements_text(
-              CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
-                   THEN d.device_details->'data_fields' ELSE '[]'::jsonb END)), '{}') AS "dataFields",
-            d.last_online_at AS "lastOnlineAt"
-       FROM ${PAIRS}
-       JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
-       JOIN companies c ON c.id = d.company_id`,
+    `WITH p AS (SELECT * FROM ${PAIRS}) ${DEVICES_OF_PAIRS}`,
     [pairsParam(refs)],
   );
   return rows;
@@ -130,6 +133,9 @@ export async function lockDeviceRules(q: Queryable, refs: readonly DeviceRef[]):
   return rows;
 }
 
+const VIRTUAL_FIELD_COLUMNS = `v.id, v.company_id AS "companyId", v.device_id AS "deviceId", v.uuid::text AS uuid,
+  v.name, v.unit, v.formula, v.function, v.mapping, v.store, v.state`;
+
 /** Virtual data fields of the devices with their states, locked for this transaction. */
 export async function lockDeviceVirtualFields(
   q: Queryable,
@@ -137,8 +143,7 @@ export async function lockDeviceVirtualFields(
 ): Promise<RulesWorkerVirtualField[]> {
   if (refs.length === 0) return [];
   const { rows } = await q.query<RulesWorkerVirtualField>(
-    `SELECT v.id, v.company_id AS "companyId", v.device_id AS "deviceId", v.uuid::text AS uuid, v.name, v.unit,
-            v.formula, v.function, v.mapping, v.store, v.state
+    `SELECT ${VIRTUAL_FIELD_COLUMNS}
        FROM ${PAIRS}
        JOIN virtual_data_fields v ON v.device_id = p.device_id AND v.company_id = p.company_id
       ORDER BY v.id
@@ -181,27 +186,6 @@ export interface RuleVersionRow {
   rule_v: string;
 }
 
-const RULE_VERSION_COLUMNS = 'r.id, r.device_id, r.xmin::text AS rule_v';
-
-/** The versions of the devices' active rules, by id; locked FOR NO KEY UPDATE when `lockRows`. */
-export async function lockRuleVersions(
-  q: Queryable,
-  refs: readonly DeviceRef[],
-  options: { lockRows: boolean },
-): Promise<RuleVersionRow[]> {
-  if (refs.length === 0) return [];
-  const { rows } = await q.query<RuleVersionRow>(
-    `SELECT ${RULE_VERSION_COLUMNS}
-       FROM ${PAIRS}
-       JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
-      WHERE r.is_active
-      ORDER BY r.id
-      ${options.lockRows ? 'FOR NO KEY UPDATE OF r' : ''}`,
-    [pairsParam(refs)],
-  );
-  return rows;
-}
-
 export interface RulesWorkerBatchInputs {
   devices: RulesWorkerDevice[];
   ruleVersions: RuleVersionRow[];
@@ -231,14 +215,14 @@ export async function lockRulesWorkerBatch(
   }>(
     `WITH p AS MATERIALIZED (SELECT * FROM ${PAIRS}),
      rv AS (
-       SELECT ${RULE_VERSION_COLUMNS}
+       SELECT r.id, r.device_id, r.xmin::text AS rule_v
          FROM p JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
         WHERE r.is_active
         ORDER BY r.id
         ${options.lockRuleRows ? 'FOR NO KEY UPDATE OF r' : ''}),
+     dv AS (${DEVICES_OF_PAIRS}),
      vf AS (
-       SELECT v.id, v.company_id AS "companyId", v.device_id AS "deviceId", v.uuid::text AS uuid, v.name, v.unit,
-              v.formula, v.function, v.mapping, v.store, v.state
+       SELECT ${VIRTUAL_FIELD_COLUMNS}
          FROM p JOIN virtual_data_fields v ON v.device_id = p.device_id AND v.company_id = p.company_id
         ORDER BY v.id
           FOR UPDATE OF v),
@@ -249,15 +233,7 @@ export async function lockRulesWorkerBatch(
         ORDER BY s.id
           FOR UPDATE OF s)
      SELECT
-       (SELECT COALESCE(jsonb_agg(jsonb_build_object(
-                 'id', d.id, 'companyId', d.company_id, 'name', d.name, 'timeZone', c.timezone,
-                 'dataFields', CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
-                                    THEN (SELECT COALESCE(jsonb_agg(e), '[]') FROM jsonb_array_elements_text(d.device_details->'data_fields') e)
-                                    ELSE '[]'::jsonb END,
-                 'lastOnlineAt', d.last_online_at)), '[]')
-          FROM p
-          JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
-          JOIN companies c ON c.id = d.company_id) AS devices,
+       (SELECT COALESCE(jsonb_agg(to_jsonb(dv)), '[]') FROM dv) AS devices,
        (SELECT COALESCE(jsonb_agg(to_jsonb(rv) ORDER BY rv.id), '[]') FROM rv) AS rule_versions,
        (SELECT COALESCE(jsonb_agg(to_jsonb(vf) ORDER BY vf.id), '[]') FROM vf) AS fields,
        (SELECT COALESCE(jsonb_agg(to_jsonb(sc) ORDER BY sc.id), '[]') FROM sc) AS checks`,
