@@ -193,16 +193,6 @@ const canPrepare =
   typeof parse?.parseResults === 'function' &&
   typeof serialize?.bind === 'function';
 
-function concat(parts) {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 function forgetPreparedStatements() {
   for (const { name } of prepared.values()) stale.push(name);
   prepared.clear();
@@ -219,13 +209,13 @@ async function statementFor(sql, inTransaction) {
   if (!inTransaction && stale.length > 0) {
     const names = stale.splice(0);
     await pglite.execProtocol(
-      concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]),
+      Buffer.concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]),
       { syncToFs: false, throwOnError: false },
     );
   }
   const name = `iot_${nextStatement++}`;
   const { messages } = await pglite.execProtocol(
-    concat([
+    Buffer.concat([
       serialize.parse({ name, text: sql, types: [] }),
       serialize.describe({ type: 'S', name }),
       serialize.sync(),
@@ -255,7 +245,7 @@ async function executePrepared(sql, params, inTransaction) {
       return serialiseParam ? serialiseParam(param) : param.toString();
     });
     ({ messages } = await pglite.execProtocol(
-      concat([
+      Buffer.concat([
         serialize.bind({ statement: name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),
