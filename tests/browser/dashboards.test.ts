@@ -120,14 +120,25 @@ async function devicePixel(page: Page, mapId: string, device: ApiDevice): Promis
       }),
     mapId,
   );
+  // Only devices with a position are placed on the map.
+  return pagePixel(page, mapId, device.longitude as number, device.latitude as number);
+}
+
+/** The pixel on the page of a coordinate on a map, as the map is drawn now. */
+async function pagePixel(
+  page: Page,
+  mapId: string,
+  lng: number,
+  lat: number,
+): Promise<{ x: number; y: number }> {
   const point = await page.evaluate(
-    ([id, lng, lat]) => {
+    ([id, pointLng, pointLat]) => {
       const map = (window as MapWindow).__IOT_MAPS__?.[id as string];
-      const p = map?.project([lng as number, lat as number]);
+      const p = map?.project([pointLng as number, pointLat as number]);
       const box = map?.getContainer().getBoundingClientRect();
       return p && box ? { x: box.left + p.x, y: box.top + p.y } : null;
     },
-    [mapId, device.longitude, device.latitude] as const,
+    [mapId, lng, lat] as const,
   );
   if (!point) throw new Error(`map ${mapId} is not on the page`);
   return point;
@@ -332,16 +343,7 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
     const zoomBefore = await zoom();
     const [lng, lat] = ((await view.getAttribute('data-largest-cluster')) ?? '').split(',').map(Number);
     expect(Number.isFinite(lng) && Number.isFinite(lat)).toBe(true);
-    const cluster = await page.evaluate(
-      ([clusterLng, clusterLat]) => {
-        const map = (window as MapWindow).__IOT_MAPS__?.['map-view'];
-        const p = map?.project([clusterLng as number, clusterLat as number]);
-        const box = map?.getContainer().getBoundingClientRect();
-        return p && box ? { x: box.left + p.x, y: box.top + p.y } : null;
-      },
-      [lng, lat] as const,
-    );
-    if (!cluster) throw new Error('the map view is not on the page');
+    const cluster = await pagePixel(page, 'map-view', lng as number, lat as number);
     const cursor = () => view.locator('canvas.maplibregl-canvas').evaluate((c) => getComputedStyle(c).cursor);
     await page.mouse.move(cluster.x, cluster.y);
     await expect.poll(cursor).toBe('pointer');

@@ -65,7 +65,7 @@ export class ClusterCountsCanvas {
     const canvas = document.createElement('canvas');
     canvas.className = 'cluster-counts';
     canvas.setAttribute('aria-hidden', 'true');
-    // Clicks and drags go through to the map (deck.gl's picking, MapLibre's pans).
+    // Clicks, hovers and drags go through to the map (its click hit test and pans, device-map.tsx).
     Object.assign(canvas.style, { position: 'absolute', left: '0', top: '0', pointerEvents: 'none' });
     host.container.appendChild(canvas);
     this.canvas = canvas;
