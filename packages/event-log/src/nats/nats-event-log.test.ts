@@ -7,6 +7,7 @@ import { eventLogContract, waitFor } from '../testing/contract';
 import type { LogRecord } from '../types';
 import { createNatsEventLog } from './nats-event-log';
 import { durableName } from './nats-names';
+import { OFFSET_SCALE } from './pack';
 
 // The machine's real nats-server with JetStream; every test uses its own topic (stream), deleted after.
 const servers = '127.0.0.1:4222';
@@ -127,7 +128,7 @@ describe('NATS JetStream adapter', () => {
           floors.push({ previousSeq, ackFloor: info.ack_floor.stream_seq });
         }
         seen.push(...batch.map((r) => r.value.seq));
-        previousSeq = Number(BigInt(batch[batch.length - 1]!.offset) / 1_000_000n);
+        previousSeq = Number(BigInt(batch[batch.length - 1]!.offset) / OFFSET_SCALE);
       },
       { maxBatch: 2, maxWaitMs: 5 },
     );
