@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '@iot/api';
 import type { Config } from '@iot/config';
 import { type Db, migrate, openDb } from '@iot/db';
+import { startDbMaintenance } from '@iot/db/maintenance';
 import { startRollupBuilder } from '@iot/db/rollup-builder';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { type StartIngestOptions, startIngest } from '@iot/ingest';
@@ -103,6 +104,11 @@ export async function startPlatform({
   }
 
   const services: Service[] = [{ name: 'db', stop: () => db.close() }];
+  // PGlite has no autovacuum: without this its tables have no statistics, keep every dead row version and
+  // never freeze (packages/db README, "Maintenance"). PostgreSQL runs autovacuum itself.
+  if (db.kind === 'pglite') {
+    services.push(startDbMaintenance({ db, log: log.child({ service: 'db-maintenance' }) }));
+  }
   // Ingest first: the API publishes console downlinks through ingest's embedded broker and tells ingest's
   // device cache when a device or its token changed.
   const ingest = await startIngest({

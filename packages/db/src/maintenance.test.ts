@@ -1,0 +1,119 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Db } from './db';
+import { runMaintenancePass, startDbMaintenance } from './maintenance';
+import { openPglite } from './pglite';
+
+// PGlite only: PostgreSQL runs autovacuum itself, and the platform starts this on PGlite alone.
+describe('database maintenance on PGlite (no autovacuum)', () => {
+  let db: Db;
+  beforeEach(async () => {
+    db = await openPglite();
+    await db.exec(`CREATE TABLE t (id int PRIMARY KEY, v int NOT NULL, pad text NOT NULL);
+      CREATE INDEX t_v_idx ON t (v);
+      INSERT INTO t SELECT i, i, repeat('x', 100) FROM generate_series(1, 2000) i;`);
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  const stats = async (table = 't') =>
+    (
+      await db.query<{ reltuples: number; relpages: number; pages: number; xid_age: number }>(
+        `SELECT reltuples::float8 AS reltuples, relpages,
+                (pg_relation_size(oid) / current_setting('block_size')::int)::int AS pages, age(relfrozenxid) AS xid_age
+           FROM pg_class WHERE oid = $1::regclass`,
+        [table],
+      )
+    ).rows[0];
+
+  it('PGlite itself never analyzes: a table with rows has no statistics until a pass', async () => {
+    // What the module exists for: with autovacuum, PostgreSQL would have analyzed t within a minute.
+    expect((await stats())?.reltuples).toBe(-1);
+    const done = await runMaintenancePass(db);
+    expect(done).toContainEqual(expect.objectContaining({ table: 'public.t', reason: 'never analyzed' }));
+    expect((await stats())?.reltuples).toBe(2000);
+    // Nothing changed since: the next passes only vacuum it (no new sample), the statistics stay (a vacuum
+    // that found nothing to scan must not write back a count from before the analyze), and the catalogs
+    // are left alone.
+    for (let pass = 0; pass < 3; pass += 1) {
+      const next = await runMaintenancePass(db);
+      expect(next).toContainEqual(expect.objectContaining({ table: 'public.t', reason: 'routine' }));
+      expect(next.filter((d) => !d.table.startsWith('public.'))).toEqual([]);
+      expect((await stats())?.reltuples).toBe(2000);
+    }
+  });
+
+  it('vacuums every table so the space of updated rows is reused, and analyzes one that grew by a tenth', async () => {
+    await runMaintenancePass(db);
+    const initial = (await stats())?.pages ?? 0;
+    expect(initial).toBeGreaterThan(20);
+    // Every row updated six times, with an indexed column changing (no in-page HOT update). Without a
+    // vacuum between the rounds the table holds seven versions of every row (measured: 35 -> 239 pages).
+    for (let round = 1; round <= 6; round += 1) {
+      await db.query('UPDATE t SET v = v + 1');
+      const done = await runMaintenancePass(db);
+      // The first round's new versions doubled the table: statistics are taken again; later rounds fit.
+      const expected = round === 1 ? 'grew' : 'routine';
+      expect(done).toContainEqual(expect.objectContaining({ table: 'public.t', reason: expected }));
+    }
+    const after = await stats();
+    expect(after?.pages).toBeLessThanOrEqual(initial * 2.2);
+    expect(after?.relpages).toBe(after?.pages);
+    // A few new rows (less than a tenth): a vacuum, no new sample.
+    await db.query(`INSERT INTO t SELECT i, i, 'y' FROM generate_series(3001, 3010) i`);
+    expect(await runMaintenancePass(db)).toContainEqual(
+      expect.objectContaining({ table: 'public.t', reason: 'routine' }),
+    );
+  });
+
+  it('freezes a table whose oldest transaction id is older than vacuum_freeze_table_age', async () => {
+    await runMaintenancePass(db);
+    // Transactions of their own, so the table's rows are some transactions old.
+    for (let i = 0; i < 20; i += 1) await db.query('UPDATE t SET pad = pad WHERE id = $1', [i + 1]);
+    const before = (await stats())?.xid_age ?? 0;
+    expect(before).toBeGreaterThan(20);
+    // The threshold is PostgreSQL's own setting (150 million by default), and a vacuum at that age freezes
+    // what is older than vacuum_freeze_min_age (50 million): both lowered for this session.
+    await db.query('SET vacuum_freeze_table_age = 10');
+    await db.query('SET vacuum_freeze_min_age = 0');
+    try {
+      const done = await runMaintenancePass(db);
+      expect(done).toContainEqual(
+        expect.objectContaining({ table: 'public.t', reason: 'transaction id age' }),
+      );
+      expect(done).toContainEqual(
+        expect.objectContaining({ table: 'pg_catalog.pg_class', reason: 'transaction id age' }),
+      );
+      expect((await stats())?.xid_age).toBeLessThan(before);
+    } finally {
+      await db.query('RESET vacuum_freeze_table_age');
+      await db.query('RESET vacuum_freeze_min_age');
+    }
+  });
+
+  it('runs on start and on its interval, logs what it did, and stops', async () => {
+    const logged: { details: object; message: string }[] = [];
+    const log = {
+      info: (details: object, message: string) => logged.push({ details, message }),
+      warn: (details: object, message: string) => logged.push({ details, message }),
+    };
+    const maintenance = startDbMaintenance({ db, log, intervalMs: 20 });
+    try {
+      await expect.poll(() => maintenance.passes(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      expect(logged[0]?.message).toBe('database vacuumed and analyzed');
+      expect(JSON.stringify(logged[0]?.details)).toContain('"table":"public.t","reason":"never analyzed"');
+      // Later passes only vacuumed, which is not logged.
+      expect(logged.filter((l) => l.message === 'database vacuumed and analyzed')).toHaveLength(1);
+      await db.query(`INSERT INTO t SELECT i, i, repeat('z', 100) FROM generate_series(5001, 7000) i`);
+      expect(await maintenance.runNow()).toContainEqual(
+        expect.objectContaining({ table: 'public.t', reason: 'grew' }),
+      );
+      expect(logged.filter((l) => l.message === 'database vacuumed and analyzed')).toHaveLength(2);
+    } finally {
+      await maintenance.stop();
+    }
+    const stoppedAt = maintenance.passes();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(maintenance.passes()).toBe(stoppedAt);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Vacuum and statistics for PGlite, which has no autovacuum.
+ *
+ * PGlite runs PostgreSQL in single-user mode: no autovacuum launcher and no cumulative statistics
+ * (pg_stat_user_tables stays at zero), so on its own a table is never analyzed, never vacuumed and never
+ * frozen. Three things follow, all measured or checked here (packages/db README, "Maintenance"):
+ * - the planner has no statistics and guesses: the rules worker's read of a batch's actions looked each rule
+ *   up through `rules_company_idx` (every rule of the company, per job) instead of its primary key, 80 ms
+ *   for 150 jobs instead of 5 (tests/bench/README.md, "PGlite has no autovacuum");
+ * - rows updated in place (device status, rule states, alarms, job keys) leave dead versions that nothing
+ *   reclaims, so these tables and their indexes only grow;
+ * - transaction ids are never frozen, and PostgreSQL stops accepting writes before they wrap around.
+ *
+ * A pass does what autovacuum would, decided from the catalog alone (restart-safe; PGlite keeps no
+ * counters of changed rows), one statement per table so the platform's other statements get PGlite's one
+ * connection in between:
+ * - every table of the application's schema that has pages is vacuumed, so the space of updated and
+ *   deleted rows is reused. A vacuum skips the pages that have not changed since the last one (visibility
+ *   map) and the index scans when there are next to no dead rows, so an unchanged table costs a
+ *   millisecond or two; without it a table updated in place grows by a full copy every few rounds
+ *   (maintenance.test.ts);
+ * - it also analyzes (ANALYZE, before the VACUUM) a table that was never analyzed or that grew by more than a tenth
+ *   and a few pages since its last vacuum or analyze (`pg_class.relpages`): ANALYZE reads a sample of up
+ *   to 30,000 rows, the dear part of a pass on a big table;
+ * - any table, the system catalogs included (the database's frozen horizon is the oldest of all its
+ *   tables), whose oldest unfrozen transaction id is older than `vacuum_freeze_table_age` is vacuumed,
+ *   which at that age is an aggressive vacuum that freezes.
+ * PostgreSQL runs autovacuum itself: the platform starts this only on PGlite.
+ */
+import type { Db } from './db';
+
+/**
+ * Why a table was maintained: `routine` is a vacuum alone; `never analyzed` and `grew` vacuum and
+ * analyze; `transaction id age` vacuums a table (a system catalog too) due for freezing.
+ */
+export type MaintenanceReason = 'routine' | 'never analyzed' | 'grew' | 'transaction id age';
+
+export interface TableMaintained {
+  table: string;
+  reason: MaintenanceReason;
+  /** Pages before the statement, and what pg_class said after the last vacuum or analyze. */
+  pages: number;
+  pagesBefore: number;
+  ms: number;
+}
+
+/** Growth since the last vacuum or analyze that makes a table due for ANALYZE: autovacuum's scale factor. */
+export const GROWTH_FACTOR = 0.1;
+/** ... and at least this many pages (8 kB each), so a handful of rows in a small table is not a new sample. */
+export const GROWTH_MIN_PAGES = 4;
+/** The application's tables (migrations create everything in `public`). */
+const APP_SCHEMA = 'public';
+
+/**
+ * Every table a pass maintains, with its reason, smallest first: ordinary tables and materialized views
+ * of any schema but the temporary ones.
+ */
+const DUE_TABLES = `
+  WITH t AS (
+    SELECT format('%I.%I', n.nspname, c.relname) AS name, n.nspname = $3 AS app, c.relpages, c.reltuples,
+           (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
+           age(c.relfrozenxid) > current_setting('vacuum_freeze_table_age')::int AS freeze_due
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'm') AND c.relpersistence <> 't'
+  ), due AS (
+    SELECT name, relpages, pages,
+           CASE WHEN freeze_due THEN 'transaction id age'
+                WHEN app AND reltuples < 0 AND pages > 0 THEN 'never analyzed'
+                WHEN app AND pages > relpages * (1 + $1::float8) + $2::int THEN 'grew'
+                WHEN app AND pages > 0 THEN 'routine' END AS reason
+      FROM t
+  )
+  SELECT name, relpages, pages, reason FROM due WHERE reason IS NOT NULL ORDER BY pages, name`;
+
+/** One pass (see the top of this file). Returns what was done; a table dropped in between is skipped. */
+export async function runMaintenancePass(db: Db): Promise<TableMaintained[]> {
+  const { rows } = await db.query<{
+    name: string;
+    relpages: number;
+    pages: number;
+    reason: MaintenanceReason;
+  }>(DUE_TABLES, [GROWTH_FACTOR, GROWTH_MIN_PAGES, APP_SCHEMA]);
+  const done: TableMaintained[] = [];
+  for (const row of rows) {
+    const analyze = row.reason === 'never analyzed' || row.reason === 'grew';
+    const started = performance.now();
+    try {
+      // The name comes from the catalog, quoted by format('%I.%I'); neither statement takes parameters.
+      // ANALYZE first and on its own: a vacuum's count of rows is written to pg_class in place and this
+      // backend's relation cache keeps the count from before, which the next vacuum that finds no page
+      // to scan writes back. After a first VACUUM or a combined VACUUM (ANALYZE) that was -1 ("never
+      // analyzed": no statistics, every other pass); after an ANALYZE it is the analyzed count (measured
+      // on PGlite, maintenance.test.ts).
+      if (analyze) await db.query(`ANALYZE (SKIP_LOCKED) ${row.name}`);
+      await db.query(`VACUUM (SKIP_LOCKED) ${row.name}`);
+    } catch (error) {
+      // Dropped since the catalog was read (a test's schema, a migration): nothing to maintain.
+      if ((error as { code?: string }).code === '42P01') continue;
+      throw error;
+    }
+    done.push({
+      table: row.name,
+      reason: row.reason,
+      pages: row.pages,
+      pagesBefore: row.relpages,
+      ms: performance.now() - started,
+    });
+  }
+  return done;
+}
+
+/** The part of a pino logger this needs. */
+export interface MaintenanceLog {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+export interface DbMaintenanceOptions {
+  db: Db;
+  log: MaintenanceLog;
+  /** Between the end of one pass and the start of the next: autovacuum's naptime, one minute. */
+  intervalMs?: number;
+  /** Before the first pass (default: at once, so a database left without statistics gets them on start). */
+  firstPassMs?: number;
+}
+
+export interface DbMaintenance {
+  readonly name: 'db-maintenance';
+  /** Runs a pass now (after the one under way, if any) and resolves with what it did. */
+  runNow(): Promise<TableMaintained[]>;
+  /** Passes completed since start. */
+  passes(): number;
+  /** Ends the timer; waits for a pass under way. */
+  stop(): Promise<void>;
+}
+
+/** Vacuum and analyze on a timer, for PGlite (see the top of this file). */
+export function startDbMaintenance(options: DbMaintenanceOptions): DbMaintenance {
+  const { db, log } = options;
+  const intervalMs = options.intervalMs ?? 60_000;
+  let completed = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  // Passes run one after another: runNow during a timer pass waits for it, then runs its own.
+  let running: Promise<unknown> = Promise.resolve();
+
+  const pass = (): Promise<TableMaintained[]> => {
+    const next = running.then(async () => {
+      const started = performance.now();
+      const done = await runMaintenancePass(db);
+      completed += 1;
+      // A routine pass (vacuums only) is not worth a line every minute; statistics taken, a freeze, or a
+      // pass that held the database for a second are.
+      const ms = performance.now() - started;
+      if (ms > 1000 || done.some((t) => t.reason !== 'routine')) {
+        log.info(
+          {
+            ms: Math.round(ms),
+            tables: done
+              .filter((t) => t.reason !== 'routine' || t.ms > 100)
+              .map((t) => ({ table: t.table, reason: t.reason, pages: t.pages, ms: Math.round(t.ms) })),
+          },
+          'database vacuumed and analyzed',
+        );
+      }
+      return done;
+    });
+    running = next.catch(() => undefined);
+    return next;
+  };
+  const schedule = (delayMs: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      pass()
+        .catch((error: unknown) => log.warn({ error: String(error) }, 'database maintenance failed'))
+        .finally(() => schedule(intervalMs));
+    }, delayMs);
+    timer.unref();
+  };
+  schedule(options.firstPassMs ?? 0);
+
+  return {
+    name: 'db-maintenance',
+    runNow: pass,
+    passes: () => completed,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
