@@ -52,6 +52,7 @@ import {
   type PublishTemplate,
   type UplinkConnection,
 } from './lib/publishers.js';
+import { settleStatistics } from './lib/statistics.js';
 import { sleep, waitUntil } from './lib/wait.js';
 
 /** `publisher=raw|mqttjs` anywhere among the arguments (or IOT_BENCH_PUBLISHER); the rest are positional. */
@@ -153,6 +154,7 @@ async function createDevices(db: Db, n: number): Promise<{ companyId: number; de
      RETURNING id::int AS id, uuid::text AS uuid, name`,
     [companyId, uuids, hashes],
   );
+  await settleStatistics(db);
   return {
     companyId,
     devices: rows.map((r) => ({ ...r, token: tokens.get(r.uuid) ?? '', device_type: null, driver_id: null })),

@@ -79,6 +79,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import nodemailer from 'nodemailer';
 import { startOwnMosquitto } from './lib/mosquitto.js';
 import { INGEST_NODE_FLAGS } from './lib/node-flags.js';
+import { settleStatistics } from './lib/statistics.js';
 
 /** ours (embedded), node-red, distributed, distributed-apart, both (ours and Node-RED) or all (default). */
 const which = process.argv[2] ?? 'all';
@@ -659,6 +660,8 @@ async function createBenchFleet(db: Db, n: number) {
      FROM unnest($2::bigint[]) AS r(id)`,
     [companyId, firingIds, SUBJECT],
   );
+  // Without statistics the firing transaction's read of its actions took 80 ms for 150 jobs instead of 5.
+  await settleStatistics(db);
   const token = new Map(uuids.map((u, i) => [u, tokens[i] ?? '']));
   return {
     companyId,
