@@ -44,6 +44,10 @@ export async function startTestSmtp(
     disabledCommands: ['STARTTLS'],
     // Reverse DNS of 127.0.0.1 can take a second per connection on some machines.
     disableReverseLookup: true,
+    // close() waits this long for clients to hang up before it drops them (smtp-server's default is
+    // 30 s): a notifier's pooled connections stay open while it runs, and a test closing its server
+    // first waited the full 30 s (worker-crash.test.ts: 42 s instead of 12).
+    closeTimeout: 500,
     onConnect(_session, callback) {
       state.connections += 1;
       callback();
