@@ -19,9 +19,9 @@
  *   map) and the index scans when there are next to no dead rows, so an unchanged table costs a
  *   millisecond or two; without it a table updated in place grows by a full copy every few rounds
  *   (maintenance.test.ts);
- * - it also analyzes (ANALYZE, before the VACUUM) a table that was never analyzed or that grew by more than a tenth
- *   and a few pages since its last vacuum or analyze (`pg_class.relpages`): ANALYZE reads a sample of up
- *   to 30,000 rows, the dear part of a pass on a big table;
+ * - a table that was never analyzed, or that grew by more than a tenth and a few pages since its last
+ *   vacuum or analyze (`pg_class.relpages`), is analyzed first (ANALYZE reads a sample of up to 30,000
+ *   rows, the dear part of a pass on a big table);
  * - any table, the system catalogs included (the database's frozen horizon is the oldest of all its
  *   tables), whose oldest unfrozen transaction id is older than `vacuum_freeze_table_age` is vacuumed,
  *   which at that age is an aggressive vacuum that freezes.
@@ -38,8 +38,9 @@ export type MaintenanceReason = 'routine' | 'never analyzed' | 'grew' | 'transac
 export interface TableMaintained {
   table: string;
   reason: MaintenanceReason;
-  /** Pages before the statement, and what pg_class said after the last vacuum or analyze. */
+  /** Pages when the pass read the catalog. */
   pages: number;
+  /** Pages as the table's last vacuum or analyze recorded them (`pg_class.relpages`). */
   pagesBefore: number;
   ms: number;
 }
