@@ -100,15 +100,19 @@ describe('database maintenance on PGlite (no autovacuum)', () => {
     const maintenance = startDbMaintenance({ db, log, intervalMs: 20 });
     try {
       await expect.poll(() => maintenance.passes(), { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      // Lines naming public.t with a reason: the passes run on their own timer, so which pass took a
+      // change is not fixed, only that exactly one did and said so.
+      const linesWith = (reason: string) =>
+        logged.filter((l) => JSON.stringify(l.details).includes(`"table":"public.t","reason":"${reason}"`));
       expect(logged[0]?.message).toBe('database vacuumed and analyzed');
-      expect(JSON.stringify(logged[0]?.details)).toContain('"table":"public.t","reason":"never analyzed"');
-      // Later passes only vacuumed, which is not logged.
-      expect(logged.filter((l) => l.message === 'database vacuumed and analyzed')).toHaveLength(1);
+      expect(linesWith('never analyzed')).toHaveLength(1);
+      // Later passes only vacuumed it, which is not worth a line (unless a pass took over a second).
+      expect(logged.length).toBeLessThan(maintenance.passes());
       await db.query(`INSERT INTO t SELECT i, i, repeat('z', 100) FROM generate_series(5001, 7000) i`);
-      expect(await maintenance.runNow()).toContainEqual(
-        expect.objectContaining({ table: 'public.t', reason: 'grew' }),
-      );
-      expect(logged.filter((l) => l.message === 'database vacuumed and analyzed')).toHaveLength(2);
+      // runNow waits for a timer pass under way and runs one of its own: by then one of them analyzed it.
+      expect((await maintenance.runNow()).map((d) => d.table)).toContain('public.t');
+      expect(linesWith('grew')).toHaveLength(1);
+      expect(linesWith('never analyzed')).toHaveLength(1);
     } finally {
       await maintenance.stop();
     }
