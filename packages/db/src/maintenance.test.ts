@@ -66,6 +66,27 @@ describe('database maintenance on PGlite (no autovacuum)', () => {
     );
   });
 
+  it('analyzes a table again once it grew by a tenth since its last analyze, however slowly', async () => {
+    // A table growing by about 5 % a pass: every vacuum sets pg_class.relpages, so counting growth from
+    // it, the table was never due again. The sizes at the last analyze are kept from pass to pass.
+    const analyzed = new Map<string, number>();
+    expect(await runMaintenancePass(db, analyzed)).toContainEqual(
+      expect.objectContaining({ table: 'public.t', reason: 'never analyzed', pages: 35 }),
+    );
+    const reasons: string[] = [];
+    for (let pass = 0; pass < 6; pass += 1) {
+      const from = 10_000 + pass * 120;
+      await db.query(
+        `INSERT INTO t SELECT i, i, repeat('x', 100) FROM generate_series($1::int, $1::int + 119) i`,
+        [from],
+      );
+      const done = await runMaintenancePass(db, analyzed);
+      reasons.push(done.find((d) => d.table === 'public.t')?.reason ?? 'none');
+    }
+    // 35 pages plus a tenth and 4 is 42.5: the fourth pass (43 pages) analyzes, the ones after count from there.
+    expect(reasons).toEqual(['routine', 'routine', 'routine', 'grew', 'routine', 'routine']);
+  });
+
   it('freezes a table whose oldest transaction id is older than vacuum_freeze_table_age', async () => {
     await runMaintenancePass(db);
     // Transactions of their own, so the table's rows are some transactions old.

@@ -11,17 +11,19 @@
  *   reclaims, so these tables and their indexes only grow;
  * - transaction ids are never frozen, and PostgreSQL stops accepting writes before they wrap around.
  *
- * A pass does what autovacuum would, decided from the catalog alone (restart-safe; PGlite keeps no
- * counters of changed rows), one statement per table so the platform's other statements get PGlite's one
- * connection in between:
+ * A pass does what autovacuum would, decided from the catalog and the sizes it analyzed tables at (PGlite
+ * keeps no counters of changed rows), one statement per table so the platform's other statements get
+ * PGlite's one connection in between:
  * - every table of the application's schema that has pages is vacuumed, so the space of updated and
  *   deleted rows is reused. A vacuum skips the pages that have not changed since the last one (visibility
  *   map) and the index scans when there are next to no dead rows, so an unchanged table costs a
  *   millisecond or two; without it a table updated in place grows by a full copy every few rounds
  *   (maintenance.test.ts);
- * - a table that was never analyzed, or that grew by more than a tenth and a few pages since its last
- *   vacuum or analyze (`pg_class.relpages`), is analyzed first (ANALYZE reads a sample of up to 30,000
- *   rows, the dear part of a pass on a big table);
+ * - a table that was never analyzed, or that grew by more than a tenth and a few pages since it was last
+ *   analyzed, is analyzed first (ANALYZE reads a sample of up to 30,000 rows, the dear part of a pass on a
+ *   big table). Its size then is remembered in memory: `pg_class.relpages` cannot tell, since every
+ *   vacuum sets it, and a table growing by 5 % a minute would never have been analyzed again. A process
+ *   starts from `relpages`, the size at the last vacuum before it;
  * - any table, the system catalogs included (the database's frozen horizon is the oldest of all its
  *   tables), whose oldest unfrozen transaction id is older than `vacuum_freeze_table_age` is vacuumed,
  *   which at that age is an aggressive vacuum that freezes.
@@ -30,8 +32,8 @@
 import type { Db } from './db';
 
 /**
- * Why a table was maintained: `routine` is a vacuum alone; `never analyzed` and `grew` vacuum and
- * analyze; `transaction id age` vacuums a table (a system catalog too) due for freezing.
+ * Why a table was maintained: `routine` is a vacuum alone; `never analyzed` and `grew` analyze and
+ * vacuum; `transaction id age` vacuums a table (a system catalog too) due for freezing.
  */
 export type MaintenanceReason = 'routine' | 'never analyzed' | 'grew' | 'transaction id age';
 
@@ -40,12 +42,12 @@ export interface TableMaintained {
   reason: MaintenanceReason;
   /** Pages when the pass read the catalog. */
   pages: number;
-  /** Pages as the table's last vacuum or analyze recorded them (`pg_class.relpages`). */
+  /** Pages when it was last analyzed (this process's memory, else `pg_class.relpages`). */
   pagesBefore: number;
   ms: number;
 }
 
-/** Growth since the last vacuum or analyze that makes a table due for ANALYZE: autovacuum's scale factor. */
+/** Growth since the last analyze that makes a table due for another: autovacuum's scale factor. */
 export const GROWTH_FACTOR = 0.1;
 /** ... and at least this many pages (8 kB each), so a handful of rows in a small table is not a new sample. */
 export const GROWTH_MIN_PAGES = 4;
@@ -53,37 +55,69 @@ export const GROWTH_MIN_PAGES = 4;
 const APP_SCHEMA = 'public';
 
 /**
- * Every table a pass maintains, with its reason, smallest first: ordinary tables and materialized views
- * of any schema but the temporary ones.
+ * Every table a pass may maintain, smallest first: ordinary tables and materialized views of any schema
+ * but the temporary ones, with what decides: the application's tables all, others only when due for
+ * freezing.
  */
-const DUE_TABLES = `
-  WITH t AS (
-    SELECT format('%I.%I', n.nspname, c.relname) AS name, n.nspname = $3 AS app, c.relpages, c.reltuples,
-           (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
-           age(c.relfrozenxid) > current_setting('vacuum_freeze_table_age')::int AS freeze_due
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE c.relkind IN ('r', 'm') AND c.relpersistence <> 't'
-  ), due AS (
-    SELECT name, relpages, pages,
-           CASE WHEN freeze_due THEN 'transaction id age'
-                WHEN app AND reltuples < 0 AND pages > 0 THEN 'never analyzed'
-                WHEN app AND pages > relpages * (1 + $1::float8) + $2::int THEN 'grew'
-                WHEN app AND pages > 0 THEN 'routine' END AS reason
-      FROM t
-  )
-  SELECT name, relpages, pages, reason FROM due WHERE reason IS NOT NULL ORDER BY pages, name`;
+const CANDIDATES = `
+  SELECT format('%I.%I', n.nspname, c.relname) AS name, n.nspname = $1 AS app, c.relpages,
+         c.reltuples < 0 AS never_analyzed,
+         (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
+         age(c.relfrozenxid) > current_setting('vacuum_freeze_table_age')::int AS freeze_due
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE c.relkind IN ('r', 'm') AND c.relpersistence <> 't'
+     AND (n.nspname = $1 OR age(c.relfrozenxid) > current_setting('vacuum_freeze_table_age')::int)
+   ORDER BY pages, name`;
 
-/** One pass (see the top of this file). Returns what was done; a table dropped in between is skipped. */
-export async function runMaintenancePass(db: Db): Promise<TableMaintained[]> {
+/**
+ * Pages of each table when this process last analyzed it (or first saw it), so growth counts from the
+ * last analyze across the vacuums in between. One per process: `startDbMaintenance` keeps one.
+ */
+export type AnalyzedSizes = Map<string, number>;
+
+/** Why `row` is due this pass, or undefined: not at all. */
+function reasonFor(
+  row: {
+    name: string;
+    app: boolean;
+    relpages: number;
+    never_analyzed: boolean;
+    pages: number;
+    freeze_due: boolean;
+  },
+  analyzed: AnalyzedSizes,
+): { reason: MaintenanceReason; pagesBefore: number } | undefined {
+  const pagesBefore = analyzed.get(row.name) ?? row.relpages;
+  if (row.freeze_due) return { reason: 'transaction id age', pagesBefore };
+  if (!row.app || row.pages === 0) return undefined;
+  if (row.never_analyzed) return { reason: 'never analyzed', pagesBefore };
+  if (row.pages > pagesBefore * (1 + GROWTH_FACTOR) + GROWTH_MIN_PAGES)
+    return { reason: 'grew', pagesBefore };
+  return { reason: 'routine', pagesBefore };
+}
+
+/**
+ * One pass (see the top of this file). Returns what was done; a table dropped in between is skipped.
+ * `analyzed` carries the sizes at the last analyze from one pass to the next (a fresh map: growth counts
+ * from `relpages`).
+ */
+export async function runMaintenancePass(
+  db: Db,
+  analyzed: AnalyzedSizes = new Map(),
+): Promise<TableMaintained[]> {
   const { rows } = await db.query<{
     name: string;
+    app: boolean;
     relpages: number;
+    never_analyzed: boolean;
     pages: number;
-    reason: MaintenanceReason;
-  }>(DUE_TABLES, [GROWTH_FACTOR, GROWTH_MIN_PAGES, APP_SCHEMA]);
+    freeze_due: boolean;
+  }>(CANDIDATES, [APP_SCHEMA]);
   const done: TableMaintained[] = [];
   for (const row of rows) {
-    const analyze = row.reason === 'never analyzed' || row.reason === 'grew';
+    const due = reasonFor(row, analyzed);
+    if (!due) continue;
+    const analyze = due.reason === 'never analyzed' || due.reason === 'grew';
     const started = performance.now();
     try {
       // The name comes from the catalog, quoted by format('%I.%I'); neither statement takes parameters.
@@ -96,14 +130,20 @@ export async function runMaintenancePass(db: Db): Promise<TableMaintained[]> {
       await db.query(`VACUUM (SKIP_LOCKED) ${row.name}`);
     } catch (error) {
       // Dropped since the catalog was read (a test's schema, a migration): nothing to maintain.
-      if ((error as { code?: string }).code === '42P01') continue;
+      if ((error as { code?: string }).code === '42P01') {
+        analyzed.delete(row.name);
+        continue;
+      }
       throw error;
     }
+    // Growth counts from here on; a table first seen starts from its size at the last vacuum.
+    if (analyze) analyzed.set(row.name, row.pages);
+    else if (!analyzed.has(row.name)) analyzed.set(row.name, due.pagesBefore);
     done.push({
       table: row.name,
-      reason: row.reason,
+      reason: due.reason,
       pages: row.pages,
-      pagesBefore: row.relpages,
+      pagesBefore: due.pagesBefore,
       ms: performance.now() - started,
     });
   }
@@ -148,11 +188,12 @@ export function startDbMaintenance(options: DbMaintenanceOptions): DbMaintenance
   let timer: NodeJS.Timeout | undefined;
   // Passes run one after another: runNow during a timer pass waits for it, then runs its own.
   let running: Promise<unknown> = Promise.resolve();
+  const analyzed: AnalyzedSizes = new Map();
 
   const pass = (): Promise<TableMaintained[]> => {
     const next = running.then(async () => {
       const started = performance.now();
-      const done = await runMaintenancePass(db);
+      const done = await runMaintenancePass(db, analyzed);
       completed += 1;
       // A routine pass (vacuums only) is not worth a line every minute; statistics taken, a freeze, or a
       // pass that held the database for a second are.
