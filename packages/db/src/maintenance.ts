@@ -55,9 +55,9 @@ export const GROWTH_MIN_PAGES = 4;
 const APP_SCHEMA = 'public';
 
 /**
- * Every table a pass may maintain, smallest first: ordinary tables and materialized views of any schema
- * but the temporary ones, with what decides: the application's tables all, others only when due for
- * freezing.
+ * The tables a pass may maintain, smallest first: ordinary tables and materialized views, not temporary
+ * ones; every one of the application's schema, and any other (the system catalogs) only when due for
+ * freezing. `reasonFor` decides what each gets.
  */
 const CANDIDATES = `
   SELECT format('%I.%I', n.nspname, c.relname) AS name, n.nspname = $1 AS app, c.relpages,
@@ -69,6 +69,19 @@ const CANDIDATES = `
      AND (n.nspname = $1 OR age(c.relfrozenxid) > current_setting('vacuum_freeze_table_age')::int)
    ORDER BY pages, name`;
 
+/** A row of CANDIDATES. */
+interface CandidateRow {
+  /** Schema-qualified and quoted, ready for a statement. */
+  name: string;
+  app: boolean;
+  /** Pages at the last vacuum or analyze (pg_class). */
+  relpages: number;
+  never_analyzed: boolean;
+  /** Pages now. */
+  pages: number;
+  freeze_due: boolean;
+}
+
 /**
  * Pages of each table when this process last analyzed it (or first saw it), so growth counts from the
  * last analyze across the vacuums in between. One per process: `startDbMaintenance` keeps one.
@@ -77,14 +90,7 @@ export type AnalyzedSizes = Map<string, number>;
 
 /** Why `row` is due this pass, or undefined: not at all. */
 function reasonFor(
-  row: {
-    name: string;
-    app: boolean;
-    relpages: number;
-    never_analyzed: boolean;
-    pages: number;
-    freeze_due: boolean;
-  },
+  row: CandidateRow,
   analyzed: AnalyzedSizes,
 ): { reason: MaintenanceReason; pagesBefore: number } | undefined {
   const pagesBefore = analyzed.get(row.name) ?? row.relpages;
@@ -105,14 +111,7 @@ export async function runMaintenancePass(
   db: Db,
   analyzed: AnalyzedSizes = new Map(),
 ): Promise<TableMaintained[]> {
-  const { rows } = await db.query<{
-    name: string;
-    app: boolean;
-    relpages: number;
-    never_analyzed: boolean;
-    pages: number;
-    freeze_due: boolean;
-  }>(CANDIDATES, [APP_SCHEMA]);
+  const { rows } = await db.query<CandidateRow>(CANDIDATES, [APP_SCHEMA]);
   const done: TableMaintained[] = [];
   for (const row of rows) {
     const due = reasonFor(row, analyzed);
