@@ -83,13 +83,8 @@ export interface RuleCacheOptions {
 export function createRuleCache(options: RuleCacheOptions = { lockRows: true }): RuleCache {
   const cache = new Map<number, Cached>();
   // What resolve() was given, per transaction (several batches may run at once on PostgreSQL), for save().
-  const batches = new WeakMap<
-    Queryable,
-    {
-      locked: Map<number, RulesWorkerRule>;
-      lockedVersions: Map<number, string>;
-    }
-  >();
+  // Per rule id: the row and the version the batch read.
+  const batches = new WeakMap<Queryable, Map<number, Cached>>();
   let fullReads = 0;
 
   const api: RuleCache = {
@@ -97,9 +92,8 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
     size: () => cache.size,
     fullReads: () => fullReads,
     async resolve(tx, refs, rows) {
-      const locked = new Map<number, RulesWorkerRule>();
-      const lockedVersions = new Map<number, string>();
-      batches.set(tx, { locked, lockedVersions });
+      const locked = new Map<number, Cached>();
+      batches.set(tx, locked);
       if (refs.length === 0) return [];
       const refOf = new Map(refs.map((r) => [r.deviceId, r]));
       const stale = new Map<number, DeviceRef>();
@@ -120,31 +114,28 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
         const rule = fresh.get(row.id) ?? cache.get(row.id)?.row;
         // A rule created between the two statements is not in the first: it waits for the next batch.
         if (!rule) continue;
-        lockedVersions.set(row.id, row.rule_v);
-        locked.set(row.id, rule);
+        locked.set(row.id, { row: rule, version: row.rule_v });
         result.push(rule);
       }
       return result;
     },
     async save(tx, rows, kept = []) {
       const pending: PendingRules = { rows: new Map() };
-      const batch = batches.get(tx);
-      if (!batch) throw new Error('rule cache: save() without resolve() in the same transaction');
-      const { locked, lockedVersions } = batch;
+      const locked = batches.get(tx);
+      if (!locked) throw new Error('rule cache: save() without resolve() in the same transaction');
       // Unwritten: the row in the database is unchanged, so its version stays; the state is the new one.
       for (const { id, state } of kept) {
-        const row = locked.get(id);
-        const version = lockedVersions.get(id);
-        if (row && version !== undefined) pending.rows.set(id, { row, state, version });
+        const read = locked.get(id);
+        if (read) pending.rows.set(id, { row: read.row, state, version: read.version });
       }
       if (rows.length === 0) return pending;
       // The new versions come back from the update itself (RETURNING xmin).
       const versions = await saveRuleStates(tx, rows);
       const stateOf = new Map(rows.map((r) => [r.id, r.state]));
-      for (const { id, version: rule_v } of versions) {
-        const row = locked.get(id);
-        if (!row) continue;
-        pending.rows.set(id, { row, state: stateOf.get(id) as Record<string, unknown>, version: rule_v });
+      for (const { id, version } of versions) {
+        const read = locked.get(id);
+        if (!read) continue;
+        pending.rows.set(id, { row: read.row, state: stateOf.get(id) as Record<string, unknown>, version });
       }
       return pending;
     },

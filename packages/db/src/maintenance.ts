@@ -42,8 +42,6 @@ export interface TableMaintained {
   reason: MaintenanceReason;
   /** Pages when the pass read the catalog. */
   pages: number;
-  /** Pages when it was last analyzed (this process's memory, else `pg_class.relpages`). */
-  pagesBefore: number;
   ms: number;
 }
 
@@ -89,17 +87,13 @@ interface CandidateRow {
 export type AnalyzedSizes = Map<string, number>;
 
 /** Why `row` is due this pass, or undefined: not at all. */
-function reasonFor(
-  row: CandidateRow,
-  analyzed: AnalyzedSizes,
-): { reason: MaintenanceReason; pagesBefore: number } | undefined {
-  const pagesBefore = analyzed.get(row.name) ?? row.relpages;
-  if (row.freeze_due) return { reason: 'transaction id age', pagesBefore };
+function reasonFor(row: CandidateRow, analyzed: AnalyzedSizes): MaintenanceReason | undefined {
+  if (row.freeze_due) return 'transaction id age';
   if (!row.app || row.pages === 0) return undefined;
-  if (row.never_analyzed) return { reason: 'never analyzed', pagesBefore };
-  if (row.pages > pagesBefore * (1 + GROWTH_FACTOR) + GROWTH_MIN_PAGES)
-    return { reason: 'grew', pagesBefore };
-  return { reason: 'routine', pagesBefore };
+  if (row.never_analyzed) return 'never analyzed';
+  const analyzedAt = analyzed.get(row.name) ?? row.relpages;
+  if (row.pages > analyzedAt * (1 + GROWTH_FACTOR) + GROWTH_MIN_PAGES) return 'grew';
+  return 'routine';
 }
 
 /**
@@ -114,9 +108,9 @@ export async function runMaintenancePass(
   const { rows } = await db.query<CandidateRow>(CANDIDATES, [APP_SCHEMA]);
   const done: TableMaintained[] = [];
   for (const row of rows) {
-    const due = reasonFor(row, analyzed);
-    if (!due) continue;
-    const analyze = due.reason === 'never analyzed' || due.reason === 'grew';
+    const reason = reasonFor(row, analyzed);
+    if (!reason) continue;
+    const analyze = reason === 'never analyzed' || reason === 'grew';
     const started = performance.now();
     try {
       // The name comes from the catalog, quoted by format('%I.%I'); neither statement takes parameters.
@@ -137,14 +131,8 @@ export async function runMaintenancePass(
     }
     // Growth counts from here on; a table first seen starts from its size at the last vacuum.
     if (analyze) analyzed.set(row.name, row.pages);
-    else if (!analyzed.has(row.name)) analyzed.set(row.name, due.pagesBefore);
-    done.push({
-      table: row.name,
-      reason: due.reason,
-      pages: row.pages,
-      pagesBefore: due.pagesBefore,
-      ms: performance.now() - started,
-    });
+    else if (!analyzed.has(row.name)) analyzed.set(row.name, row.relpages);
+    done.push({ table: row.name, reason, pages: row.pages, ms: performance.now() - started });
   }
   return done;
 }
