@@ -408,18 +408,22 @@ export interface IngestBatchRows {
  */
 export async function writeIngestBatch(db: Db, rows: IngestBatchRows): Promise<number> {
   return db.transaction(async (tx) => {
+    // The status update goes first: it locks the batch's device rows, so a deletion of one of these
+    // devices either committed before (the data insert's join then leaves its points out) or waits for
+    // this commit and deletes the new points with the device (device_data has no foreign keys,
+    // migration 0013).
     if (db.kind === 'pglite') {
-      const [stored] = await Promise.all([
+      const [, stored] = await Promise.all([
+        updateDeviceStatusRows(tx, rows.status),
         insertDeviceDataRows(tx, rows.data),
         upsertDeviceCurrentRows(tx, rows.current),
-        updateDeviceStatusRows(tx, rows.status),
         insertDeviceLogRows(tx, rows.logs),
       ]);
       return stored;
     }
+    await updateDeviceStatusRows(tx, rows.status);
     const stored = await insertDeviceDataRows(tx, rows.data);
     await upsertDeviceCurrentRows(tx, rows.current);
-    await updateDeviceStatusRows(tx, rows.status);
     await insertDeviceLogRows(tx, rows.logs);
     return stored;
   });

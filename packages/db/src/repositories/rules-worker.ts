@@ -352,6 +352,8 @@ export interface DerivedDataRow {
  * worker are separate consumer groups, so either may come first: the worker writes the whole point
  * (uplink data plus virtual values) and merges into an existing row. If the writer comes later, its
  * `ON CONFLICT DO NOTHING` finds the complete row; if it came first, the merge adds the virtual keys.
+ * The devices are locked (KEY SHARE, as a foreign key check would) until the batch commits, so a device
+ * deleted meanwhile takes these points with it (device_data has no foreign keys, migration 0013).
  */
 export async function upsertDerivedData(q: Queryable, rows: readonly DerivedDataRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -361,6 +363,7 @@ export async function upsertDerivedData(q: Queryable, rows: readonly DerivedData
        FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz,
             data jsonb, latitude double precision, longitude double precision, fcnt bigint, message_id text)
        JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+        FOR KEY SHARE OF d
      ON CONFLICT (device_id, created_at, message_id) DO UPDATE SET data = device_data.data || EXCLUDED.data`,
     [jsonParam(rows)],
   );

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../db';
+import { withTenant } from '../tenant';
+import { forEachDb } from '../testing';
+import { writeIngestBatch } from './devices-ingest';
+import { upsertDerivedData } from './rules-worker';
+
+// device_data has no foreign keys (migration 0013): triggers delete a device's or a company's points, and
+// the writers lock the devices they write points for. These tests hold what the keys used to guarantee.
+
+async function insertCompany(q: Queryable, name: string): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    'INSERT INTO companies (name) VALUES ($1) RETURNING id::int',
+    [name],
+  );
+  return rows[0]?.id ?? 0;
+}
+
+async function insertDevice(q: Queryable, companyId: number): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    "INSERT INTO devices (company_id, name) VALUES ($1, 'd') RETURNING id::int",
+    [companyId],
+  );
+  return rows[0]?.id ?? 0;
+}
+
+async function insertPoint(q: Queryable, deviceId: number, companyId: number, messageId: string) {
+  await q.query(
+    `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+     VALUES ($1, $2, now(), '{"t": 1}', $3)`,
+    [deviceId, companyId, messageId],
+  );
+}
+
+async function pointsOf(q: Queryable, deviceId: number): Promise<string[]> {
+  const { rows } = await q.query<{ message_id: string }>(
+    'SELECT message_id FROM device_data WHERE device_id = $1 ORDER BY message_id',
+    [deviceId],
+  );
+  return rows.map((r) => r.message_id);
+}
+
+const batchFor = (deviceId: number, companyId: number, messageId: string, at: string) => ({
+  data: [
+    {
+      device_id: deviceId,
+      company_id: companyId,
+      created_at: at,
+      data: { t: 2 },
+      latitude: null,
+      longitude: null,
+      metalabel: null,
+      fcnt: null,
+      message_id: messageId,
+    },
+  ],
+  current: [],
+  status: [{ device_id: deviceId, company_id: companyId, last_online_at: at }],
+  logs: [],
+});
+
+forEachDb((suite) => {
+  describe('device_data without foreign keys', () => {
+    it('deletes the points of a deleted device and keeps the others', async () => {
+      const company = await insertCompany(suite.db, 'Deletes');
+      const gone = await insertDevice(suite.db, company);
+      const kept = await insertDevice(suite.db, company);
+      await insertPoint(suite.db, gone, company, 'a');
+      await insertPoint(suite.db, gone, company, 'b');
+      await insertPoint(suite.db, kept, company, 'c');
+
+      await suite.db.query('DELETE FROM devices WHERE id = $1', [gone]);
+
+      expect(await pointsOf(suite.db, gone)).toEqual([]);
+      expect(await pointsOf(suite.db, kept)).toEqual(['c']);
+    });
+
+    it('deletes what a deleted company recorded, also on a device since handed to another company', async () => {
+      const seller = await insertCompany(suite.db, 'Seller');
+      const buyer = await insertCompany(suite.db, 'Buyer');
+      const sold = await insertDevice(suite.db, seller);
+      await insertPoint(suite.db, sold, seller, 'before sale');
+      await suite.db.query('UPDATE devices SET company_id = $1 WHERE id = $2', [buyer, sold]);
+      await insertPoint(suite.db, sold, buyer, 'after sale');
+
+      await suite.db.query('DELETE FROM companies WHERE id = $1', [seller]);
+
+      expect(await pointsOf(suite.db, sold)).toEqual(['after sale']);
+    });
+
+    it('deletes every point of a device deleted by its tenant, those of its former company included', async () => {
+      const seller = await insertCompany(suite.db, 'Former owner');
+      const buyer = await insertCompany(suite.db, 'Owner');
+      const device = await insertDevice(suite.db, seller);
+      await insertPoint(suite.db, device, seller, 'former');
+      await suite.db.query('UPDATE devices SET company_id = $1 WHERE id = $2', [buyer, device]);
+      await insertPoint(suite.db, device, buyer, 'own');
+
+      // Row-level security hides the former owner's points from the tenant; the trigger runs as the owner.
+      await withTenant(suite.db, buyer, (tx) => tx.query('DELETE FROM devices WHERE id = $1', [device]));
+
+      expect(await pointsOf(suite.db, device)).toEqual([]);
+    });
+
+    it('leaves out the points of a device that does not exist', async () => {
+      const company = await insertCompany(suite.db, 'Unknown device');
+      const device = await insertDevice(suite.db, company);
+      await suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
+      const at = new Date().toISOString();
+
+      expect(await writeIngestBatch(suite.db, batchFor(device, company, 'late', at))).toBe(0);
+      await upsertDerivedData(suite.db, [
+        {
+          device_id: device,
+          company_id: company,
+          created_at: at,
+          message_id: 'derived',
+          data: { t: 3 },
+          latitude: null,
+          longitude: null,
+          fcnt: null,
+        },
+      ]);
+      expect(await pointsOf(suite.db, device)).toEqual([]);
+    });
+  });
+});
+
+// Two sessions at once: only PostgreSQL has them (PGlite runs one transaction at a time).
+forEachDb(
+  (suite) => {
+    /** Resolves once `n` sessions of this database wait for a lock. */
+    async function untilWaiting(n: number): Promise<void> {
+      for (let i = 0; i < 500; i++) {
+        const { rows } = await suite.db.query<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if ((rows[0]?.waiting ?? 0) >= n) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`fewer than ${n} sessions came to wait for a lock`);
+    }
+
+    it('a device deleted while the storage writer stores its uplink takes the new point with it', async () => {
+      const company = await insertCompany(suite.db, 'Race');
+      const device = await insertDevice(suite.db, company);
+      const at = new Date().toISOString();
+
+      // Holds the writer inside its transaction, after the status update: its insert of the same key waits
+      // for this uncommitted row, then goes ahead when it is rolled back.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let held = () => {};
+      const holding = new Promise<void>((resolve) => {
+        held = resolve;
+      });
+      const blocker = suite.db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+           VALUES ($1, $2, $3, '{}', 'racing')`,
+          [device, company, at],
+        );
+        held();
+        await released;
+        throw new Error('roll back');
+      });
+      await holding;
+      const write = writeIngestBatch(suite.db, batchFor(device, company, 'racing', at));
+      await untilWaiting(1);
+      const deletion = suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
+      await untilWaiting(2);
+
+      release();
+      await expect(blocker).rejects.toThrow('roll back');
+      expect(await write).toBe(1);
+      await deletion;
+
+      expect(await pointsOf(suite.db, device)).toEqual([]);
+    });
+  },
+  { kinds: ['postgres'] },
+);
