@@ -48,6 +48,34 @@ forEachDb(
         expect(second).toBe(first);
       });
 
+      it('lets devices cached in the same instant expire spread over the last tenth of the TTL', async () => {
+        let now = 0;
+        const directory = new DeviceDirectory(suite.db, { ttlMs: 1000, now: () => now });
+        const company = await createCompany(suite.db);
+        const devices = [];
+        for (let i = 0; i < 40; i++) devices.push(await createDevice(suite.db, company));
+        for (const d of devices) await directory.deviceByUuid(d.uuid);
+        await suite.db.query(`UPDATE devices SET state = 'disposed' WHERE company_id = $1`, [company]);
+        const states = async () => {
+          const seen = { ok: 0, disposed: 0 };
+          for (const d of devices) {
+            const state = (await directory.deviceByUuid(d.uuid))?.state as 'ok' | 'disposed';
+            seen[state] += 1;
+          }
+          return seen;
+        };
+
+        now = 899;
+        expect(await states()).toEqual({ ok: 40, disposed: 0 });
+        now = 950;
+        const middle = await states();
+        // Uniform over 900..1000 ms: all 40 on one side of the middle has a chance of 2 in 10^12.
+        expect(middle.ok).toBeGreaterThan(0);
+        expect(middle.disposed).toBeGreaterThan(0);
+        now = 1001;
+        expect(await states()).toEqual({ ok: 0, disposed: 40 });
+      });
+
       it('forgets a cached unknown uuid or DevEUI when a device with it is announced', async () => {
         const directory = new DeviceDirectory(suite.db, { missTtlMs: 60_000 });
         const company = await createCompany(suite.db);

@@ -1,8 +1,15 @@
 /**
  * Device, integration token and codec lookups for the accept path, cached in memory: every uplink
  * needs one, and the database must not see a query per uplink. Entries live `ttlMs` (default 30 s,
- * so an edit in the console reaches ingestion within that time at the latest); misses are cached for
- * `missTtlMs` (default 5 s) so a flood of uplinks for an unknown device costs one query per interval.
+ * so an edit that nobody announces reaches ingestion within that time at the latest); misses are cached
+ * for `missTtlMs` (default 5 s) so a flood of uplinks for an unknown device costs one query per interval.
+ * Once the database announces every change of what is cached (`changesAnnounced`, called by
+ * follow-changes.ts), devices and tokens live `announcedTtlMs` (default 1 h): the TTL is then only a
+ * safety net, and a device that reports less often than the TTL, as most do (every 5 to 60 min), costs
+ * a query per uplink: with every uplink a miss, the distributed bench stored 4.8k instead of 23k
+ * uplinks/s (apps/ingest README, "Device lookups"). Codec scripts keep `ttlMs` (their edits are not announced). A found entry expires at a
+ * random point in the last tenth of its TTL, so entries cached in the same second (a fleet at start-up)
+ * are not all looked up again in the same second.
  * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (in the
  * embedded platform the API calls it after a change; in the distributed profile follow-changes.ts calls
  * `applyDeviceChange` for each change PostgreSQL announces), `invalidateAll()` drops everything. A lookup
@@ -42,6 +49,8 @@ export interface DeviceChange {
 export interface DeviceDirectoryOptions {
   ttlMs?: number;
   missTtlMs?: number;
+  /** TTL of devices and tokens once their changes are announced (`changesAnnounced`); default 1 h. */
+  announcedTtlMs?: number;
   /** Entries kept per kind at most; the oldest go first. */
   maxEntries?: number;
   now?: () => number;
@@ -85,11 +94,20 @@ class TtlCache<T> {
   private generation = 0;
 
   constructor(
-    private readonly ttlMs: number,
+    private ttlMs: number,
     private readonly missTtlMs: number,
     private readonly maxEntries: number,
     private readonly now: () => number,
   ) {}
+
+  get ttl(): number {
+    return this.ttlMs;
+  }
+
+  /** Entries cached from now on live this long (those cached before keep their expiry). */
+  setTtl(ms: number): void {
+    this.ttlMs = ms;
+  }
 
   async get(key: string, load: () => Promise<T | null>): Promise<T | null> {
     const hit = this.entries.get(key);
@@ -125,7 +143,9 @@ class TtlCache<T> {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(key, { value, expires: this.now() + (value === null ? this.missTtlMs : this.ttlMs) });
+    // A found entry expires somewhere in the last tenth of its TTL (see the module comment).
+    const ttl = value === null ? this.missTtlMs : this.ttlMs * (0.9 + 0.1 * Math.random());
+    this.entries.set(key, { value, expires: this.now() + ttl });
   }
 
   deleteWhere(match: (value: T) => boolean): void {
@@ -164,6 +184,7 @@ export class DeviceDirectory {
   /** When this process last wrote last_used_at per token id. */
   private readonly tokenUseWritten = new Map<number, number>();
   private readonly tokenUseIntervalMs: number;
+  private readonly announcedTtlMs: number;
   private readonly now: () => number;
   private readonly onError: (error: Error) => void;
 
@@ -179,6 +200,7 @@ export class DeviceDirectory {
     this.byDevEui = new TtlCache(ttl, missTtl, max, now);
     this.tokens = new TtlCache(ttl, missTtl, max, now);
     this.codecs = new TtlCache(ttl, missTtl, 1_000, now);
+    this.announcedTtlMs = options.announcedTtlMs ?? 3_600_000;
     this.tokenUseIntervalMs = options.tokenUseIntervalMs ?? 60_000;
     this.now = now;
     this.onError = options.onError ?? (() => {});
@@ -262,6 +284,21 @@ export class DeviceDirectory {
   /** An integration token was revoked or deleted. */
   invalidateIntegrationToken(id: number): void {
     this.tokens.deleteWhere((token) => token.id === id);
+  }
+
+  /**
+   * From now on the database announces every change of a cached device or token (follow-changes.ts
+   * listens): they are kept `announcedTtlMs`. Codec scripts keep the short TTL.
+   */
+  changesAnnounced(): void {
+    this.byUuid.setTtl(this.announcedTtlMs);
+    this.byDevEui.setTtl(this.announcedTtlMs);
+    this.tokens.setTtl(this.announcedTtlMs);
+  }
+
+  /** How long a device found now stays cached at most (ms). */
+  get deviceTtlMs(): number {
+    return this.byUuid.ttl;
   }
 
   invalidateAll(): void {

@@ -23,6 +23,37 @@ describe('following announced device changes (PostgreSQL)', () => {
     await db?.drop();
   });
 
+  it('keeps devices cached for the long TTL once their changes are announced', async () => {
+    let now = 0;
+    let lookups = 0;
+    // The directory's own Db counts its device lookups; the follower listens on ingestDb itself.
+    const counting = {
+      ...ingestDb,
+      query: ((sql: string, params?: unknown[]) => {
+        if (/FROM devices/.test(sql)) lookups += 1;
+        return ingestDb.query(sql, params);
+      }) as typeof ingestDb.query,
+    };
+    const directory = new DeviceDirectory(counting, { ttlMs: 1000, announcedTtlMs: 60_000, now: () => now });
+    expect(directory.deviceTtlMs).toBe(1000);
+    // Created before the follower listens: its creation's announcement cannot drop the entry mid-test.
+    const device = await createDevice(db, await createCompany(db));
+    const follower = await followDeviceChanges(ingestDb, directory, createLogger({ level: 'silent' }));
+    try {
+      expect(directory.deviceTtlMs).toBe(60_000);
+      await directory.deviceByUuid(device.uuid);
+      expect(lookups).toBe(1);
+      now = 30_000;
+      expect((await directory.deviceByUuid(device.uuid))?.id).toBe(device.id);
+      expect(lookups).toBe(1);
+      now = 60_001;
+      expect((await directory.deviceByUuid(device.uuid))?.id).toBe(device.id);
+      expect(lookups).toBe(2);
+    } finally {
+      await follower?.stop();
+    }
+  });
+
   it('drops a changed device, a revoked token and, after a reconnect, everything', async () => {
     // A TTL far beyond the test: only announcements can make the directory see a change.
     const directory = new DeviceDirectory(ingestDb, { ttlMs: 600_000, missTtlMs: 600_000 });

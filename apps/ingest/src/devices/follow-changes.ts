@@ -74,8 +74,10 @@ export async function followDeviceChanges(
     for (const stop of unlisten) await stop().catch(() => {});
     throw error;
   }
-  // Anything cached before the LISTENs took effect may have missed an announcement.
+  // Anything cached before the LISTENs took effect may have missed an announcement. From here on every
+  // change is announced, so devices and tokens may stay cached far longer than the short safety TTL.
   directory.invalidateAll();
+  directory.changesAnnounced();
   return {
     stop: async () => {
       for (const stop of unlisten) await stop();
