@@ -52,7 +52,7 @@ forEachDb(
         let now = 0;
         const directory = new DeviceDirectory(suite.db, { ttlMs: 1000, now: () => now });
         const company = await createCompany(suite.db);
-        const devices = [];
+        const devices: { uuid: string }[] = [];
         for (let i = 0; i < 40; i++) devices.push(await createDevice(suite.db, company));
         for (const d of devices) await directory.deviceByUuid(d.uuid);
         await suite.db.query(`UPDATE devices SET state = 'disposed' WHERE company_id = $1`, [company]);
