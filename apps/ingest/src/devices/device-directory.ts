@@ -7,9 +7,9 @@
  * follow-changes.ts), devices and tokens live `announcedTtlMs` (default 1 h): the TTL is then only a
  * safety net, and a device that reports less often than the TTL, as most do (every 5 to 60 min), costs
  * a query per uplink: with every uplink a miss, the distributed bench stored 4.8k instead of 23k
- * uplinks/s (apps/ingest README, "Device lookups"). Codec scripts keep `ttlMs` (their edits are not announced). A found entry expires at a
- * random point in the last tenth of its TTL, so entries cached in the same second (a fleet at start-up)
- * are not all looked up again in the same second.
+ * uplinks/s (apps/ingest README, "Device lookups"). Codec scripts keep `ttlMs` (their edits are not
+ * announced). A found entry expires at a random point in the last tenth of its TTL, so entries cached
+ * in the same second (a fleet at start-up) are not all looked up again in the same second.
  * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (in the
  * embedded platform the API calls it after a change; in the distributed profile follow-changes.ts calls
  * `applyDeviceChange` for each change PostgreSQL announces), `invalidateAll()` drops everything. A lookup
