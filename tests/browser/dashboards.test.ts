@@ -150,8 +150,18 @@ async function pagePixel(
  * devicePixel waits until the layers of the view are drawn; the drawer's lazy chunk then gets time.
  */
 async function clickDevice(page: Page, mapId: string, device: ApiDevice): Promise<void> {
-  // The widgets' data and the start-up device list are in: the layout no longer moves under the click.
-  await page.waitForLoadState('networkidle');
+  // The start-up device list (spec section 7) is in, so the layout no longer moves under the click. Not
+  // 'networkidle', which waited for that before: in a CI run on a loaded machine (2026-11-22) the page had
+  // no half second without a request in flight for 30 s (not explained); the click needs only the list.
+  await page.waitForFunction(
+    () =>
+      performance.getEntriesByType('resource').some((e) => {
+        const url = new URL(e.name);
+        return url.pathname === '/api/v1/core/devices' && url.search === '';
+      }),
+    undefined,
+    { timeout: 30_000, polling: 100 },
+  );
   await page.getByTestId(mapId).scrollIntoViewIfNeeded();
   const { x, y } = await devicePixel(page, mapId, device);
   await page.mouse.click(x, y);
