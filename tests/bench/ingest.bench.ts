@@ -5,7 +5,7 @@
  *
  *   npx tsx tests/bench/ingest.bench.ts [embedded|distributed|both] [devices=2000] [phase seconds=8]
  *     [ingest MQTT connections=4 (distributed)] [Mosquitto URL | own=own] [ingest PUBACK window=1000]
- *     [ingest processes=2] [publisher=raw|mqttjs (anywhere; or IOT_BENCH_PUBLISHER; default raw)]
+ *     [ingest processes=1] [publisher=raw|mqttjs (anywhere; or IOT_BENCH_PUBLISHER; default raw)]
  *
  * Publishers (lib/publishers.ts): `raw` speaks MQTT 3.1.1 on plain sockets with each topic's PUBLISH header
  * encoded once (mqtt-packet), so the load generator takes little of the 2 cores it shares with the
@@ -19,9 +19,11 @@
  * (a) embedded: the whole platform in this process (startPlatform: PGlite, embedded aedes broker,
  *     in-process log, storage writer, rules worker, notifier); publishers authenticate as devices, so
  *     they open one connection per device for CONNECTIONS devices and send round robin.
- * (b) distributed: ingest in this process against the machine's PostgreSQL (a fresh database), Mosquitto
- *     (shared subscription, unique group) and NATS JetStream (unique stream, deleted afterwards);
- *     publishers connect anonymously to Mosquitto and publish to all devices' topics round robin.
+ * (b) distributed: ingest in a process of its own, as infra/docker-compose.yml runs it (more with the
+ *     `ingest processes` argument; 0 runs it in this process), against the machine's PostgreSQL (a fresh
+ *     database), Mosquitto (shared subscription, unique group) and NATS JetStream (unique stream, deleted
+ *     afterwards); publishers connect anonymously to Mosquitto and publish to all devices' topics round
+ *     robin.
  *
  * "Stored" is the storage writer's committed row counter (read every 5 ms in this process), so latency is
  * publish -> committed, matched in order (the n-th uplink published is taken as the n-th stored; within a
@@ -78,8 +80,13 @@ const INGEST_MQTT_CONNECTIONS = Number(args[3] ?? 4);
 /** `own`: a Mosquitto started here with the shipped configuration; else a broker URL (e.g. the machine's). */
 const MOSQUITTO = args[4] ?? 'own';
 const INGEST_WINDOW = Number(args[5] ?? 1000);
-/** Ingest processes beside the bench's (each front door + storage writer); 0 runs ingest in the bench's. */
-const INGEST_PROCESSES = Number(args[6] ?? 2);
+/**
+ * Ingest processes beside the bench's (each front door + storage writer); 0 runs ingest in the bench's.
+ * One by default, as the shipped deployment runs it: on these 2 cores a second process only adds work
+ * (each caches every device and publishes to every partition, each writer commits half as much per
+ * transaction): 21k to 24k against 30k uplinks/s (tests/bench/README.md, "One ingest process").
+ */
+const INGEST_PROCESSES = Number(args[6] ?? 1);
 /**
  * The closed loop also keeps at most this many uplinks published but not yet stored. Mosquitto acknowledges
  * a publish itself (no back-pressure reaches the publisher from ingest) and, with its default
