@@ -5,10 +5,11 @@
  *   split   the same four statements awaited one by one in the same order, each timed (where the time goes);
  *   before  the path before 2026-11-21 13:30: four statements awaited one by one, with the latest-value
  *           upsert that took every row through ON CONFLICT and compared every field, each timed.
- * Group commits of N envelopes over 2000 devices with the simulator's readings (as
+ * Group commits of N envelopes over 2000 devices (or as many as given) with the simulator's readings (as
  * tests/bench/ingest.bench.ts sends them).
  *
  *   npx tsx apps/ingest/bench/writer-sql.bench.ts [envelopes per write=5000] [writes=21] [postgres|pglite]
+ *     [devices=2000]
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
@@ -65,7 +66,7 @@ async function beforeUpsertCurrent(q: Queryable, rows: readonly DeviceCurrentRow
 const PER_WRITE = Number(process.argv[2] ?? 5000);
 const WRITES = Number(process.argv[3] ?? 21);
 const ENGINE = process.argv[4] ?? 'postgres';
-const DEVICES = 2000;
+const DEVICES = Number(process.argv[5] ?? 2000);
 
 const name = `bench_wsql_${randomBytes(4).toString('hex')}`;
 const admin =
