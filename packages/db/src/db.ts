@@ -25,9 +25,10 @@ export interface Db extends Queryable {
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * PostgreSQL only (absent on PGlite): LISTEN to `channel` on a dedicated connection. Resolves once the
-   * LISTEN is in effect. Notifications sent while the connection was down are lost; `onReconnected` runs
-   * after every reconnect so the subscriber can drop what it derived from them. Closing the Db ends it.
+   * LISTEN to `channel`; resolves once the LISTEN is in effect. PostgreSQL: on a dedicated connection;
+   * notifications sent while it was down are lost, and `onReconnected` runs after every reconnect so the
+   * subscriber can drop what it derived from them. PGlite in its worker thread: in its one session, with
+   * nothing to reconnect (absent with `thread: 'main'`). Closing the Db ends it.
    */
   listen?(
     channel: string,

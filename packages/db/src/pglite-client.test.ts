@@ -262,6 +262,38 @@ describe('PGlite in a worker thread', () => {
     expect(plain % 2).toBe(0);
   });
 
+  it('delivers the notifications of committed transactions to listen, and none after unlisten', async () => {
+    const db = await openPglite();
+    open.push(db);
+    const seen: string[] = [];
+    const also: string[] = [];
+    const unlisten = await db.listen!('iot_test_channel', (payload) => seen.push(payload));
+    const unlistenAlso = await db.listen!('iot_test_channel', (payload) => also.push(payload));
+    await db.query("SELECT pg_notify('iot_test_channel', 'plain')");
+    await db.transaction(async (tx) => {
+      await tx.query("SELECT pg_notify('iot_test_channel', 'committed')");
+    });
+    await db
+      .transaction(async (tx) => {
+        await tx.query("SELECT pg_notify('iot_test_channel', 'rolled back')");
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await db.query("SELECT pg_notify('iot_other_channel', 'elsewhere')");
+    await expect.poll(() => seen).toEqual(['plain', 'committed']);
+    expect(also).toEqual(['plain', 'committed']);
+
+    await unlistenAlso();
+    await db.query("SELECT pg_notify('iot_test_channel', 'one left')");
+    await expect.poll(() => seen).toEqual(['plain', 'committed', 'one left']);
+    await unlisten();
+    await db.query("SELECT pg_notify('iot_test_channel', 'nobody')");
+    await db.query('SELECT 1');
+    await sleep(50);
+    expect(seen).toEqual(['plain', 'committed', 'one left']);
+    expect(also).toEqual(['plain', 'committed']);
+  });
+
   it('rejects pending and later calls with a clear error when the worker dies', async () => {
     const db = await openPglite();
     open.push(db);

@@ -30,6 +30,8 @@ interface SerialisedError {
 }
 
 type Reply = { id: number; result?: unknown; error?: SerialisedError };
+/** A NOTIFY on a channel the worker listens to (Db.listen). */
+type Notification = { notify: string; payload: string };
 type Ready = { ready: true } | { ready: false; error: SerialisedError };
 
 // Not in the ES lib this package compiles against, but always there in Node.
@@ -145,7 +147,14 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
 
   await ready;
   opened = true;
-  worker.on('message', (reply: Reply) => {
+  /** Db.listen's subscribers by channel, and the worker's LISTEN of each channel. */
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const listenings = new Map<string, Promise<void>>();
+  worker.on('message', (reply: Reply | Notification) => {
+    if ('notify' in reply) {
+      for (const listener of listeners.get(reply.notify) ?? []) listener(reply.payload);
+      return;
+    }
     const call = pending.get(reply.id);
     if (!call) return;
     pending.delete(reply.id);
@@ -200,6 +209,38 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
       }
       await call({ op: 'commit', tx });
       return result;
+    },
+    /**
+     * LISTEN in PGlite's one session. A notification arrives once the transaction that sent it committed;
+     * there is no connection to lose, so `onReconnected` is never called.
+     */
+    async listen(channel, onNotification) {
+      let subscribers = listeners.get(channel);
+      if (!subscribers) {
+        subscribers = new Set();
+        listeners.set(channel, subscribers);
+        listenings.set(channel, call<void>({ op: 'listen', channel }));
+      }
+      const subscriber = (payload: string) => onNotification(payload);
+      subscribers.add(subscriber);
+      try {
+        // A second subscriber of the channel waits for the same LISTEN.
+        await listenings.get(channel);
+      } catch (error) {
+        subscribers.delete(subscriber);
+        if (listeners.get(channel)?.size === 0) {
+          listeners.delete(channel);
+          listenings.delete(channel);
+        }
+        throw error;
+      }
+      return async () => {
+        const current = listeners.get(channel);
+        if (!current?.delete(subscriber) || current.size > 0) return;
+        listeners.delete(channel);
+        listenings.delete(channel);
+        await call<void>({ op: 'unlisten', channel }).catch(() => undefined);
+      };
     },
     close() {
       closing ??= (async () => {

@@ -10,8 +10,10 @@
  *                                 follow at once (they wait here for BEGIN)
  *   commit { tx } / rollback { tx } -> undefined, once PGlite's COMMIT / ROLLBACK ran
  *   close {}                   -> undefined, once PGlite is closed; the worker then ends
+ *   listen { channel } / unlisten { channel } -> undefined, once PGlite's LISTEN / UNLISTEN ran
  * Replies: { id, result } or { id, error } (see serialiseError). The first message is { ready: true } or
- * { ready: false, error } after PGlite.create.
+ * { ready: false, error } after PGlite.create. A notification on a channel listened to comes as
+ * { notify: channel, payload }.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
@@ -68,6 +70,8 @@ const inFlight = new Set();
 let closing = false;
 
 const ROLLBACK = Symbol('rollback');
+/** Channels listened to: PGlite's unsubscribe function by channel. */
+const listening = new Map();
 
 function reply(id, result) {
   parentPort.postMessage({ id, result });
@@ -160,6 +164,23 @@ async function run(message) {
       // DDL may change what a prepared statement returns ("cached plan must not change result type").
       forgetPreparedStatements();
       return undefined;
+    case 'listen':
+      // PGlite hands a NOTIFY to its listeners once the transaction that sent it committed, whichever
+      // way the statements ran (its message parser does it for every protocol exchange).
+      if (!listening.has(message.channel)) {
+        const channel = message.channel;
+        listening.set(
+          channel,
+          await pglite.listen(channel, (payload) => parentPort.postMessage({ notify: channel, payload })),
+        );
+      }
+      return undefined;
+    case 'unlisten': {
+      const unlisten = listening.get(message.channel);
+      listening.delete(message.channel);
+      if (unlisten) await unlisten();
+      return undefined;
+    }
     default:
       throw new Error(`unknown PGlite worker request ${String(message.op)}`);
   }

@@ -107,3 +107,30 @@ describe('following announced device changes (PostgreSQL)', () => {
     expect(parseDeviceChange('not json')).toBeNull();
   });
 });
+
+describe('following announced device changes (PGlite in its worker thread)', () => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await createTestDb('pglite');
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('drops a changed device and keeps the rest for the long TTL', async () => {
+    const directory = new DeviceDirectory(db, { ttlMs: 1000 });
+    const follower = await followDeviceChanges(db, directory, createLogger({ level: 'silent' }));
+    expect(follower).not.toBeNull();
+    try {
+      expect(directory.deviceTtlMs).toBe(3_600_000);
+      const company = await createCompany(db);
+      const device = await createDevice(db, company);
+      await expect.poll(async () => (await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+      // A change no API route reports: only the announcement can tell the cache.
+      await db.query(`UPDATE devices SET state = 'disposed' WHERE id = $1`, [device.id]);
+      await expect.poll(async () => (await directory.deviceByUuid(device.uuid))?.state).toBe('disposed');
+    } finally {
+      await follower?.stop();
+    }
+  });
+});

@@ -1,10 +1,12 @@
 /**
- * Keeps the device directory's cache true in the distributed profile, where the API runs in other
- * processes and cannot call invalidateDevice: PostgreSQL announces every committed change of a device or
+ * Keeps the device directory's cache true: the database announces every committed change of a device or
  * an integration token (migration 0009's triggers, pg_notify in the changing transaction) and this LISTENs
- * on a dedicated connection (Db.listen). After a reconnect the whole cache is dropped, because what was
- * announced while the connection was down is lost. On PGlite (embedded, one process) Db.listen does not
- * exist and the API's direct call is the only path.
+ * (Db.listen). On PostgreSQL (distributed profile, where the API runs in other processes and cannot call
+ * invalidateDevice) on a dedicated connection: after a reconnect the whole cache is dropped, because what
+ * was announced while the connection was down is lost. On PGlite in its worker thread (embedded) in its
+ * one session, so changes no route reports (scripts, the super admin's client operations) arrive as
+ * well; the API's direct invalidateDevice stays, as it acts before the commit's notification arrives.
+ * A Db without listen (PGlite on the main thread) is not followed.
  */
 import { type Db, DEVICE_CHANGED_CHANNEL, INTEGRATION_TOKEN_CHANGED_CHANNEL, type Unlisten } from '@iot/db';
 import type { Logger } from '@iot/runtime';
