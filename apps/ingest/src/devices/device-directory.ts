@@ -11,8 +11,8 @@
  * announced). A found entry expires at a random point in the last tenth of its TTL, so entries cached
  * in the same second (a fleet at start-up) are not all looked up again in the same second.
  * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (in the
- * embedded platform the API calls it after a change; in the distributed profile follow-changes.ts calls
- * `applyDeviceChange` for each change PostgreSQL announces), `invalidateAll()` drops everything. A lookup
+ * embedded platform the API calls it after a change), follow-changes.ts calls `applyDeviceChange` for each
+ * change the database announces (PostgreSQL or PGlite), `invalidateAll()` drops everything. A lookup
  * that was already running when something was dropped answers its caller but is not cached: it may have
  * read the row before the change committed.
  */
