@@ -4,7 +4,7 @@
  * (Db.listen). On PostgreSQL (distributed profile, where the API runs in other processes and cannot call
  * invalidateDevice) on a dedicated connection: after a reconnect the whole cache is dropped, because what
  * was announced while the connection was down is lost. On PGlite in its worker thread (embedded) in its
- * one session, so changes no route reports (scripts, the super admin's client operations) arrive as
+ * one session, so changes no route reports (a script, a path that does not call invalidateDevice) arrive as
  * well; the API's direct invalidateDevice stays, as it acts before the commit's notification arrives.
  * A Db without listen (PGlite on the main thread) is not followed.
  */
