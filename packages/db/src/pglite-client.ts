@@ -147,12 +147,14 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
 
   await ready;
   opened = true;
-  /** Db.listen's subscribers by channel, and the worker's LISTEN of each channel. */
-  const listeners = new Map<string, Set<(payload: string) => void>>();
-  const listenings = new Map<string, Promise<void>>();
+  /** Db.listen's channels: their subscribers, and the worker's LISTEN (a later subscriber waits for it). */
+  const channels = new Map<
+    string,
+    { subscribers: Set<(payload: string) => void>; listening: Promise<void> }
+  >();
   worker.on('message', (reply: Reply | Notification) => {
     if ('notify' in reply) {
-      for (const listener of listeners.get(reply.notify) ?? []) listener(reply.payload);
+      for (const subscriber of channels.get(reply.notify)?.subscribers ?? []) subscriber(reply.payload);
       return;
     }
     const call = pending.get(reply.id);
@@ -215,31 +217,29 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
      * there is no connection to lose, so `onReconnected` is never called.
      */
     async listen(channel, onNotification) {
-      let subscribers = listeners.get(channel);
-      if (!subscribers) {
-        subscribers = new Set();
-        listeners.set(channel, subscribers);
-        listenings.set(channel, call<void>({ op: 'listen', channel }));
+      let entry = channels.get(channel);
+      if (!entry) {
+        entry = { subscribers: new Set(), listening: call<void>({ op: 'listen', channel }) };
+        channels.set(channel, entry);
       }
+      const { subscribers, listening } = entry;
+      // Its own function, so the same callback subscribed twice is two subscriptions.
       const subscriber = (payload: string) => onNotification(payload);
       subscribers.add(subscriber);
-      try {
-        // A second subscriber of the channel waits for the same LISTEN.
-        await listenings.get(channel);
-      } catch (error) {
+      const leave = () => {
         subscribers.delete(subscriber);
-        if (listeners.get(channel)?.size === 0) {
-          listeners.delete(channel);
-          listenings.delete(channel);
-        }
+        if (subscribers.size > 0 || channels.get(channel) !== entry) return false;
+        channels.delete(channel);
+        return true;
+      };
+      try {
+        await listening;
+      } catch (error) {
+        leave();
         throw error;
       }
       return async () => {
-        const current = listeners.get(channel);
-        if (!current?.delete(subscriber) || current.size > 0) return;
-        listeners.delete(channel);
-        listenings.delete(channel);
-        await call<void>({ op: 'unlisten', channel }).catch(() => undefined);
+        if (leave()) await call<void>({ op: 'unlisten', channel }).catch(() => undefined);
       };
     },
     close() {
