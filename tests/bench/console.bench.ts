@@ -88,18 +88,18 @@ async function seedCompany(platform: TestPlatform, name: string, devices: number
   if (devices > 0) {
     // Spread over about 60 x 40 km around the default centre, states cycling.
     await db.query(
-      `INSERT INTO devices (company_id, name, serial_number, state, battery_level, is_active, last_online_at,
-                            latitude, longitude)
+      `INSERT INTO devices (company_id, name, serial_number, state, latitude, longitude)
        SELECT $1, 'Sensor ' || g, 'BENCH' || g, (ARRAY['ok','maintenance','lost','broken','disposed'])[1 + g % 5],
-              g % 101, g % 7 <> 0, now(), $3 + ((g * 7919) % 4000) / 10000.0 - 0.2,
+              $3 + ((g * 7919) % 4000) / 10000.0 - 0.2,
               $4 + ((g * 104729) % 8000) / 10000.0 - 0.4
          FROM generate_series(1, $2::int) AS g`,
       [companyId, devices, CENTER.latitude, CENTER.longitude],
     );
     await db.query(
-      `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
+      `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at, last_online_at,
+                                   battery_level, is_active)
        SELECT id, company_id, jsonb_build_object('temperature', id % 30, 'humidity', id % 90),
-              jsonb_build_object('temperature', now(), 'humidity', now()), now()
+              jsonb_build_object('temperature', now(), 'humidity', now()), now(), now(), id % 101, id % 7 <> 0
          FROM devices WHERE company_id = $1`,
       [companyId],
     );

@@ -131,16 +131,17 @@ async function seed(db: Db) {
   }
   const seedMs = performance.now() - started;
   await db.query(
-    `INSERT INTO devices (company_id, name, serial_number, state, battery_level, is_active, last_online_at)
-     SELECT $1, 'Sensor ' || g, 'SN' || g, (ARRAY['ok','maintenance','lost','broken','disposed'])[1 + g % 5],
-            g % 101, g % 3 <> 0, now() - make_interval(mins => g % 1000)
+    `INSERT INTO devices (company_id, name, serial_number, state)
+     SELECT $1, 'Sensor ' || g, 'SN' || g, (ARRAY['ok','maintenance','lost','broken','disposed'])[1 + g % 5]
        FROM generate_series(1, $2::int) AS g`,
     [companyId, DEVICES - 1],
   );
   await db.query(
-    `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
+    `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at, last_online_at,
+                                 battery_level, is_active)
      SELECT id, company_id, jsonb_build_object('temperature', id % 30, 'humidity', id % 90),
-            jsonb_build_object('temperature', now(), 'humidity', now()), now()
+            jsonb_build_object('temperature', now(), 'humidity', now()), now(),
+            now() - make_interval(mins => (id % 1000)::int), id % 101, id % 3 <> 0
        FROM devices WHERE company_id = $1`,
     [companyId],
   );

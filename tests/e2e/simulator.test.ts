@@ -1,7 +1,7 @@
 /**
  * The simulator end to end against the whole platform in this process (PGlite, embedded aedes broker,
  * in-process log, storage writer): it signs in like a person, issues device tokens through the API, sends
- * over MQTT and HTTP, and the uplinks land in device_data, device_current and devices.last_online_at.
+ * over MQTT and HTTP, and the uplinks land in device_data, device_current (latest values and last online).
  * Also: the platform's own demo fleet sends by default, and a demo fleet stops sending when stopped.
  */
 import { createLogger } from '@iot/runtime';
@@ -88,7 +88,7 @@ describe('simulator against the in-process platform', () => {
     for (const id of ids) expect(stored.get(id) ?? 0).toBeGreaterThanOrEqual(10);
 
     const { rows: status } = await platform.db.query<{ id: number; last_online_at: Date; updated_at: Date }>(
-      `SELECT d.id::int AS id, d.last_online_at, c.updated_at FROM devices d
+      `SELECT d.id::int AS id, c.last_online_at, c.updated_at FROM devices d
        JOIN device_current c ON c.device_id = d.id WHERE d.id = ANY($1::bigint[])`,
       [ids],
     );

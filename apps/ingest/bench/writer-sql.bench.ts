@@ -3,8 +3,9 @@
  * replaced as the baseline in the same run. Writes rotate between three modes, on the same tables:
  *   now     writeIngestBatch, as the writer calls it (on PGlite its four statements sent together);
  *   split   the same four statements awaited one by one in the same order, each timed (where the time goes);
- *   before  the path before 2026-11-21 13:30: four statements awaited one by one, with the latest-value
- *           upsert that took every row through ON CONFLICT and compared every field, each timed.
+ *   before  the path before migration 0015 (2026-11-22): the status in the devices row, so two row updates
+ *           per device (status, then latest values) besides the data and log inserts, each timed. The
+ *           bench gives its own database's devices table the old status columns back for it.
  * Group commits of N envelopes over 2000 devices (or as many as given) with the simulator's readings (as
  * tests/bench/ingest.bench.ts sends them).
  *
@@ -15,14 +16,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type Db,
   type DeviceCurrentRow,
+  type DeviceStatusRow,
   insertDeviceDataRows,
   insertDeviceLogRows,
   migrate,
   openPglite,
   openPostgres,
   type Queryable,
-  updateDeviceStatusRows,
-  upsertDeviceCurrentRows,
+  updateDevicePositions,
+  upsertDeviceStateRows,
   writeIngestBatch,
 } from '@iot/db';
 import { buildUplink, profileOf } from '@iot/simulator';
@@ -32,14 +34,36 @@ import { buildBatchRows } from '../src/writer/build-batch-rows.js';
 
 const noNul = (text: string) => text.replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
 
-/** The latest-value upsert before the in-place path: every row through ON CONFLICT and the per-field rule. */
+const noNulJson = (rows: unknown) => noNul(JSON.stringify(rows));
+
+/** The latest-value upsert before migration 0015 (its fast and per-field paths, no status columns). */
 async function beforeUpsertCurrent(q: Queryable, rows: readonly DeviceCurrentRow[]): Promise<void> {
+  const param = rows.map((row) => {
+    let oldest = row.updated_at;
+    for (const at of Object.values(row.field_times)) if (at < oldest) oldest = at;
+    return { ...row, oldest };
+  });
   await q.query(
-    `INSERT INTO device_current AS c (device_id, company_id, data, field_times, latitude, longitude, updated_at)
+    `WITH cur_rows AS MATERIALIZED (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, data jsonb,
+              field_times jsonb, latitude double precision, longitude double precision, updated_at timestamptz,
+              oldest timestamptz)),
+     cur_fast AS (
+       UPDATE device_current c SET
+         data = c.data || r.data,
+         field_times = c.field_times || r.field_times,
+         latitude = COALESCE(r.latitude, c.latitude),
+         longitude = COALESCE(r.longitude, c.longitude),
+         updated_at = GREATEST(c.updated_at, r.updated_at)
+       FROM cur_rows r
+       WHERE c.device_id = r.device_id AND c.company_id = r.company_id AND c.updated_at <= r.oldest
+       RETURNING c.device_id),
+     cur_rest AS (
+     INSERT INTO device_current AS c (device_id, company_id, data, field_times, latitude, longitude, updated_at)
      SELECT r.device_id, r.company_id, r.data, r.field_times, r.latitude, r.longitude, r.updated_at
-       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, data jsonb, field_times jsonb,
-            latitude double precision, longitude double precision, updated_at timestamptz)
+       FROM cur_rows r
        JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+      WHERE r.device_id NOT IN (SELECT device_id FROM cur_fast)
      ON CONFLICT (device_id) DO UPDATE SET
        data = c.data || COALESCE((
          SELECT jsonb_object_agg(f.key, EXCLUDED.data -> f.key)
@@ -52,14 +76,47 @@ async function beforeUpsertCurrent(q: Queryable, rows: readonly DeviceCurrentRow
            FROM jsonb_each_text(EXCLUDED.field_times) AS f(key, at)
           WHERE c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz
        ), '{}'::jsonb),
-       latitude = CASE WHEN EXCLUDED.latitude IS NOT NULL AND (c.field_times ->> 'geo' IS NULL
-                    OR (c.field_times ->> 'geo')::timestamptz <= (EXCLUDED.field_times ->> 'geo')::timestamptz)
-                  THEN EXCLUDED.latitude ELSE c.latitude END,
-       longitude = CASE WHEN EXCLUDED.longitude IS NOT NULL AND (c.field_times ->> 'geo' IS NULL
-                    OR (c.field_times ->> 'geo')::timestamptz <= (EXCLUDED.field_times ->> 'geo')::timestamptz)
-                  THEN EXCLUDED.longitude ELSE c.longitude END,
-       updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at)`,
-    [noNul(JSON.stringify(rows))],
+       updated_at = GREATEST(c.updated_at, EXCLUDED.updated_at))
+     SELECT 1`,
+    [noNulJson(param)],
+  );
+}
+
+/** The old status columns of devices, for the `before` mode. */
+const OLD_STATUS_COLUMNS = [
+  ['battery_level', 'double precision'],
+  ['battery_voltage', 'double precision'],
+  ['signal_strength', 'smallint'],
+  ['rssi', 'integer'],
+  ['snr', 'double precision'],
+  ['mobile_data_volume', 'bigint'],
+  ['latitude', 'double precision'],
+  ['longitude', 'double precision'],
+] as const;
+
+/** The status update of the devices row before migration 0015. */
+async function beforeUpdateStatus(q: Queryable, rows: readonly DeviceStatusRow[]): Promise<void> {
+  const param = rows.map(({ device_id, company_id, last_online_at, ...status }) => {
+    const flat: Record<string, unknown> = { device_id, company_id, last_online_at };
+    for (const [column, timed] of Object.entries(status)) {
+      if (!timed) continue;
+      flat[column] = timed.value;
+      flat[`${column}_at`] = timed.at;
+    }
+    return flat;
+  });
+  await q.query(
+    `UPDATE devices d SET
+       is_active = true,
+       last_online_at = GREATEST(d.last_online_at, r.last_online_at),
+       ${OLD_STATUS_COLUMNS.map(
+         ([c]) =>
+           `${c} = CASE WHEN r.${c}_at >= COALESCE(d.last_online_at, '-infinity') THEN r.${c} ELSE d.${c} END`,
+       ).join(',\n       ')}
+     FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, last_online_at timestamptz,
+          ${OLD_STATUS_COLUMNS.map(([c, type]) => `${c} ${type}, ${c}_at timestamptz`).join(', ')})
+     WHERE d.id = r.device_id AND d.company_id = r.company_id`,
+    [noNulJson(param)],
   );
 }
 
@@ -83,6 +140,15 @@ if (admin) {
 }
 try {
   await migrate(db);
+  // For the `before` mode: the status columns devices had before migration 0015 (latitude and longitude
+  // it still has).
+  await db.query(
+    `ALTER TABLE devices ${OLD_STATUS_COLUMNS.filter(([c]) => c !== 'latitude' && c !== 'longitude')
+      .map(([c, type]) => `ADD COLUMN ${c} ${type}`)
+      .join(
+        ', ',
+      )}, ADD COLUMN last_online_at timestamptz, ADD COLUMN is_active boolean NOT NULL DEFAULT false`,
+  );
   const { rows: c } = await db.query<{ id: number }>(
     "INSERT INTO companies (name) VALUES ('bench') RETURNING id::int AS id",
   );
@@ -126,13 +192,15 @@ try {
     now: 0,
     split: 0,
     before: 0,
+    'split positions': 0,
+    'split state': 0,
     'split data': 0,
-    'split current': 0,
-    'split status': 0,
+    'split logs': 0,
     'split commit': 0,
-    'before data': 0,
-    'before current': 0,
     'before status': 0,
+    'before current': 0,
+    'before data': 0,
+    'before logs': 0,
     'before commit': 0,
   };
   const writes = { now: 0, split: 0, before: 0 };
@@ -156,21 +224,22 @@ try {
       await db.transaction(async (tx) => {
         mark = performance.now();
         if (mode === 'split') {
-          // writeIngestBatch's order: the status update locks the devices before their points go in.
-          await updateDeviceStatusRows(tx, rows.status);
-          await insertDeviceLogRows(tx, rows.logs);
-          lap('split status');
+          // writeIngestBatch's order: positions, then the state (which locks the devices' rows before
+          // their points go in), data, logs.
+          await updateDevicePositions(tx, rows.status);
+          lap('split positions');
+          await upsertDeviceStateRows(tx, rows.current, rows.status);
+          lap('split state');
+        } else {
+          await beforeUpdateStatus(tx, rows.status);
+          lap('before status');
+          await beforeUpsertCurrent(tx, rows.current);
+          lap('before current');
         }
         await insertDeviceDataRows(tx, rows.data);
         lap(`${mode} data`);
-        if (mode === 'split') await upsertDeviceCurrentRows(tx, rows.current);
-        else await beforeUpsertCurrent(tx, rows.current);
-        lap(`${mode} current`);
-        if (mode === 'before') {
-          await updateDeviceStatusRows(tx, rows.status);
-          await insertDeviceLogRows(tx, rows.logs);
-          lap('before status');
-        }
+        await insertDeviceLogRows(tx, rows.logs);
+        lap(`${mode} logs`);
       });
       lap(`${mode} commit`);
     }

@@ -27,9 +27,14 @@ async function company(db: Queryable, timezone: string) {
   ]);
   const deviceId = await insertId(
     db,
-    `INSERT INTO devices (company_id, name, device_details, last_online_at)
-     VALUES ($1, 'Cold room', '{"data_fields": ["temperature", "humidity"]}', '2026-07-01T10:00:00.123456Z')`,
+    `INSERT INTO devices (company_id, name, device_details)
+     VALUES ($1, 'Cold room', '{"data_fields": ["temperature", "humidity"]}')`,
     [companyId],
+  );
+  await db.query(
+    `INSERT INTO device_current (device_id, company_id, updated_at, last_online_at)
+     VALUES ($1, $2, '2026-07-01T10:00:00.123456Z', '2026-07-01T10:00:00.123456Z')`,
+    [deviceId, companyId],
   );
   const ruleId = await insertId(
     db,

@@ -428,10 +428,11 @@ forEachDb((suite) => {
       let now = Date.now();
       const h = await harness(suite.db, { clock: () => now });
       const device = await createDevice(suite.db);
-      await suite.db.query('UPDATE devices SET last_online_at = $2 WHERE id = $1', [
-        device.deviceId,
-        new Date(now - 10 * minute).toISOString(),
-      ]);
+      await suite.db.query(
+        `INSERT INTO device_current (device_id, company_id, updated_at, last_online_at) VALUES ($1, $2, $3, $3)
+         ON CONFLICT (device_id) DO UPDATE SET last_online_at = EXCLUDED.last_online_at`,
+        [device.deviceId, device.companyId, new Date(now - 10 * minute).toISOString()],
+      );
       const checkId = await insertId(
         suite.db,
         `INSERT INTO sensor_checks (company_id, device_id, kind, max_silence_seconds) VALUES ($1, $2, 'no_data', 300)`,

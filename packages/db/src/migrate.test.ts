@@ -125,3 +125,68 @@ describe('concurrent runners on PostgreSQL', () => {
     { kinds: ['postgres'], migrate: false },
   );
 });
+
+describe('migration 0015 on an installation with devices', () => {
+  forEachDb(
+    (suite) => {
+      it("moves each device's status into its device_current row and keeps its latest values", async () => {
+        await migrate(suite.db, { migrations: migrations.filter((m) => m.version < 15) });
+        const { rows: c } = await suite.db.query<{ id: number }>(
+          "INSERT INTO companies (name) VALUES ('Upgrade') RETURNING id::int AS id",
+        );
+        const company = c[0]!.id;
+        const { rows: d } = await suite.db.query<{ id: number }>(
+          `INSERT INTO devices (company_id, name, is_active, last_online_at, battery_level, rssi, signal_strength)
+           VALUES ($1, 'reported', true, '2026-11-01T10:00:00Z', 71, -95, 3),
+                  ($1, 'values too', true, '2026-11-01T11:00:00Z', 40, NULL, NULL),
+                  ($1, 'never reported', false, NULL, NULL, NULL, NULL)
+           RETURNING id::int AS id`,
+          [company],
+        );
+        const [reported, withValues] = d.map((r) => r.id);
+        await suite.db.query(
+          `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
+           VALUES ($1, $2, '{"t": 4}', '{"t": "2026-11-01T11:00:00Z"}', '2026-11-01T11:00:00Z')`,
+          [withValues, company],
+        );
+
+        await migrate(suite.db);
+
+        const { rows } = await suite.db.query(
+          `SELECT device_id::int AS device_id, data, updated_at, is_active, last_online_at, battery_level, rssi,
+                  signal_strength::int AS signal_strength
+             FROM device_current ORDER BY device_id`,
+        );
+        // The device that never reported gets no row.
+        expect(rows).toEqual([
+          {
+            device_id: reported,
+            data: {},
+            updated_at: new Date('2026-11-01T10:00:00Z'),
+            is_active: true,
+            last_online_at: new Date('2026-11-01T10:00:00Z'),
+            battery_level: 71,
+            rssi: -95,
+            signal_strength: 3,
+          },
+          {
+            device_id: withValues,
+            data: { t: 4 },
+            updated_at: new Date('2026-11-01T11:00:00Z'),
+            is_active: true,
+            last_online_at: new Date('2026-11-01T11:00:00Z'),
+            battery_level: 40,
+            rssi: null,
+            signal_strength: null,
+          },
+        ]);
+        const { rows: columns } = await suite.db.query(
+          `SELECT column_name FROM information_schema.columns
+            WHERE table_name = 'devices' AND column_name IN ('is_active', 'last_online_at', 'battery_level')`,
+        );
+        expect(columns).toEqual([]);
+      });
+    },
+    { migrate: false },
+  );
+});

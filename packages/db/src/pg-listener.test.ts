@@ -52,7 +52,7 @@ describe('PostgreSQL announcements (Db.listen, migration 0009)', () => {
       keys: [{ company_id: companyId, uuid: device.uuid, dev_eui: '70b3d57ed0000001' }],
     });
     // What the storage writer updates is not announced.
-    await db.query('UPDATE devices SET battery_level = 50, last_online_at = now(), name = $2 WHERE id = $1', [
+    await db.query('UPDATE devices SET latitude = 48.04, longitude = 7.58, name = $2 WHERE id = $1', [
       device.id,
       'renamed',
     ]);

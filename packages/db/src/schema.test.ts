@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
-import { updateDeviceStatusRows } from './repositories/devices-ingest';
+import { updateDevicePositions, upsertDeviceStateRows } from './repositories/devices-ingest';
 import { forEachDb } from './testing';
 
 // Identity tables from 0001 whose company_id may be NULL by design: a user without a company (API code 74),
@@ -282,33 +282,71 @@ forEachDb((suite) => {
       expect(rows[0]?.count).toBe(3);
     });
 
-    it("updates a device's status in place (a HOT update: the storage writer does this for every active device)", async () => {
+    it("updates a device's state in place and leaves an active device's row alone (the storage writer does this for every active device)", async () => {
       const company = await insertCompany(suite.db, 'Status GmbH');
       const device = await insertDevice(suite.db, company);
-      const hot = await suite.db.transaction(async (tx) => {
-        // This backend's counts not yet flushed to the statistics (earlier statements of other tests may be
-        // among them, hence the difference). A HOT update adds no index entries; had any indexed column
-        // changed (migration 0011 dropped the index on last_online_at), it would be a plain update.
-        const counts = async () =>
-          (
-            await tx.query<{ updates: number; hot: number }>(
-              `SELECT n_tup_upd::int AS updates, n_tup_hot_upd::int AS hot
-                 FROM pg_stat_xact_user_tables WHERE relname = 'devices'`,
-            )
-          ).rows[0] ?? { updates: 0, hot: 0 };
-        const before = await counts();
-        await updateDeviceStatusRows(tx, [
+      const uplink = (at: string, battery: number) => ({
+        current: [
           {
             device_id: device,
             company_id: company,
-            last_online_at: '2024-05-01T10:00:00Z',
-            battery_level: { value: 87, at: '2024-05-01T10:00:00Z' },
+            data: { temperature: 21.5, battery_level: battery },
+            field_times: { temperature: at, battery_level: at },
+            latitude: null,
+            longitude: null,
+            updated_at: at,
           },
-        ]);
-        const after = await counts();
-        return { updates: after.updates - before.updates, hot: after.hot - before.hot };
+        ],
+        status: [
+          {
+            device_id: device,
+            company_id: company,
+            last_online_at: at,
+            battery_level: { value: battery, at },
+          },
+        ],
       });
-      expect(hot).toEqual({ updates: 1, hot: 1 });
+      // The first uplink marks the device active and creates its device_current row.
+      const first = uplink('2024-05-01T10:00:00.000Z', 87);
+      await suite.db.transaction(async (tx) => {
+        await updateDevicePositions(tx, first.status);
+        await upsertDeviceStateRows(tx, first.current, first.status);
+      });
+      const counts = await suite.db.transaction(async (tx) => {
+        // This backend's counts not yet flushed to the statistics (earlier statements of other tests may be
+        // among them, hence the difference). A HOT update adds no index entries; had any indexed column
+        // changed, it would be a plain update.
+        const read = async () =>
+          Object.fromEntries(
+            (
+              await tx.query<{ relname: string; updates: number; hot: number }>(
+                `SELECT relname, n_tup_upd::int AS updates, n_tup_hot_upd::int AS hot
+                   FROM pg_stat_xact_user_tables WHERE relname IN ('devices', 'device_current')`,
+              )
+            ).rows.map((r) => [r.relname, { updates: r.updates, hot: r.hot }]),
+          );
+        const before = await read();
+        const next = uplink('2024-05-01T10:10:00.000Z', 86);
+        await updateDevicePositions(tx, next.status);
+        await upsertDeviceStateRows(tx, next.current, next.status);
+        const after = await read();
+        const diff = (table: string) => ({
+          updates: (after[table]?.updates ?? 0) - (before[table]?.updates ?? 0),
+          hot: (after[table]?.hot ?? 0) - (before[table]?.hot ?? 0),
+        });
+        return { devices: diff('devices'), current: diff('device_current') };
+      });
+      expect(counts).toEqual({ devices: { updates: 0, hot: 0 }, current: { updates: 1, hot: 1 } });
+      const { rows } = await suite.db.query<{
+        battery_level: number;
+        last_online_at: Date;
+        is_active: boolean;
+      }>('SELECT battery_level, last_online_at, is_active FROM device_current WHERE device_id = $1', [
+        device,
+      ]);
+      expect(rows).toEqual([
+        { battery_level: 86, last_online_at: new Date('2024-05-01T10:10:00.000Z'), is_active: true },
+      ]);
     });
 
     it('uses the plain-table layout with a BRIN index where TimescaleDB is not installed', async () => {

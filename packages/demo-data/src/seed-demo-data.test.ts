@@ -125,9 +125,10 @@ describe('seedDemoData', () => {
         expect(row.current).toBe(1);
       }
       // A few devices went silent: offline and stale (last online over 8 hours ago).
-      const offline = await count(`devices WHERE NOT is_active AND last_online_at < $1`, [
-        new Date(now.getTime() - 8 * 3_600_000),
-      ]);
+      const offline = await count(
+        `devices d JOIN device_current c ON c.device_id = d.id WHERE NOT c.is_active AND c.last_online_at < $1`,
+        [new Date(now.getTime() - 8 * 3_600_000)],
+      );
       expect(offline).toBeGreaterThanOrEqual(2);
     });
 

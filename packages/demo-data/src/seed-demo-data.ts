@@ -107,9 +107,9 @@ async function seedDevices(
       const id = await insertId(
         tx,
         `INSERT INTO devices (company_id, name, description, device_type, driver_id, serial_number, dev_eui,
-                              latitude, longitude, location, is_active, state, target_server, sensor_type,
+                              latitude, longitude, location, state, target_server, sensor_type,
                               mains_powered, device_details)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true, 'ok', 'production', $11, $12, $13)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'ok', 'production', $11, $12, $13)
          RETURNING id`,
         [
           companyId,
@@ -166,17 +166,24 @@ async function seedHistory(
   const last = points.at(-1);
   if (!last) return 0;
   const fieldTimes = Object.fromEntries(Object.keys(last.data).map((f) => [f, last.created_at]));
-  await tx.query(
-    `INSERT INTO device_current (device_id, company_id, data, field_times, latitude, longitude, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [device.id, companyId, last.data, fieldTimes, last.lat, last.lng, last.created_at],
-  );
   const battery = typeof last.data.battery_level === 'number' ? last.data.battery_level : null;
   await tx.query(
-    `UPDATE devices SET battery_level = $2, last_online_at = $3, is_active = $4,
-            signal_strength = $5, rssi = $6
-     WHERE id = $1`,
-    [device.id, battery, last.created_at, !offline, 2 + Math.floor(rnd() * 4), -70 - Math.floor(rnd() * 40)],
+    `INSERT INTO device_current (device_id, company_id, data, field_times, latitude, longitude, updated_at,
+                                 last_online_at, battery_level, signal_strength, rssi, is_active)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10, $11)`,
+    [
+      device.id,
+      companyId,
+      last.data,
+      fieldTimes,
+      last.lat,
+      last.lng,
+      last.created_at,
+      battery,
+      2 + Math.floor(rnd() * 4),
+      -70 - Math.floor(rnd() * 40),
+      !offline,
+    ],
   );
   return points.length;
 }

@@ -3,7 +3,7 @@
  * ingestion path is another app). Every helper takes the owning company.
  */
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '@iot/db';
+import { DEVICE_STATUS_COLUMNS, type Queryable } from '@iot/db';
 
 export interface DeviceFixture {
   id: number;
@@ -11,29 +11,57 @@ export interface DeviceFixture {
   serialNumber: string;
 }
 
+const STATUS_COLUMNS = new Set<string>(DEVICE_STATUS_COLUMNS);
+
+/**
+ * A device with the given columns; status columns (last_online_at, battery_level, ...) go to its
+ * device_current row, where the storage writer keeps them (migration 0015).
+ */
 export async function createDevice(
   q: Queryable,
   companyId: number,
   columns: Record<string, unknown> = {},
 ): Promise<DeviceFixture> {
-  const values: Record<string, unknown> = {
-    name: `Device ${randomBytes(3).toString('hex')}`,
-    serial_number: `SN-${randomBytes(6).toString('hex')}`,
-    ...columns,
-    company_id: companyId,
-  };
+  const own = Object.entries(columns).filter(([key]) => !STATUS_COLUMNS.has(key));
+  const status = Object.entries(columns).filter(([key]) => STATUS_COLUMNS.has(key));
+  const { rows } = await insertRow<{ id: number; uuid: string; serial_number: string }>(
+    q,
+    'devices',
+    {
+      name: `Device ${randomBytes(3).toString('hex')}`,
+      serial_number: `SN-${randomBytes(6).toString('hex')}`,
+      ...Object.fromEntries(own),
+      company_id: companyId,
+    },
+    'id::int AS id, uuid::text AS uuid, serial_number',
+  );
+  const row = rows[0]!;
+  if (status.length > 0)
+    await insertRow(
+      q,
+      'device_current',
+      {
+        ...Object.fromEntries(status),
+        device_id: row.id,
+        company_id: companyId,
+        updated_at: columns.last_online_at ?? new Date(),
+      },
+      'device_id',
+    );
+  return { id: row.id, uuid: row.uuid, serialNumber: row.serial_number };
+}
+
+async function insertRow<T>(q: Queryable, table: string, values: Record<string, unknown>, returning: string) {
   const keys = Object.keys(values);
   const params = keys.map((k) => {
     const v = values[k];
     return v !== null && typeof v === 'object' && !(v instanceof Date) ? JSON.stringify(v) : v;
   });
-  const { rows } = await q.query<{ id: number; uuid: string; serial_number: string }>(
-    `INSERT INTO devices (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
-     RETURNING id::int AS id, uuid::text AS uuid, serial_number`,
+  return q.query<T>(
+    `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
+     RETURNING ${returning}`,
     params,
   );
-  const row = rows[0]!;
-  return { id: row.id, uuid: row.uuid, serialNumber: row.serial_number };
 }
 
 export async function createGroup(q: Queryable, companyId: number, name = 'Group'): Promise<number> {

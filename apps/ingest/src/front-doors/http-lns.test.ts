@@ -64,9 +64,10 @@ forEachDb((suite) => {
         );
       await drained(ingest.service);
       expect(await count(device.id)).toBe(1);
-      const status = await suite.db.query('SELECT rssi, snr, signal_strength FROM devices WHERE id = $1', [
-        device.id,
-      ]);
+      const status = await suite.db.query(
+        'SELECT rssi, snr, signal_strength FROM device_current WHERE device_id = $1',
+        [device.id],
+      );
       expect(status.rows[0]).toEqual({ rssi: -72, snr: 8.5, signal_strength: 4 });
     });
 
@@ -112,7 +113,9 @@ forEachDb((suite) => {
         expect(res.status).toBe(status);
       }
       await drained(ingest.service);
-      const row = await suite.db.query('SELECT battery_level FROM devices WHERE id = $1', [device.id]);
+      const row = await suite.db.query('SELECT battery_level FROM device_current WHERE device_id = $1', [
+        device.id,
+      ]);
       expect(row.rows[0]).toEqual({ battery_level: 64.5 });
       expect(await count(device.id)).toBe(0);
       const logs = await suite.db.query(

@@ -52,7 +52,7 @@ forEachDb((suite) => {
         },
       ]);
       const status = await suite.db.query(
-        'SELECT battery_level, is_active, latitude FROM devices WHERE id = $1',
+        'SELECT c.battery_level, c.is_active, d.latitude FROM devices d JOIN device_current c ON c.device_id = d.id WHERE d.id = $1',
         [device.id],
       );
       expect(status.rows[0]).toEqual({ battery_level: 77, is_active: true, latitude: 48.04 });

@@ -56,7 +56,7 @@ forEachDb((suite) => {
           { distance: 211.6, fill_level: 60, battery_level: 92, signal_strength: 4 },
         ]);
         const status = await suite.db.query(
-          'SELECT battery_level, signal_strength FROM devices WHERE id = $1',
+          'SELECT battery_level, signal_strength FROM device_current WHERE device_id = $1',
           [device.id],
         );
         expect(status.rows[0]).toEqual({ battery_level: 92, signal_strength: 4 });
@@ -147,9 +147,11 @@ forEachDb((suite) => {
             battery_voltage: number;
             rssi: number;
             signal_strength: number;
-          }>('SELECT is_active, battery_voltage, rssi, signal_strength FROM devices WHERE id = $1', [
-            device.id,
-          ]);
+          }>(
+            `SELECT c.is_active, c.battery_voltage, c.rssi, c.signal_strength
+             FROM devices d JOIN device_current c ON c.device_id = d.id WHERE d.id = $1`,
+            [device.id],
+          );
           return rows[0]?.is_active ? rows[0] : null;
         });
         expect(row).toEqual({ is_active: true, battery_voltage: 3.31, rssi: -95, signal_strength: 3 });

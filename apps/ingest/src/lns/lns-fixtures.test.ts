@@ -174,7 +174,7 @@ forEachDb((suite) => {
           ]);
         }
         const status = await suite.db.query<{ is_active: boolean; rssi: number | null }>(
-          'SELECT is_active, rssi FROM devices WHERE id = $1',
+          'SELECT c.is_active, c.rssi FROM devices d LEFT JOIN device_current c ON c.device_id = d.id WHERE d.id = $1',
           [device.id],
         );
         expect(status.rows[0]!.is_active).toBe(true);

@@ -6,7 +6,7 @@ import { writeIngestBatch } from './devices-ingest';
 import { upsertDerivedData } from './rules-worker';
 
 // device_data has no foreign keys (migration 0013): triggers delete a device's or a company's points, and
-// the writers lock the devices they write points for. These tests hold what the keys used to guarantee.
+// the writers lock the devices (or, since migration 0015, their device_current rows) they write points for. These tests hold what the keys used to guarantee.
 
 async function insertCompany(q: Queryable, name: string): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
@@ -142,44 +142,58 @@ forEachDb(
       throw new Error(`fewer than ${n} sessions came to wait for a lock`);
     }
 
-    it('a device deleted while the storage writer stores its uplink takes the new point with it', async () => {
-      const company = await insertCompany(suite.db, 'Race');
-      const device = await insertDevice(suite.db, company);
-      const at = new Date().toISOString();
+    // The writer locks the device_current row it updates; for a device without one, its insert locks the
+    // devices row through the foreign key. Deleting the device waits for either.
+    it.each([
+      ['its first uplink', false],
+      ['a later uplink', true],
+    ])(
+      'a device deleted while the storage writer stores %s takes the new point with it',
+      async (_, reported) => {
+        const company = await insertCompany(suite.db, 'Race');
+        const device = await insertDevice(suite.db, company);
+        const at = new Date().toISOString();
+        if (reported)
+          await suite.db.query(
+            `INSERT INTO device_current (device_id, company_id, updated_at, last_online_at)
+           VALUES ($1, $2, now() - interval '1 hour', now() - interval '1 hour')`,
+            [device, company],
+          );
 
-      // Holds the writer inside its transaction, after the status update: its insert of the same key waits
-      // for this uncommitted row, then goes ahead when it is rolled back.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let held = () => {};
-      const holding = new Promise<void>((resolve) => {
-        held = resolve;
-      });
-      const blocker = suite.db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+        // Holds the writer inside its transaction, after the device state: its insert of the same key waits
+        // for this uncommitted row, then goes ahead when it is rolled back.
+        let release = () => {};
+        const released = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let held = () => {};
+        const holding = new Promise<void>((resolve) => {
+          held = resolve;
+        });
+        const blocker = suite.db.transaction(async (tx) => {
+          await tx.query(
+            `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
            VALUES ($1, $2, $3, '{}', 'racing')`,
-          [device, company, at],
-        );
-        held();
-        await released;
-        throw new Error('roll back');
-      });
-      await holding;
-      const write = writeIngestBatch(suite.db, batchFor(device, company, 'racing', at));
-      await untilWaiting(1);
-      const deletion = suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
-      await untilWaiting(2);
+            [device, company, at],
+          );
+          held();
+          await released;
+          throw new Error('roll back');
+        });
+        await holding;
+        const write = writeIngestBatch(suite.db, batchFor(device, company, 'racing', at));
+        await untilWaiting(1);
+        const deletion = suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
+        await untilWaiting(2);
 
-      release();
-      await expect(blocker).rejects.toThrow('roll back');
-      expect(await write).toBe(1);
-      await deletion;
+        release();
+        await expect(blocker).rejects.toThrow('roll back');
+        expect(await write).toBe(1);
+        await deletion;
 
-      expect(await pointsOf(suite.db, device)).toEqual([]);
-    });
+        expect(await pointsOf(suite.db, device)).toEqual([]);
+      },
+    );
   },
   { kinds: ['postgres'] },
 );

@@ -4,18 +4,45 @@ import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
 import { readDeviceData, readDeviceDataBuckets, readLastDeviceRecord } from './device-data';
-import { findDevice, listDevicePinColumnsJson, listDevices, reassignDevice, updateDevice } from './devices';
+import {
+  DEVICE_STATUS_COLUMNS,
+  findDevice,
+  listDevicePinColumnsJson,
+  listDevices,
+  reassignDevice,
+  updateDevice,
+} from './devices';
 import { insertIntegrationToken, listIntegrationTokens, revokeIntegrationToken } from './integration-tokens';
 
-async function device(q: Queryable, companyId: number, columns: Record<string, unknown> = {}) {
-  const values = { name: 'd', ...columns, company_id: companyId };
+/** device_current's status columns (migration 0015); the others are the devices row's. */
+const STATUS_COLUMNS = new Set<string>(DEVICE_STATUS_COLUMNS);
+
+async function insertRow(q: Queryable, table: string, values: Record<string, unknown>) {
   const keys = Object.keys(values);
-  const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO devices (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
-     RETURNING id::int AS id`,
+  return q.query<{ id: number }>(
+    `INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')})
+     RETURNING ${table === 'devices' ? 'id::int AS id' : 'device_id::int AS id'}`,
     Object.values(values),
   );
-  return rows[0]!.id;
+}
+
+async function device(q: Queryable, companyId: number, columns: Record<string, unknown> = {}) {
+  const own = Object.entries(columns).filter(([key]) => !STATUS_COLUMNS.has(key));
+  const status = Object.entries(columns).filter(([key]) => STATUS_COLUMNS.has(key));
+  const { rows } = await insertRow(q, 'devices', {
+    name: 'd',
+    ...Object.fromEntries(own),
+    company_id: companyId,
+  });
+  const id = rows[0]!.id;
+  if (status.length > 0)
+    await insertRow(q, 'device_current', {
+      ...Object.fromEntries(status),
+      device_id: id,
+      company_id: companyId,
+      updated_at: columns.last_online_at ?? new Date(),
+    });
+  return id;
 }
 
 const T0 = Date.parse('2026-02-01T00:00:00Z');
@@ -55,7 +82,8 @@ describe('device repositories', () => {
       await device(suite.db, b.id, { name: 'foreign', latitude: 1, longitude: 1 });
       await suite.db.query(
         `INSERT INTO device_current (device_id, company_id, data, field_times, updated_at)
-         VALUES ($1, $2, '{"t": 21.5, "s": "on \\"x\\"", "o": {"k": [1, 2]}}', '{}', now())`,
+         VALUES ($1, $2, '{"t": 21.5, "s": "on \\"x\\"", "o": {"k": [1, 2]}}', '{}', now())
+         ON CONFLICT (device_id) DO UPDATE SET data = EXCLUDED.data`,
         [alpha, a.id],
       );
       const columns = (filter: Parameters<typeof listDevicePinColumnsJson>[2], fields: string[] = []) =>
@@ -129,6 +157,45 @@ describe('device repositories', () => {
       const summary = await suite.db.transaction((tx) => reassignDevice(tx, from.id, id, to.id));
       expect(summary).toMatchObject({ rules: 1, alarms: 0, currentValues: 0 });
       expect((await findDevice(suite.db, to.id, id))?.companyId).toBe(to.id);
+    });
+
+    it('sets the online flag in device_current, with or without reported values, only for the own company', async () => {
+      const a = await insertCompany(suite.db, { name: 'Flag A' });
+      const b = await insertCompany(suite.db, { name: 'Flag B' });
+      const silent = await device(suite.db, a.id, { name: 'silent' });
+      const reported = await device(suite.db, a.id, { name: 'reported', is_active: true, battery_level: 33 });
+      const foreign = await device(suite.db, b.id, { name: 'foreign' });
+
+      expect(await updateDevice(suite.db, a.id, silent, { isActive: true })).toBe(true);
+      expect(await updateDevice(suite.db, a.id, reported, { isActive: false })).toBe(true);
+      expect(await updateDevice(suite.db, a.id, foreign, { isActive: true })).toBe(false);
+
+      expect(await findDevice(suite.db, a.id, silent)).toMatchObject({ isActive: true, batteryLevel: null });
+      expect(await findDevice(suite.db, a.id, reported)).toMatchObject({ isActive: false, batteryLevel: 33 });
+      expect(await findDevice(suite.db, b.id, foreign)).toMatchObject({ isActive: false });
+      const list = await listDevices(suite.db, a.id, { active: true });
+      expect(list.map((d) => d.name)).toEqual(['silent']);
+    });
+
+    it("hands a device's status (last online, battery, signal) over with it, but not its latest values", async () => {
+      const from = await insertCompany(suite.db, { name: 'Status from' });
+      const to = await insertCompany(suite.db, { name: 'Status to' });
+      const seen = new Date('2026-02-01T08:00:00Z');
+      const id = await device(suite.db, from.id, { last_online_at: seen, battery_level: 61, rssi: -97 });
+      await suite.db.query(
+        `UPDATE device_current SET data = '{"temperature": 4.5}', field_times = '{"temperature": "2026-02-01T08:00:00Z"}'
+          WHERE device_id = $1`,
+        [id],
+      );
+      const summary = await suite.db.transaction((tx) => reassignDevice(tx, from.id, id, to.id));
+      expect(summary?.currentValues).toBe(1);
+      const moved = await findDevice(suite.db, to.id, id);
+      expect(moved).toMatchObject({ lastOnlineAt: seen, batteryLevel: 61, rssi: -97, current: {} });
+      // A device that never reported hands over no row.
+      const silent = await device(suite.db, from.id);
+      await suite.db.transaction((tx) => reassignDevice(tx, from.id, silent, to.id));
+      const { rows } = await suite.db.query('SELECT 1 FROM device_current WHERE device_id = $1', [silent]);
+      expect(rows).toEqual([]);
     });
 
     it('buckets exact min, max, sum and avg, ignores text values and picks fields in SQL', async () => {

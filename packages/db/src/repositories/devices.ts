@@ -80,9 +80,9 @@ const SORT_SQL: Record<DeviceSortColumn, string> = {
   state: 'd.state',
   device_type: 'd.device_type',
   serial_number: 'd.serial_number',
-  last_online_at: 'd.last_online_at',
-  battery_level: 'd.battery_level',
-  signal_strength: 'd.signal_strength',
+  last_online_at: 'c.last_online_at',
+  battery_level: 'c.battery_level',
+  signal_strength: 'c.signal_strength',
   group: 'lower(g.name)',
   location: 'lower(d.location)',
   created_at: 'd.created_at',
@@ -165,10 +165,11 @@ interface DeviceDetailRow extends DeviceRow {
 
 // ids are cast in SQL so pg (strings for int8) and PGlite answer the same numbers.
 const LIST_COLUMNS = `d.id::int AS id, d.company_id::int AS company_id, d.uuid::text AS uuid, d.name,
-  d.description, d.comment, d.device_type, d.driver_id, d.serial_number, d.dev_eui, d.state, d.is_active,
-  d.external_accessible, d.target_server, d.battery_level, d.battery_voltage, d.mains_powered,
-  d.last_online_at, d.signal_strength::int AS signal_strength, d.rssi, d.snr, d.group_id::int AS group_id,
-  g.name AS group_name, d.location, d.latitude, d.longitude, d.mobile_data_volume::float8 AS mobile_data_volume,
+  d.description, d.comment, d.device_type, d.driver_id, d.serial_number, d.dev_eui, d.state,
+  COALESCE(c.is_active, false) AS is_active,
+  d.external_accessible, d.target_server, c.battery_level, c.battery_voltage, d.mains_powered,
+  c.last_online_at, c.signal_strength::int AS signal_strength, c.rssi, c.snr, d.group_id::int AS group_id,
+  g.name AS group_name, d.location, d.latitude, d.longitude, c.mobile_data_volume::float8 AS mobile_data_volume,
   d.sensor_type, d.parking_area_id::int AS parking_area_id, d.field_id::int AS field_id, d.metadata,
   c.data AS current_data, c.field_times, c.updated_at AS current_updated_at, d.created_at, d.updated_at`;
 
@@ -254,17 +255,17 @@ function listSql(
   if (filter.state !== undefined) where.push(`d.state = ${param(filter.state)}`);
   if (filter.groupId !== undefined) where.push(`d.group_id = ${param(filter.groupId)}`);
   if (filter.deviceType !== undefined) where.push(`d.device_type = ${param(filter.deviceType)}`);
-  if (filter.active !== undefined) where.push(`d.is_active = ${param(filter.active)}`);
-  if (filter.staleBefore !== undefined) where.push(`d.last_online_at < ${param(filter.staleBefore)}`);
+  if (filter.active !== undefined) where.push(`COALESCE(c.is_active, false) = ${param(filter.active)}`);
+  if (filter.staleBefore !== undefined) where.push(`c.last_online_at < ${param(filter.staleBefore)}`);
   if (filter.fieldId !== undefined) where.push(`d.field_id = ${param(filter.fieldId)}`);
   if (filter.parkingAreaId !== undefined) where.push(`d.parking_area_id = ${param(filter.parkingAreaId)}`);
   if (filter.battery === 'mains') where.push('d.mains_powered');
-  else if (filter.battery === 'none') where.push('NOT d.mains_powered AND d.battery_level IS NULL');
+  else if (filter.battery === 'none') where.push('NOT d.mains_powered AND c.battery_level IS NULL');
   else if (filter.battery !== undefined) {
     where.push('NOT d.mains_powered');
     const { min, max } = filter.battery;
-    where.push(min === null ? 'd.battery_level >= 0' : `d.battery_level > ${param(min)}`);
-    if (max !== null) where.push(`d.battery_level <= ${param(max)}`);
+    where.push(min === null ? 'c.battery_level >= 0' : `c.battery_level > ${param(min)}`);
+    if (max !== null) where.push(`c.battery_level <= ${param(max)}`);
   }
   const order = filter.order === 'desc' ? 'DESC' : 'ASC';
   const sort = SORT_SQL[filter.sort ?? 'name'];
@@ -303,11 +304,8 @@ export async function listDevicePinColumnsJson(
   filter: DeviceListFilter = {},
   dataFields: readonly string[] = [],
 ): Promise<string> {
-  // The group join stays for the sort by group; the latest values join only when fields are asked for.
+  // device_current holds the latest values and the online flag every pin shows (migration 0015).
   const withData = dataFields.length > 0;
-  const pinFrom = withData
-    ? LIST_FROM
-    : 'devices d LEFT JOIN groups g ON g.id = d.group_id AND g.company_id = d.company_id';
   const order = filter.order === 'desc' ? 'DESC' : 'ASC';
   // n numbers the rows in the list's order (the list's own ORDER BY, LIMIT and OFFSET stay as they are);
   // every column is aggregated by it.
@@ -315,11 +313,11 @@ export async function listDevicePinColumnsJson(
   const { sql, params } = listSql(
     (param) => {
       if (withData) fieldsParam = param([...dataFields]);
-      return `d.id::int AS id, d.state, d.is_active, d.latitude, d.longitude,
+      return `d.id::int AS id, d.state, COALESCE(c.is_active, false) AS is_active, d.latitude, d.longitude,
         ${withData ? 'c.data' : 'NULL::jsonb'} AS current_data,
         row_number() OVER (ORDER BY ${SORT_SQL[filter.sort ?? 'name']} ${order} NULLS LAST, d.id ${order}) AS n`;
     },
-    pinFrom,
+    LIST_FROM,
     companyId,
     filter,
   );
@@ -397,7 +395,7 @@ export interface DeviceChanges {
   metadata?: Record<string, unknown>;
 }
 
-const CHANGE_COLUMNS: Record<keyof DeviceChanges, string> = {
+const CHANGE_COLUMNS: Record<Exclude<keyof DeviceChanges, 'isActive'>, string> = {
   name: 'name',
   description: 'description',
   comment: 'comment',
@@ -407,7 +405,6 @@ const CHANGE_COLUMNS: Record<keyof DeviceChanges, string> = {
   groupId: 'group_id',
   targetServer: 'target_server',
   externalAccessible: 'external_accessible',
-  isActive: 'is_active',
   driverId: 'driver_id',
   state: 'state',
   metadata: 'metadata',
@@ -422,7 +419,7 @@ export async function updateDevice(
 ): Promise<boolean> {
   const params: unknown[] = [companyId, id];
   const sets = ['updated_at = now()'];
-  for (const [key, column] of Object.entries(CHANGE_COLUMNS) as [keyof DeviceChanges, string][]) {
+  for (const [key, column] of Object.entries(CHANGE_COLUMNS) as [keyof typeof CHANGE_COLUMNS, string][]) {
     const value = changes[key];
     if (value === undefined) continue;
     params.push(key === 'metadata' ? JSON.stringify(value) : value);
@@ -437,7 +434,16 @@ export async function updateDevice(
     `UPDATE devices SET ${sets.join(', ')} WHERE company_id = $1 AND id = $2`,
     params,
   );
-  return rowCount > 0;
+  if (rowCount === 0) return false;
+  // The online flag lives in device_current beside the status the storage writer keeps (migration
+  // 0015); a device that never reported gets a row without values. The next uplink sets it again.
+  if (changes.isActive !== undefined)
+    await q.query(
+      `INSERT INTO device_current (device_id, company_id, updated_at, is_active) VALUES ($2, $1, now(), $3)
+       ON CONFLICT (device_id) DO UPDATE SET is_active = EXCLUDED.is_active`,
+      [companyId, id, changes.isActive],
+    );
+  return true;
 }
 
 /** Stores the sha-256 of a new device token (the token itself is never stored). */
@@ -477,6 +483,18 @@ export interface ReassignmentSummary {
   currentValues: number;
 }
 
+/** device_current's status columns (migration 0015), last_online_at first. */
+export const DEVICE_STATUS_COLUMNS = [
+  'last_online_at',
+  'is_active',
+  'battery_level',
+  'battery_voltage',
+  'signal_strength',
+  'rssi',
+  'snr',
+  'mobile_data_volume',
+] as const;
+
 /**
  * Hands a device to another company. Run it inside one transaction (`db.transaction`), as the owner
  * role: it writes rows of two companies. The schema's composite foreign keys refuse the move while any
@@ -512,14 +530,31 @@ export async function reassignDevice(
     nwaShares: await count('DELETE FROM nwa_shared_devices WHERE company_id = $1 AND device_id = $2'),
     nwaFlowRates: await count('DELETE FROM nwa_max_flow_rates WHERE company_id = $1 AND device_id = $2'),
     tasksUnlinked: await count('UPDATE tasks SET device_id = NULL WHERE company_id = $1 AND device_id = $2'),
-    currentValues: await count('DELETE FROM device_current WHERE company_id = $1 AND device_id = $2'),
+    currentValues: 0,
   };
+  const dropped = await tx.query<Record<string, unknown>>(
+    `DELETE FROM device_current WHERE company_id = $1 AND device_id = $2
+     RETURNING ${DEVICE_STATUS_COLUMNS.join(', ')}`,
+    [fromCompanyId, id],
+  );
+  summary.currentValues = dropped.rowCount;
   await tx.query(
     `UPDATE devices SET company_id = $3, group_id = NULL, field_id = NULL, parking_area_id = NULL,
             codec_id = NULL, updated_at = now()
       WHERE company_id = $1 AND id = $2`,
     [fromCompanyId, id, toCompanyId],
   );
+  // The device's status (online, last online, battery, signal) describes the hardware, not the old
+  // owner's data: it goes with the device, in a row without values (migration 0015 keeps it in
+  // device_current).
+  const status = dropped.rows[0];
+  if (status) {
+    await tx.query(
+      `INSERT INTO device_current (device_id, company_id, updated_at, ${DEVICE_STATUS_COLUMNS.join(', ')})
+       VALUES ($1, $2, COALESCE($3::timestamptz, now()), ${DEVICE_STATUS_COLUMNS.map((_, i) => `$${i + 3}`).join(', ')})`,
+      [id, toCompanyId, ...DEVICE_STATUS_COLUMNS.map((column) => status[column])],
+    );
+  }
   return summary;
 }
 

@@ -91,10 +91,11 @@ const DEVICES_OF_PAIRS = `SELECT d.id, d.company_id AS "companyId", d.name, c.ti
             COALESCE(ARRAY(SELECT jsonb_array_elements_text(
               CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
                    THEN d.device_details->'data_fields' ELSE '[]'::jsonb END)), '{}') AS "dataFields",
-            d.last_online_at AS "lastOnlineAt"
+            s.last_online_at AS "lastOnlineAt"
        FROM p
        JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
-       JOIN companies c ON c.id = d.company_id`;
+       JOIN companies c ON c.id = d.company_id
+       LEFT JOIN device_current s ON s.device_id = d.id AND s.company_id = d.company_id`;
 
 /** The devices of a batch that exist in the company their uplinks name, with the company's zone. */
 export async function loadRulesWorkerDevices(

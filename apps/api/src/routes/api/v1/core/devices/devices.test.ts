@@ -477,7 +477,8 @@ forEachDb((suite) => {
         rules_count: 0,
       });
       expect(await deviceRow(device.id)).toMatchObject({ company_id: target.company.id, group_id: null });
-      // Configuration of the old owner is gone; measured history stays with the old company.
+      // Configuration of the old owner is gone; measured history stays with the old company. The device's
+      // status row goes with it (the hardware's online flag, battery, signal), without the old values.
       expect(await counts(device.id)).toEqual({
         rules: 0,
         alarms: 0,
@@ -485,9 +486,14 @@ forEachDb((suite) => {
         checks: 0,
         remote_actions: 0,
         tasks: 0,
-        current: 0,
+        current: 1,
         data: 1,
       });
+      const { rows: status } = await suite.db.query<{ company_id: number; data: Record<string, unknown> }>(
+        'SELECT company_id::int AS company_id, data FROM device_current WHERE device_id = $1',
+        [device.id],
+      );
+      expect(status).toEqual([{ company_id: target.company.id, data: {} }]);
       const { rows: kept } = await suite.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM rules WHERE id = $1',
         [switchRuleId],
