@@ -26,14 +26,16 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * LISTEN to `channel`; resolves once the LISTEN is in effect. PostgreSQL: on a dedicated connection;
-   * notifications sent while it was down are lost, and `onReconnected` runs after every reconnect so the
+   * notifications sent while it was down are lost, so `onLost` runs when the connection is found lost
+   * (it failed, ended, or left a heartbeat unanswered) and `onReconnected` after every reconnect, and the
    * subscriber can drop what it derived from them. PGlite in its worker thread: in its one session, with
-   * nothing to reconnect (absent with `thread: 'main'`). Closing the Db ends it.
+   * nothing to lose or reconnect (absent with `thread: 'main'`). Closing the Db ends it.
    */
   listen?(
     channel: string,
     onNotification: (payload: string) => void,
     onReconnected?: () => void,
+    onLost?: () => void,
   ): Promise<Unlisten>;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ export {
   migrations,
 } from './migrate';
 export { type OpenDbOptions, openDb } from './open';
+export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
 export { openPostgres, type PostgresOptions } from './postgres';
 export * from './repositories/alarms';

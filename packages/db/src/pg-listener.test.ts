@@ -1,5 +1,7 @@
+import { createServer, type Server, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db';
+import { LISTENER_APPLICATION_NAME, PgListener } from './pg-listener';
 import { openPostgres } from './postgres';
 import { DEVICE_CHANGED_CHANNEL, INTEGRATION_TOKEN_CHANGED_CHANNEL } from './repositories/devices-ingest';
 import { createTestDb, type TestDb } from './testing';
@@ -105,11 +107,108 @@ describe('PostgreSQL announcements (Db.listen, migration 0009)', () => {
     const changes = await collect(follower, DEVICE_CHANGED_CHANNEL);
     await db.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND (query LIKE 'LISTEN%' OR query LIKE 'UNLISTEN%')`,
+        WHERE datname = current_database() AND application_name = $1`,
+      [LISTENER_APPLICATION_NAME],
     );
     await expect.poll(() => changes.reconnects(), { timeout: 10_000 }).toBe(1);
     await db.query(`INSERT INTO devices (company_id, name) VALUES ($1, 'after')`, [companyId]);
     await expect.poll(() => changes.payloads.length).toBe(1);
     await changes.stop();
   });
+
+  it('takes a connection that stops answering for lost: tells the subscriber, reconnects and hears again', async () => {
+    // A TCP proxy to PostgreSQL that can go silent: it keeps both sockets open but stops passing bytes,
+    // as a network path that drops packets without a reset does.
+    const target = new URL(db.url!);
+    const proxy = await startProxy(target.hostname, Number(target.port || 5432));
+    const url = new URL(db.url!);
+    url.host = `127.0.0.1:${proxy.port}`;
+    const errors: string[] = [];
+    const listener = new PgListener(url.toString(), {
+      heartbeatMs: 100,
+      heartbeatTimeoutMs: 300,
+      onError: (error) => errors.push(error.message),
+    });
+    const events: string[] = [];
+    const payloads: string[] = [];
+    try {
+      await listener.listen(
+        'iot_heartbeat_test',
+        (payload) => payloads.push(payload),
+        () => events.push('reconnected'),
+        () => events.push('lost'),
+      );
+      await db.query("SELECT pg_notify('iot_heartbeat_test', 'before')");
+      await expect.poll(() => payloads).toEqual(['before']);
+
+      proxy.freeze();
+      await db.query("SELECT pg_notify('iot_heartbeat_test', 'while silent')");
+      await expect.poll(() => events, { timeout: 5_000 }).toEqual(['lost']);
+      expect(errors.some((e) => e.includes('heartbeat'))).toBe(true);
+
+      proxy.thaw();
+      await expect.poll(() => events, { timeout: 10_000 }).toEqual(['lost', 'reconnected']);
+      await db.query("SELECT pg_notify('iot_heartbeat_test', 'after')");
+      await expect.poll(() => payloads).toEqual(['before', 'after']);
+    } finally {
+      await listener.close();
+      await proxy.close();
+    }
+  });
 });
+
+/** A TCP proxy whose open connections can be frozen (nothing passes, nothing closes) and new ones refused. */
+async function startProxy(host: string, port: number) {
+  const pairs = new Set<[Socket, Socket]>();
+  let frozen = false;
+  const server: Server = createServer((inbound) => {
+    if (frozen) {
+      inbound.destroy();
+      return;
+    }
+    const outbound = new Socket();
+    const pair: [Socket, Socket] = [inbound, outbound];
+    pairs.add(pair);
+    outbound.connect(port, host);
+    inbound.on('data', (chunk) => {
+      if (!frozen) outbound.write(chunk);
+    });
+    outbound.on('data', (chunk) => {
+      if (!frozen) inbound.write(chunk);
+    });
+    const end = () => {
+      pairs.delete(pair);
+      inbound.destroy();
+      outbound.destroy();
+    };
+    inbound.on('close', end);
+    outbound.on('close', end);
+    inbound.on('error', end);
+    outbound.on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('proxy has no port');
+  return {
+    port: address.port,
+    freeze() {
+      frozen = true;
+    },
+    /** Passes bytes again for new connections; the frozen ones are dropped. */
+    thaw() {
+      for (const [inbound, outbound] of pairs) {
+        inbound.destroy();
+        outbound.destroy();
+      }
+      frozen = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const [inbound, outbound] of pairs) {
+          inbound.destroy();
+          outbound.destroy();
+        }
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -55,7 +55,7 @@ export function openPostgres(options: PostgresOptions): Db {
   // listener Node would crash the process. The pool discards that client and connects a new one.
   pool.on('error', (error) => options.onError?.(error));
   const direct = wrap(pool);
-  const listener = new PgListener(options.url, options.onError);
+  const listener = new PgListener(options.url, { onError: options.onError });
   const db: Db = {
     kind: 'postgres',
     ...statementsOutsideTransactions(() => db, direct),
@@ -80,8 +80,8 @@ export function openPostgres(options: PostgresOptions): Db {
         client.release(broken);
       }
     },
-    listen: (channel, onNotification, onReconnected) =>
-      listener.listen(channel, onNotification, onReconnected),
+    listen: (channel, onNotification, onReconnected, onLost) =>
+      listener.listen(channel, onNotification, onReconnected, onLost),
     close: async () => {
       await listener.close();
       await pool.end();

@@ -185,6 +185,8 @@ export class DeviceDirectory {
   private readonly tokenUseWritten = new Map<number, number>();
   private readonly tokenUseIntervalMs: number;
   private readonly announcedTtlMs: number;
+  /** The TTL without announcements (`ttlMs`). */
+  private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly onError: (error: Error) => void;
 
@@ -201,6 +203,7 @@ export class DeviceDirectory {
     this.tokens = new TtlCache(ttl, missTtl, max, now);
     this.codecs = new TtlCache(ttl, missTtl, 1_000, now);
     this.announcedTtlMs = options.announcedTtlMs ?? 3_600_000;
+    this.ttlMs = ttl;
     this.tokenUseIntervalMs = options.tokenUseIntervalMs ?? 60_000;
     this.now = now;
     this.onError = options.onError ?? (() => {});
@@ -294,6 +297,17 @@ export class DeviceDirectory {
     this.byUuid.setTtl(this.announcedTtlMs);
     this.byDevEui.setTtl(this.announcedTtlMs);
     this.tokens.setTtl(this.announcedTtlMs);
+  }
+
+  /**
+   * The announcements stopped (the listening connection was lost): what is cached may have missed a
+   * change, so it all goes, and until `changesAnnounced` again devices and tokens keep the short TTL.
+   */
+  changesUnannounced(): void {
+    this.invalidateAll();
+    this.byUuid.setTtl(this.ttlMs);
+    this.byDevEui.setTtl(this.ttlMs);
+    this.tokens.setTtl(this.ttlMs);
   }
 
   /** How long a device found now stays cached at most (ms). */

@@ -2,7 +2,7 @@
  * The distributed profile's cache invalidation on the real PostgreSQL: ingest and the changing side hold
  * two separate Db instances (two pools, as two processes would), and only the database connects them.
  */
-import { openPostgres } from '@iot/db';
+import { LISTENER_APPLICATION_NAME, openPostgres } from '@iot/db';
 import { createTestDb, type TestDb } from '@iot/db/testing';
 import { createLogger } from '@iot/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,13 +78,45 @@ describe('following announced device changes (PostgreSQL)', () => {
       // Kill ingest's listening connection; a change made while it is down is never announced to it.
       await db.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-          WHERE datname = current_database() AND (query LIKE 'LISTEN%' OR query LIKE 'UNLISTEN%')`,
+          WHERE datname = current_database() AND application_name = $1`,
+        [LISTENER_APPLICATION_NAME],
       );
       await db.query(`UPDATE devices SET state = 'broken' WHERE id = $1`, [other.id]);
       // After the reconnect the whole cache is gone, so the missed change shows.
       await expect
         .poll(async () => (await directory.deviceByUuid(other.uuid))?.state, { timeout: 10_000 })
         .toBe('broken');
+    } finally {
+      await follower?.stop();
+    }
+  });
+
+  it('while the announcements are lost keeps devices only the short TTL, and the long one once they are back', async () => {
+    const events: string[] = [];
+    class Recording extends DeviceDirectory {
+      override changesAnnounced(): void {
+        events.push(`announced`);
+        super.changesAnnounced();
+      }
+      override changesUnannounced(): void {
+        events.push(`unannounced, ttl ${this.deviceTtlMs}`);
+        super.changesUnannounced();
+        events.push(`ttl ${this.deviceTtlMs}`);
+      }
+    }
+    const directory = new Recording(ingestDb, { ttlMs: 1000, announcedTtlMs: 60_000 });
+    const follower = await followDeviceChanges(ingestDb, directory, createLogger({ level: 'silent' }));
+    try {
+      expect(events).toEqual(['announced']);
+      await db.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = $1`,
+        [LISTENER_APPLICATION_NAME],
+      );
+      await expect
+        .poll(() => events, { timeout: 10_000 })
+        .toEqual(['announced', 'unannounced, ttl 60000', 'ttl 1000', 'announced']);
+      expect(directory.deviceTtlMs).toBe(60_000);
     } finally {
       await follower?.stop();
     }

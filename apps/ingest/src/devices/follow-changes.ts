@@ -2,8 +2,10 @@
  * Keeps the device directory's cache true: the database announces every committed change of a device or
  * an integration token (migration 0009's triggers, pg_notify in the changing transaction) and this LISTENs
  * (Db.listen). On PostgreSQL (distributed profile, where the API runs in other processes and cannot call
- * invalidateDevice) on a dedicated connection: after a reconnect the whole cache is dropped, because what
- * was announced while the connection was down is lost. On PGlite in its worker thread (embedded) in its
+ * invalidateDevice) on a dedicated connection: when it is found lost (it failed, or left a heartbeat
+ * unanswered: packages/db pg-listener.ts) the whole cache is dropped and devices are kept only the short
+ * TTL until it is back, and after the reconnect the cache is dropped once more, because what was
+ * announced while the connection was down is lost. On PGlite in its worker thread (embedded) in its
  * one session, so changes no route reports (a script, a path that does not call invalidateDevice) arrive as
  * well; the API's direct invalidateDevice stays, as it acts before the commit's notification arrives.
  * A Db without listen (PGlite on the main thread) is not followed.
@@ -46,6 +48,13 @@ export async function followDeviceChanges(
   const reconnected = () => {
     log.warn('device change announcements reconnected; the device cache was dropped');
     directory.invalidateAll();
+    directory.changesAnnounced();
+  };
+  const lost = () => {
+    log.warn(
+      'device change announcements lost; the device cache was dropped and keeps devices briefly until they are back',
+    );
+    directory.changesUnannounced();
   };
   const unlisten: Unlisten[] = [];
   try {
@@ -58,6 +67,7 @@ export async function followDeviceChanges(
           else directory.invalidateAll();
         },
         reconnected,
+        lost,
       ),
     );
     unlisten.push(
@@ -68,7 +78,8 @@ export async function followDeviceChanges(
           if (Number.isSafeInteger(id)) directory.invalidateIntegrationToken(id);
           else directory.invalidateAll();
         },
-        // One reconnect drops everything once; the device channel's callback does it.
+        // One loss or reconnect drops everything once; the device channel's callbacks do it.
+        () => {},
         () => {},
       ),
     );
