@@ -74,6 +74,13 @@ export interface IngestService extends Service {
   invalidateAll(): void;
 }
 
+/** The lookup cache's settings from the configuration (`INGEST_DEVICE_CACHE_ENTRIES`). */
+export function deviceCacheOptions(config: Config): DeviceDirectoryOptions {
+  return config.INGEST_DEVICE_CACHE_ENTRIES === undefined
+    ? {}
+    : { maxEntries: config.INGEST_DEVICE_CACHE_ENTRIES };
+}
+
 /** The MQTT port a broker takes when none is configured. */
 const DEFAULT_MQTT_PORT = 1883;
 
@@ -129,6 +136,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
   const eventLog = options.eventLog ?? (await openEventLog(config));
   const directory = new DeviceDirectory(db, {
     onError: (error) => log.warn({ err: error }, 'recording the use of an integration token failed'),
+    ...deviceCacheOptions(config),
     ...options.directory,
   });
   const sandbox = new SandboxHolder();

@@ -56,4 +56,10 @@ describe('loadConfig', () => {
   it('reads the PostgreSQL pool size as a number', () => {
     expect(loadConfig({ DATABASE_POOL_MAX: '24' }).DATABASE_POOL_MAX).toBe(24);
   });
+
+  it("reads ingest's device cache size, and refuses one too small to hold a gateway's devices", () => {
+    expect(loadConfig({}).INGEST_DEVICE_CACHE_ENTRIES).toBeUndefined();
+    expect(loadConfig({ INGEST_DEVICE_CACHE_ENTRIES: '500000' }).INGEST_DEVICE_CACHE_ENTRIES).toBe(500_000);
+    expect(() => loadConfig({ INGEST_DEVICE_CACHE_ENTRIES: '10' })).toThrow(/INGEST_DEVICE_CACHE_ENTRIES/);
+  });
 });

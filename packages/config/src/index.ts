@@ -15,6 +15,12 @@ export const ConfigSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
   /** Port of the uplink HTTP front door (its own server); unset: PORT + 1 (0 when PORT is 0). */
   INGEST_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /**
+   * Devices (and, as many again, integration tokens) each ingest process keeps in its lookup cache; default
+   * 100,000. A fleet larger than this makes devices miss the cache and every uplink of theirs costs a
+   * database lookup (apps/ingest README, "Device lookups"); an entry takes well under 1 kB.
+   */
+  INGEST_DEVICE_CACHE_ENTRIES: Type.Optional(Type.Integer({ minimum: 1_000, maximum: 100_000_000 })),
   /** Where the embedded profile keeps its PGlite database and other state. */
   DATA_DIR: Type.String({ default: './data' }),
   /** PostgreSQL connection URL; required in the distributed profile. */

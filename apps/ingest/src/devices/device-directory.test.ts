@@ -1,8 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { loadConfig } from '@iot/config';
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
+import { deviceCacheOptions } from '../index.js';
 import { createCompany, createDevice, randomDevEui } from '../test-support/seed.js';
 import { DeviceDirectory, normalizeDevEui } from './device-directory.js';
+
+describe('deviceCacheOptions', () => {
+  it('sizes the cache from INGEST_DEVICE_CACHE_ENTRIES and leaves the default otherwise', () => {
+    expect(deviceCacheOptions(loadConfig({ INGEST_DEVICE_CACHE_ENTRIES: '250000' }))).toEqual({
+      maxEntries: 250_000,
+    });
+    expect(deviceCacheOptions(loadConfig({}))).toEqual({});
+  });
+});
 
 describe('normalizeDevEui', () => {
   it.each([
@@ -32,6 +43,54 @@ forEachDb(
         await suite.db.query(`UPDATE devices SET state = 'ok' WHERE id = $1`, [device.id]);
         now += 1001;
         expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+      });
+
+      it('drops everything and keeps the short TTL while announcements are lost', async () => {
+        let now = 0;
+        const directory = new DeviceDirectory(suite.db, {
+          ttlMs: 1000,
+          announcedTtlMs: 60_000,
+          now: () => now,
+        });
+        const device = await createDevice(suite.db, await createCompany(suite.db));
+        directory.changesAnnounced();
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+        await suite.db.query(`UPDATE devices SET state = 'lost' WHERE id = $1`, [device.id]);
+        // Announced: the cached entry would live a minute.
+        now = 30_000;
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+        // Lost: the entry goes at once, and a new one lives only the short TTL.
+        directory.changesUnannounced();
+        expect(directory.deviceTtlMs).toBe(1000);
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('lost');
+        await suite.db.query(`UPDATE devices SET state = 'ok' WHERE id = $1`, [device.id]);
+        now += 1001;
+        expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+      });
+
+      it('keeps at most maxEntries devices, dropping the one cached longest ago', async () => {
+        let lookups = 0;
+        const counting = {
+          ...suite.db,
+          query: ((sql: string, params?: unknown[]) => {
+            if (/FROM devices/.test(sql)) lookups += 1;
+            return suite.db.query(sql, params);
+          }) as typeof suite.db.query,
+        };
+        const directory = new DeviceDirectory(counting, { maxEntries: 2 });
+        const company = await createCompany(suite.db);
+        const [a, b, c] = [
+          await createDevice(suite.db, company),
+          await createDevice(suite.db, company),
+          await createDevice(suite.db, company),
+        ];
+        for (const device of [a, b, c]) await directory.deviceByUuid(device!.uuid);
+        expect(lookups).toBe(3);
+        await directory.deviceByUuid(c!.uuid);
+        await directory.deviceByUuid(b!.uuid);
+        expect(lookups).toBe(3);
+        await directory.deviceByUuid(a!.uuid);
+        expect(lookups).toBe(4);
       });
 
       it('finds a DevEUI only within its company and shares one query among concurrent lookups', async () => {
