@@ -266,8 +266,7 @@ export async function listDevicePositionsJson(
             ) ORDER BY id), '[]')::text AS positions
        FROM (
          SELECT d.id::int AS id, d.name, d.state, COALESCE(c.is_active, false) AS is_active, c.battery_level,
-                d.mains_powered,
-                c.last_online_at, d.group_id::int AS group_id,
+                d.mains_powered, c.last_online_at, d.group_id::int AS group_id,
                 CASE WHEN c.latitude IS NOT NULL AND c.longitude IS NOT NULL THEN c.latitude ELSE d.latitude END
                   AS latitude,
                 CASE WHEN c.latitude IS NOT NULL AND c.longitude IS NOT NULL THEN c.longitude ELSE d.longitude END
