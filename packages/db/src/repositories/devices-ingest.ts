@@ -264,27 +264,52 @@ const earlier = (a: string, b: string) =>
  * A device with status alone has no values (`updated_at` null) and `oldest` = its last online time.
  */
 function deviceStateParam(current: readonly DeviceCurrentRow[], status: readonly DeviceStatusRow[]): string {
+  // Plain loops and objects built key by key: this runs for every device of every write (3.5 us per
+  // envelope with spreads and Object.entries, writer's JS on the bench's 20,000 devices).
   const rows = new Map<number, Record<string, unknown>>();
   for (const row of current) {
     let oldest = row.updated_at;
-    for (const at of Object.values(row.field_times)) if (earlier(at, oldest)) oldest = at;
-    rows.set(row.device_id, { ...row, oldest });
-  }
-  for (const { device_id, company_id, last_online_at, latitude, longitude, ...values } of status) {
-    let row = rows.get(device_id);
-    if (!row) {
-      row = { device_id, company_id, data: {}, field_times: {}, oldest: last_online_at };
-      rows.set(device_id, row);
+    const times = row.field_times;
+    for (const field in times) {
+      const at = times[field]!;
+      if (earlier(at, oldest)) oldest = at;
     }
-    row.last_online_at = last_online_at;
-    for (const [column, timed] of Object.entries(values) as [string, TimedValue | undefined][]) {
-      if (!timed) continue;
+    rows.set(row.device_id, {
+      device_id: row.device_id,
+      company_id: row.company_id,
+      data: row.data,
+      field_times: times,
+      latitude: row.latitude,
+      longitude: row.longitude,
+      updated_at: row.updated_at,
+      oldest,
+    });
+  }
+  for (const s of status) {
+    let row = rows.get(s.device_id);
+    if (!row) {
+      row = {
+        device_id: s.device_id,
+        company_id: s.company_id,
+        data: {},
+        field_times: {},
+        oldest: s.last_online_at,
+      };
+      rows.set(s.device_id, row);
+    }
+    row.last_online_at = s.last_online_at;
+    for (const [column, timeKey] of STATUS_KEYS) {
+      const timed = s[column];
+      if (timed === undefined) continue;
       row[column] = timed.value;
-      if (timed.at !== last_online_at) row[`${column}_at`] = timed.at;
+      if (timed.at !== s.last_online_at) row[timeKey] = timed.at;
     }
   }
   return jsonParam([...rows.values()]);
 }
+
+/** Each status column with the key of its time in the parameter. */
+const STATUS_KEYS = STATUS_COLUMNS.map(([column]) => [column, `${column}_at`] as const);
 
 // Typed record columns (<column>, <column>_at) rather than a nested jsonb: no per-row jsonb
 // extraction and cast for six columns.
