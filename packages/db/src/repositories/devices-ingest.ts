@@ -229,6 +229,16 @@ const STATUS_COLUMNS = [
 ] as const;
 
 /**
+ * Every status column of device_current (migration 0015), last_online_at first: the ones above, the
+ * online flag and the last online time (what readers and a reassignment take from the row).
+ */
+export const DEVICE_STATUS_COLUMNS: readonly string[] = [
+  'last_online_at',
+  'is_active',
+  ...STATUS_COLUMNS.map(([column]) => column),
+];
+
+/**
  * Merges one coalesced row per device into device_current: its latest values and its status (last
  * online, battery, signal, mobile data volume), in one row update per device. A field takes the
  * incoming value only when its time is not older than the stored one, so an old uplink arriving late

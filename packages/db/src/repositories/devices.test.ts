@@ -4,14 +4,8 @@ import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
 import { readDeviceData, readDeviceDataBuckets, readLastDeviceRecord } from './device-data';
-import {
-  DEVICE_STATUS_COLUMNS,
-  findDevice,
-  listDevicePinColumnsJson,
-  listDevices,
-  reassignDevice,
-  updateDevice,
-} from './devices';
+import { findDevice, listDevicePinColumnsJson, listDevices, reassignDevice, updateDevice } from './devices';
+import { DEVICE_STATUS_COLUMNS } from './devices-ingest';
 import { insertIntegrationToken, listIntegrationTokens, revokeIntegrationToken } from './integration-tokens';
 
 /** device_current's status columns (migration 0015); the others are the devices row's. */

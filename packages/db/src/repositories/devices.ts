@@ -4,6 +4,7 @@
  * The one cross-tenant write is `reassignDevice`, which the super admin runs outside withTenant.
  */
 import type { Queryable } from '../db';
+import { DEVICE_STATUS_COLUMNS } from './devices-ingest';
 
 export interface DeviceGroupRef {
   id: number;
@@ -483,18 +484,6 @@ export interface ReassignmentSummary {
   currentValues: number;
 }
 
-/** device_current's status columns (migration 0015), last_online_at first. */
-export const DEVICE_STATUS_COLUMNS = [
-  'last_online_at',
-  'is_active',
-  'battery_level',
-  'battery_voltage',
-  'signal_strength',
-  'rssi',
-  'snr',
-  'mobile_data_volume',
-] as const;
-
 /**
  * Hands a device to another company. Run it inside one transaction (`db.transaction`), as the owner
  * role: it writes rows of two companies. The schema's composite foreign keys refuse the move while any
@@ -516,6 +505,12 @@ export async function reassignDevice(
   ]);
   if (rows.length === 0) return null;
   const count = async (sql: string) => (await tx.query(sql, [fromCompanyId, id])).rowCount;
+  // The latest values go; the status they held is handed over below.
+  const dropped = await tx.query<Record<string, unknown>>(
+    `DELETE FROM device_current WHERE company_id = $1 AND device_id = $2
+     RETURNING ${DEVICE_STATUS_COLUMNS.join(', ')}`,
+    [fromCompanyId, id],
+  );
   const summary: ReassignmentSummary = {
     remoteControlActions: await count(
       'DELETE FROM rule_actions WHERE company_id = $1 AND target_device_id = $2',
@@ -530,14 +525,8 @@ export async function reassignDevice(
     nwaShares: await count('DELETE FROM nwa_shared_devices WHERE company_id = $1 AND device_id = $2'),
     nwaFlowRates: await count('DELETE FROM nwa_max_flow_rates WHERE company_id = $1 AND device_id = $2'),
     tasksUnlinked: await count('UPDATE tasks SET device_id = NULL WHERE company_id = $1 AND device_id = $2'),
-    currentValues: 0,
+    currentValues: dropped.rowCount,
   };
-  const dropped = await tx.query<Record<string, unknown>>(
-    `DELETE FROM device_current WHERE company_id = $1 AND device_id = $2
-     RETURNING ${DEVICE_STATUS_COLUMNS.join(', ')}`,
-    [fromCompanyId, id],
-  );
-  summary.currentValues = dropped.rowCount;
   await tx.query(
     `UPDATE devices SET company_id = $3, group_id = NULL, field_id = NULL, parking_area_id = NULL,
             codec_id = NULL, updated_at = now()
