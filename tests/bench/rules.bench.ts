@@ -8,8 +8,9 @@
  *   Mosquitto URL: the broker of Node-RED's side (default: a Mosquitto of its own with the shipped
  *   configuration) and of the floor's `machine` variant (default mqtt://127.0.0.1:1883).
  *   RULES_BENCH_FIRING=burst: the 1 in 50 phase fires every device in the same round (see FIRING)
- *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's 1 in 50
- *     phase only, written to <dir>/<side>-1in50.cpuprofile (off by default; the profiler costs CPU)
+ *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's two
+ *     latency phases, written to <dir>/<side>-1in50.cpuprofile and <side>-every2nd.cpuprofile (off by
+ *     default; the profiler costs CPU)
  *
  * Per side: warm-up, throughput phase, 8 s at the rate with 1 in 50 uplinks firing, then the main phase
  * at the rate with every second uplink firing (last, as it may leave a backlog of mails behind). Each
@@ -60,11 +61,11 @@ import { createRequire } from 'node:module';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '@iot/config';
-import { type Db, migrate, openDb } from '@iot/db';
+import { type Db, migrate, openDb, pgliteWorkerOf } from '@iot/db';
 import { createTestDb } from '@iot/db/testing';
 import { createNatsEventLog } from '@iot/event-log';
 import { type IngestService, startIngest } from '@iot/ingest';
@@ -415,6 +416,8 @@ interface Side {
   suppressed?: (seqs: readonly number[]) => Promise<Map<number, string>>;
   /** Ours: stages both profiles write to the database after the send (epoch ms by sequence). */
   dbStages?: (fromSeq: number) => Promise<Record<string, Map<number, number>>>;
+  /** Threads besides the main one whose busy share is printed per phase (ours embedded: PGlite's). */
+  threads?: Record<string, () => EventLoopUtilization>;
   close: () => Promise<void>;
 }
 
@@ -476,6 +479,7 @@ loopDelay.enable();
 
 async function latencyPhase(side: Side, rate: number, seconds: number, period: number) {
   loopDelay.reset();
+  const busyFrom = threadBusy(side);
   const pattern = new Pattern(side.publishers, period);
   const publishedAt = new Map<number, number>();
   const publishedEpoch = new Map<number, number>();
@@ -521,6 +525,7 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   const delivered = () => [...publishedAt.keys()].filter((s) => side.mail.arrivals.has(s)).length;
   while (delivered() < publishedAt.size && performance.now() - end < DRAIN_MS) await sleep(50);
   const drainMs = performance.now() - end;
+  const busy = busyFrom();
   sampling = false;
   await sampler;
   // Stage: publish -> the rules worker's transaction that logged the firing (its start, PostgreSQL now()).
@@ -575,9 +580,36 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
     more,
     job,
     loop,
+    busy,
     stages,
     missingWhy,
   };
+}
+
+/**
+ * Busy share of the main thread and of the side's other threads from now until the returned function
+ * is called (event loop utilization: time not idle in the loop). A thread near 100 % is where a phase
+ * queues.
+ */
+/** The PGlite worker thread of an embedded platform's database, when it has one. */
+function pgliteThread(db: Db): Record<string, () => EventLoopUtilization> {
+  const worker = pgliteWorkerOf(db);
+  return worker ? { PGlite: () => worker.performance.eventLoopUtilization() } : {};
+}
+
+function threadBusy(side: Side): () => Record<string, number> {
+  const threads: Record<string, () => EventLoopUtilization> = {
+    main: () => performance.eventLoopUtilization(),
+    ...side.threads,
+  };
+  const start = Object.fromEntries(Object.entries(threads).map(([name, read]) => [name, read()]));
+  return () =>
+    Object.fromEntries(
+      Object.entries(threads).map(([name, read]) => [
+        name,
+        performance.eventLoopUtilization(read(), start[name]).utilization,
+      ]),
+    );
 }
 
 async function throughputPhase(side: Side, seconds: number) {
@@ -1093,6 +1125,7 @@ async function ourSide(): Promise<Side> {
       'storage-writer lag': await ingest.eventLog.lag(ingest.topic, 'storage-writer'),
     }),
     ...stageReaders(platform.db, fleet.companyId),
+    threads: pgliteThread(platform.db),
     close: async () => {
       await Promise.all(publishers.map((p) => p.client.endAsync()));
       for (const s of [...platform.services].reverse()) await s.stop();
@@ -1394,7 +1427,10 @@ function describe(what: string, l: Latency): string {
     `${what}: ${fmt(l.offered)} uplinks/s offered, ${fmt(l.published)} published (${fmt(l.failed)} failed), ` +
     `${fmt(l.delivered)} of ${fmt(l.expected)} mails accepted by SMTP, waited ${fmt(l.drainMs)} ms after ` +
     `publishing stopped; p50 ${fmt(l.p50)} ms, p99 ${p99Text(l)} ms; load ${loadavg()[0]?.toFixed(1)}; ` +
-    `event loop delay while publishing p50 ${fmt(l.loop.p50)} / p99 ${fmt(l.loop.p99)} / max ${fmt(l.loop.max)} ms` +
+    `event loop delay while publishing p50 ${fmt(l.loop.p50)} / p99 ${fmt(l.loop.p99)} / max ${fmt(l.loop.max)} ms; ` +
+    `threads busy (publishing and drain): ${Object.entries(l.busy)
+      .map(([name, u]) => `${name} ${Math.round(u * 100)} %`)
+      .join(', ')}` +
     (l.fired.n > 0
       ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
         `p99 ${fmt(l.fired.p99)} ms (${fmt(l.fired.n)}); job key claimed (job_keys row) p50 ` +
@@ -1473,7 +1509,7 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
       latencyPhase(side, RATE, FEW_S, FEW_PERIOD),
     );
     console.log(describe(`1 in ${FEW_PERIOD} uplinks fires (${FIRING}), ${FEW_S} s`, few));
-    const all = await latencyPhase(side, RATE, LATENCY_S, 2);
+    const all = await withCpuProfile(`${side.name}-every2nd`, () => latencyPhase(side, RATE, LATENCY_S, 2));
     console.log(describe(`every second uplink fires, ${LATENCY_S} s`, all));
     return { side: side.name, all, few, throughput, duplicates: side.mail.duplicates };
   } finally {

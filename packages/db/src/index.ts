@@ -11,6 +11,7 @@ export {
 export { type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
+export { pgliteWorkerOf } from './pglite-client';
 export { openPostgres, type PostgresOptions } from './postgres';
 export * from './repositories/alarms';
 export * from './repositories/companies';
