@@ -6,9 +6,10 @@ import { forEachDb } from './testing';
 // Identity tables from 0001 whose company_id may be NULL by design: a user without a company (API code 74),
 // platform-wide audit events and mail. They are still behind row-level security (rls.test.ts).
 const NULLABLE_COMPANY_ID = ['audit_log', 'outbox_emails', 'users'];
-// The hot time-series table keeps no foreign keys; triggers delete its rows with their device or company
-// (migration 0013, repositories/device-data-deletion.test.ts).
-const WITHOUT_FOREIGN_KEYS = ['device_data'];
+// The hot time-series table and the device log keep no foreign keys; triggers delete their rows with
+// their device or company (migrations 0013 and 0016, repositories/device-data-deletion.test.ts and
+// device-logs-deletion.test.ts).
+const WITHOUT_FOREIGN_KEYS = ['device_data', 'device_logs'];
 
 async function insertCompany(q: Queryable, name: string): Promise<number> {
   const { rows } = await q.query<{ id: number }>('INSERT INTO companies (name) VALUES ($1) RETURNING id', [
@@ -27,7 +28,7 @@ async function insertDevice(q: Queryable, companyId: number, name = 'device'): P
 
 forEachDb((suite) => {
   describe('tenancy', () => {
-    it('gives every tenant-owned table a NOT NULL company_id referencing companies (device_data: no keys)', async () => {
+    it('gives every tenant-owned table a NOT NULL company_id referencing companies (device_data, device_logs: no keys)', async () => {
       const { rows } = await suite.db.query<{ table_name: string; is_nullable: string; has_fk: boolean }>(
         `SELECT c.table_name, c.is_nullable,
                 EXISTS (

@@ -452,18 +452,25 @@ export interface DeviceLogRow {
   created_at: string;
 }
 
-/** Device log entries of a batch (decode failures with their raw bytes, decoder warnings). */
+/**
+ * Device log entries: a batch's decode failures with their raw bytes and decoder warnings (storage
+ * writer), and what the rules worker decided. device_logs has no foreign keys (migration 0016): the join
+ * leaves out entries of a device that no longer exists, and the lock on each device (what the key check
+ * took) makes a deletion at the same time wait for this transaction, whose entries its trigger then
+ * deletes too.
+ */
 export async function insertDeviceLogRows(q: Queryable, rows: readonly DeviceLogRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await q.query(insertDeviceLogSql('$1'), [jsonParam(rows)]);
+  await q.query(
+    `INSERT INTO device_logs (device_id, company_id, level, message, payload, raw, created_at)
+       SELECT r.device_id, r.company_id, r.level, r.message, r.payload, decode(r.raw, 'base64'), r.created_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, level smallint, message text,
+              payload jsonb, raw text, created_at timestamptz)
+         JOIN devices d ON d.id = r.device_id
+          FOR KEY SHARE OF d`,
+    [jsonParam(rows)],
+  );
 }
-
-const insertDeviceLogSql = (param: string) =>
-  `INSERT INTO device_logs (device_id, company_id, level, message, payload, raw, created_at)
-     SELECT r.device_id, r.company_id, r.level, r.message, r.payload, decode(r.raw, 'base64'), r.created_at
-       FROM jsonb_to_recordset(${param}::jsonb) AS r(device_id bigint, company_id bigint, level smallint, message text,
-            payload jsonb, raw text, created_at timestamptz)
-       JOIN devices d ON d.id = r.device_id`;
 
 export interface IngestBatchRows {
   data: readonly DeviceDataRow[];
