@@ -24,9 +24,11 @@ function jsonParam(value: unknown): string {
 export type NotificationLogWriter = (entry: NotificationLogEntry) => Promise<void>;
 
 /**
- * One row per delivery attempt and recipient: what the console shows and max actions count. Entries of
- * jobs finishing at once share one statement per company (coalesce), written as that tenant; each
- * caller resolves once its row is committed.
+ * One row per delivery attempt and recipient: the record of who was notified of what, and what a job
+ * that runs again reads to skip the recipients it already reached (load-action.ts; max actions are
+ * counted in the rule's state by the rules worker, not here). Entries of jobs finishing at once share
+ * one statement per company (coalesce), written as that tenant; each caller resolves once its row is
+ * committed.
  */
 export function createNotificationLogWriter(db: Db): NotificationLogWriter {
   return coalesce<NotificationLogEntry, void>(
@@ -38,9 +40,8 @@ export function createNotificationLogWriter(db: Db): NotificationLogWriter {
         byCompany.set(entry.companyId, list);
       }
       for (const [companyId, list] of byCompany) {
-        // Each row takes key-share locks on the rows it references (rule, action, alarm, device): in
-        // ascending rule order, the order the rules worker locks rules in, so the two never deadlock.
-        list.sort((a, b) => (a.ruleId ?? 0) - (b.ruleId ?? 0) || (a.deviceId ?? 0) - (b.deviceId ?? 0));
+        // Rows keep the rule, action, alarm and device they were written for as recorded, without foreign
+        // keys to them (migration 0017): no key checks, and no locks on the rows the rules worker holds.
         await withTenant(db, companyId, (tx) =>
           tx.query(
             `INSERT INTO notification_log (company_id, rule_id, rule_action_id, alarm_id, device_id, channel, recipient,

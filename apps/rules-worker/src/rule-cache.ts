@@ -72,9 +72,9 @@ export interface RuleCacheOptions {
    * Lock the rule rows while reading their versions: needed on PostgreSQL, where the timer and other
    * workers write the same rows at the same time. `FOR NO KEY UPDATE`, the lock an UPDATE of the
    * states takes anyway: it excludes the timer (FOR UPDATE SKIP LOCKED), other workers and the console,
-   * but not the key-share locks of rows that merely reference a rule (the notifier's notification_log,
-   * alarms), so a notifier never waits for a batch, and a notifier inserting rows of several rules
-   * cannot close a deadlock cycle with it. PGlite runs one transaction at a time on its one connection,
+   * but not the key-share locks of rows that merely reference a rule (alarms; the notifier's
+   * notification_log references rules without a foreign key since migration 0017), so a writer of such
+   * rows never waits for a batch and cannot close a deadlock cycle with it. PGlite runs one transaction at a time on its one connection,
    * so there a lock only costs (a write to every row read).
    */
   lockRows: boolean;
