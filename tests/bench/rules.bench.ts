@@ -586,18 +586,19 @@ async function latencyPhase(side: Side, rate: number, seconds: number, period: n
   };
 }
 
-/**
- * Busy share of the main thread and of the side's other threads from now until the returned function
- * is called (event loop utilization: time not idle in the loop). A thread near 100 % is where a phase
- * queues.
- */
 /** The PGlite worker thread of an embedded platform's database, when it has one. */
 function pgliteThread(db: Db): Record<string, () => EventLoopUtilization> {
   const worker = pgliteWorkerOf(db);
   return worker ? { PGlite: () => worker.performance.eventLoopUtilization() } : {};
 }
 
-function threadBusy(side: Side): () => Record<string, number> {
+/**
+ * How busy the main thread and the side's other threads were from now until the returned function is
+ * called (event loop utilization: time not idle in the loop): the share of the time, and the busy time
+ * itself. A thread near 100 % is where a phase queues; the busy time is the work the phase's uplinks and
+ * mails cost that thread, which compares across runs even when their backlogs differ.
+ */
+function threadBusy(side: Side): () => Record<string, { share: number; ms: number }> {
   const threads: Record<string, () => EventLoopUtilization> = {
     main: () => performance.eventLoopUtilization(),
     ...side.threads,
@@ -605,10 +606,10 @@ function threadBusy(side: Side): () => Record<string, number> {
   const start = Object.fromEntries(Object.entries(threads).map(([name, read]) => [name, read()]));
   return () =>
     Object.fromEntries(
-      Object.entries(threads).map(([name, read]) => [
-        name,
-        performance.eventLoopUtilization(read(), start[name]).utilization,
-      ]),
+      Object.entries(threads).map(([name, read]) => {
+        const { utilization, active } = performance.eventLoopUtilization(read(), start[name]);
+        return [name, { share: utilization, ms: active }];
+      }),
     );
 }
 
@@ -1429,7 +1430,7 @@ function describe(what: string, l: Latency): string {
     `publishing stopped; p50 ${fmt(l.p50)} ms, p99 ${p99Text(l)} ms; load ${loadavg()[0]?.toFixed(1)}; ` +
     `event loop delay while publishing p50 ${fmt(l.loop.p50)} / p99 ${fmt(l.loop.p99)} / max ${fmt(l.loop.max)} ms; ` +
     `threads busy (publishing and drain): ${Object.entries(l.busy)
-      .map(([name, u]) => `${name} ${Math.round(u * 100)} %`)
+      .map(([name, u]) => `${name} ${Math.round(u.share * 100)} % (${fmt(u.ms)} ms)`)
       .join(', ')}` +
     (l.fired.n > 0
       ? `\n  stages from publish: firing logged by the rules worker (its transaction's start) p50 ${fmt(l.fired.p50)} / ` +
