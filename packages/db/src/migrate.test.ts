@@ -190,3 +190,56 @@ describe('migration 0015 on an installation with devices', () => {
     { migrate: false },
   );
 });
+
+describe('migration 0018 on an installation with reassigned devices', () => {
+  forEachDb(
+    (suite) => {
+      it('finds what a company recorded on devices reassigned before it, and deletes that with the company', async () => {
+        await migrate(suite.db, { migrations: migrations.filter((m) => m.version < 18) });
+        const { rows: c } = await suite.db.query<{ id: number }>(
+          "INSERT INTO companies (name) VALUES ('Seller'), ('Buyer') RETURNING id::int AS id",
+        );
+        const [seller, buyer] = c.map((r) => r.id);
+        const { rows: d } = await suite.db.query<{ id: number }>(
+          "INSERT INTO devices (company_id, name) VALUES ($1, 'sold'), ($1, 'kept') RETURNING id::int AS id",
+          [seller],
+        );
+        const [sold, kept] = d.map((r) => r.id);
+        for (const device of [sold, kept]) {
+          await suite.db.query(
+            `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+             VALUES ($1, $2, now(), '{"t": 1}', 'before')`,
+            [device, seller],
+          );
+          await suite.db.query(
+            "INSERT INTO device_logs (device_id, company_id, level, message) VALUES ($1, $2, 5, 'before')",
+            [device, seller],
+          );
+        }
+        await suite.db.query('UPDATE devices SET company_id = $1 WHERE id = $2', [buyer, sold]);
+        await suite.db.query(
+          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+           VALUES ($1, $2, now(), '{"t": 2}', 'after')`,
+          [sold, buyer],
+        );
+
+        await migrate(suite.db);
+        const { rows: former } = await suite.db.query(
+          'SELECT company_id::int AS company_id, device_id::int AS device_id FROM device_former_companies',
+        );
+        expect(former).toEqual([{ company_id: seller, device_id: sold }]);
+
+        await suite.db.query('DELETE FROM companies WHERE id = $1', [seller]);
+        const { rows: left } = await suite.db.query(
+          `SELECT 'data' AS kind, device_id::int AS device_id, message_id AS what FROM device_data
+           UNION ALL SELECT 'log', device_id::int, message FROM device_logs ORDER BY 1, 2`,
+        );
+        expect(left).toEqual([{ kind: 'data', device_id: sold, what: 'after' }]);
+        expect(kept).toBeGreaterThan(0);
+        const { rows: forgotten } = await suite.db.query('SELECT 1 FROM device_former_companies');
+        expect(forgotten).toEqual([]);
+      });
+    },
+    { migrate: false },
+  );
+});

@@ -88,6 +88,38 @@ forEachDb((suite) => {
       expect(await pointsOf(suite.db, sold)).toEqual(['after sale']);
     });
 
+    it('remembers the companies a device left, and forgets them with the device or the company', async () => {
+      const first = await insertCompany(suite.db, 'First owner');
+      const second = await insertCompany(suite.db, 'Second owner');
+      const third = await insertCompany(suite.db, 'Third owner');
+      const device = await insertDevice(suite.db, first);
+      const other = await insertDevice(suite.db, first);
+      const formerOf = async (id: number) =>
+        (
+          await suite.db.query<{ company_id: number }>(
+            'SELECT company_id::int FROM device_former_companies WHERE device_id = $1 ORDER BY company_id',
+            [id],
+          )
+        ).rows.map((r) => r.company_id);
+
+      // Edits that leave the company alone remember nothing; each reassignment remembers the company left.
+      await suite.db.query("UPDATE devices SET name = 'renamed', latitude = 48.0 WHERE id = $1", [device]);
+      expect(await formerOf(device)).toEqual([]);
+      await suite.db.query('UPDATE devices SET company_id = $1 WHERE id IN ($2, $3)', [
+        second,
+        device,
+        other,
+      ]);
+      await suite.db.query('UPDATE devices SET company_id = $1 WHERE id = $2', [third, device]);
+      expect(await formerOf(device)).toEqual([first, second].sort((a, b) => a - b));
+
+      await suite.db.query('DELETE FROM companies WHERE id = $1', [first]);
+      expect(await formerOf(device)).toEqual([second]);
+      expect(await formerOf(other)).toEqual([]);
+      await suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
+      expect(await formerOf(device)).toEqual([]);
+    });
+
     it('deletes every point of a device deleted by its tenant, those of its former company included', async () => {
       const seller = await insertCompany(suite.db, 'Former owner');
       const buyer = await insertCompany(suite.db, 'Owner');
