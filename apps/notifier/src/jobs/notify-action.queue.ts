@@ -13,8 +13,13 @@ export const NOTIFY_ACTION_POLICY: QueuePolicy = {
   // 610 / 900 ms p50 / p99); 512 take that wait away (214 / 346 ms, 2026-11-21 16:07 UTC). The
   // bookkeeping is coalesced (one statement for many jobs, so more jobs make larger statements, not
   // more of them) and the SMTP pool (SMTP_POOL_CONNECTIONS) and the channel limits bound what reaches
-  // a provider; 16 left jobs queueing for seconds (tests/bench/README.md).
-  concurrency: 512,
+  // a provider; 16 left jobs queueing for seconds (tests/bench/README.md). On a machine about twice as
+  // slow (2026-11-22) the bookkeeping took a second and more under the storm, so 512 slots drained
+  // fewer than 500 jobs/s and jobs waited 1 to 2 s for one (storm p50 1.8 to 2.7 s); 2048 slots took
+  // that wait away (0.7 s, the rest being the rules worker's backlog) and made the coalesced
+  // statements larger, so the database did less work per job. A slot costs a pending promise and a
+  // payload of a few hundred bytes.
+  concurrency: 2048,
   // The queue-wide guard: 1000 starts per second per worker. What a provider may take is decided per
   // channel (NOTIFY_CHANNEL_LIMITS): one number for every channel either floods a paid provider or
   // throttles the company's own mail server.
