@@ -234,8 +234,8 @@ describe('migration 0018 on an installation with reassigned devices', () => {
           `SELECT 'data' AS kind, device_id::int AS device_id, message_id AS what FROM device_data
            UNION ALL SELECT 'log', device_id::int, message FROM device_logs ORDER BY 1, 2`,
         );
+        // The kept device went with its company; the sold one keeps what its buyer recorded.
         expect(left).toEqual([{ kind: 'data', device_id: sold, what: 'after' }]);
-        expect(kept).toBeGreaterThan(0);
         const { rows: forgotten } = await suite.db.query('SELECT 1 FROM device_former_companies');
         expect(forgotten).toEqual([]);
       });
