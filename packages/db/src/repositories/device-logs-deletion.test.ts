@@ -2,27 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
+import { insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
 import { type DeviceLogRow, insertDeviceLogRows } from './devices-ingest';
 
 // device_logs has no foreign keys (migration 0016): triggers delete a device's or a company's entries, and
 // the one insert (insertDeviceLogRows, used by the storage writer and the rules worker) joins and locks
 // the devices it writes entries for. These tests hold what the keys used to guarantee.
-
-async function insertCompany(q: Queryable, name: string): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
-    'INSERT INTO companies (name) VALUES ($1) RETURNING id::int',
-    [name],
-  );
-  return rows[0]?.id ?? 0;
-}
-
-async function insertDevice(q: Queryable, companyId: number): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
-    "INSERT INTO devices (company_id, name) VALUES ($1, 'd') RETURNING id::int",
-    [companyId],
-  );
-  return rows[0]?.id ?? 0;
-}
 
 const entry = (deviceId: number, companyId: number, message: string): DeviceLogRow => ({
   device_id: deviceId,
@@ -106,18 +91,7 @@ forEachDb((suite) => {
 // Two sessions at once: only PostgreSQL has them (PGlite runs one transaction at a time).
 forEachDb(
   (suite) => {
-    /** Resolves once `n` sessions of this database wait for a lock. */
-    async function untilWaiting(n: number): Promise<void> {
-      for (let i = 0; i < 500; i++) {
-        const { rows } = await suite.db.query<{ waiting: number }>(
-          `SELECT count(*)::int AS waiting FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-        );
-        if ((rows[0]?.waiting ?? 0) >= n) return;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      throw new Error(`fewer than ${n} sessions came to wait for a lock`);
-    }
+    const untilWaiting = (n: number) => untilWaitingForLocks(suite.db, n);
 
     it('a device deleted while a writer logs for it waits for the writer and takes the new entries with it', async () => {
       const company = await insertCompany(suite.db, 'Race');
