@@ -74,8 +74,8 @@ export interface RuleCacheOptions {
    * states takes anyway: it excludes the timer (FOR UPDATE SKIP LOCKED), other workers and the console,
    * but not the key-share locks of rows that merely reference a rule (alarms; the notifier's
    * notification_log references rules without a foreign key since migration 0017), so a writer of such
-   * rows never waits for a batch and cannot close a deadlock cycle with it. PGlite runs one transaction at a time on its one connection,
-   * so there a lock only costs (a write to every row read).
+   * rows never waits for a batch and cannot close a deadlock cycle with it. PGlite runs one transaction
+   * at a time on its one connection, so there a lock only costs (a write to every row read).
    */
   lockRows: boolean;
 }
