@@ -1,3 +1,4 @@
+import type { Queryable } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { expect, it } from 'vitest';
 import { createNotificationLogWriter, type NotificationLogEntry } from './notification-log';
@@ -6,7 +7,7 @@ import { createAction, createFixture, type Fixture } from './test-support/fixtur
 // notification_log keeps the rule, action, alarm and device it was written for as recorded (migration
 // 0017): only its company has a foreign key.
 
-async function raiseAlarm(db: import('@iot/db').Queryable, f: Fixture): Promise<number> {
+async function raiseAlarm(db: Queryable, f: Fixture): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO alarms (company_id, device_id, rule_id, data_field, value, message)
      VALUES ($1, $2, $3, 'temperature', 31.5, 'Too hot') RETURNING id::int`,

@@ -14,11 +14,11 @@
 --   lock the foreign key check took). A deletion at the same time either committed first (then the join
 --   no longer finds the device) or waits for the writer's commit, and its trigger below then sees and
 --   deletes the new entries.
--- * Deleting a device or a company deletes their entries: the statement triggers below (a company's own
---   devices go by their cascade; the company's trigger catches the entries it recorded on devices since
---   reassigned to another company, which keep the company that owned the device when they were written).
---   Like the cascade they replace, they run as the table owner (SECURITY DEFINER), so row-level security
---   does not hide another company's entries from a deletion made under withTenant.
+-- * Deleting a device deletes its entries: the statement trigger below. Like the cascade it replaces, it
+--   runs as the table owner (SECURITY DEFINER), so row-level security does not hide another company's
+--   entries from a deletion made under withTenant. A company's own devices go by their cascade; what it
+--   logged on devices since reassigned to another company (entries keep the company that owned the device
+--   when they were written) is deleted by the company trigger of migration 0018.
 ALTER TABLE device_logs DROP CONSTRAINT IF EXISTS device_logs_device_id_fkey;
 ALTER TABLE device_logs DROP CONSTRAINT IF EXISTS device_logs_company_id_fkey;
 
@@ -33,15 +33,3 @@ $fn$;
 CREATE TRIGGER devices_delete_logs AFTER DELETE ON devices
   REFERENCING OLD TABLE AS gone
   FOR EACH STATEMENT EXECUTE FUNCTION device_logs_delete_of_devices();
-
-CREATE FUNCTION device_logs_delete_of_companies() RETURNS trigger
-  LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT
-  AS $fn$
-BEGIN
-  DELETE FROM device_logs l USING gone g WHERE l.company_id = g.id;
-  RETURN NULL;
-END
-$fn$;
-CREATE TRIGGER companies_delete_logs AFTER DELETE ON companies
-  REFERENCING OLD TABLE AS gone
-  FOR EACH STATEMENT EXECUTE FUNCTION device_logs_delete_of_companies();

@@ -1,10 +1,10 @@
 -- Deleting a company finds its data points and device log entries through their devices, not by reading
 -- all of device_data and device_logs.
 --
--- Since 0013 and 0016 a company's deletion deletes what it recorded by company_id, and neither table has
--- an index on it (one more index on the hottest table would cost every uplink): each deletion read both
--- tables whole, on a large installation for minutes, inside the deleting transaction. What it has to
--- find is known by device:
+-- Since 0013 a company's deletion deleted its data points by company_id, and device_data has no index on
+-- it (one more index on the hottest table would cost every uplink): each deletion read the table whole,
+-- on a large installation for minutes, inside the deleting transaction; device_logs (0016: no foreign
+-- keys either) would have needed the same. What it has to find is known by device:
 -- * the points and entries of the company's own devices, which go with those devices (the devices cascade
 --   and their delete triggers, by the device index);
 -- * what the company recorded on devices it has since handed to another company: those devices are kept
@@ -43,12 +43,10 @@ INSERT INTO device_former_companies (company_id, device_id)
    WHERE l.company_id <> v.company_id
   ON CONFLICT DO NOTHING;
 
--- One trigger for both tables (in place of 0013's and 0016's), so the former devices are read by both
--- deletions before they are forgotten.
+-- One trigger for both tables (in place of 0013's), so the former devices are read by both deletions
+-- before they are forgotten.
 DROP TRIGGER companies_delete_data ON companies;
-DROP TRIGGER companies_delete_logs ON companies;
 DROP FUNCTION device_data_delete_of_companies();
-DROP FUNCTION device_logs_delete_of_companies();
 
 CREATE FUNCTION delete_recorded_of_companies() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT

@@ -1,7 +1,8 @@
 import type { Queryable } from '../db';
 
 // Shared by the tests of the tables without foreign keys (device-data-deletion.test.ts,
-// device-logs-deletion.test.ts): rows to delete, and a wait for a second session to block.
+// device-logs-deletion.test.ts): rows to delete, a signal between two sessions, and a wait for one of
+// them to block.
 
 export async function insertCompany(q: Queryable, name: string): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
@@ -30,4 +31,13 @@ export async function untilWaitingForLocks(q: Queryable, n: number): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`fewer than ${n} sessions came to wait for a lock`);
+}
+
+/** A promise and the function that resolves it: one session tells another how far it got. */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }

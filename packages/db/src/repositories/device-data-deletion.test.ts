@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
-import { insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
+import { deferred, insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
 import { writeIngestBatch } from './devices-ingest';
 import { upsertDerivedData } from './rules-worker';
 
@@ -168,31 +168,25 @@ forEachDb(
 
         // Holds the writer inside its transaction, after the device state: its insert of the same key waits
         // for this uncommitted row, then goes ahead when it is rolled back.
-        let release = () => {};
-        const released = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let held = () => {};
-        const holding = new Promise<void>((resolve) => {
-          held = resolve;
-        });
+        const released = deferred();
+        const holding = deferred();
         const blocker = suite.db.transaction(async (tx) => {
           await tx.query(
             `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
            VALUES ($1, $2, $3, '{}', 'racing')`,
             [device, company, at],
           );
-          held();
-          await released;
+          holding.resolve();
+          await released.promise;
           throw new Error('roll back');
         });
-        await holding;
+        await holding.promise;
         const write = writeIngestBatch(suite.db, batchFor(device, company, 'racing', at));
         await untilWaiting(1);
         const deletion = suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
         await untilWaiting(2);
 
-        release();
+        released.resolve();
         await expect(blocker).rejects.toThrow('roll back');
         expect(await write).toBe(1);
         await deletion;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
-import { insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
+import { deferred, insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
 import { type DeviceLogRow, insertDeviceLogRows } from './devices-ingest';
 
 // device_logs has no foreign keys (migration 0016): triggers delete a device's or a company's entries, and
@@ -98,26 +98,20 @@ forEachDb(
       const device = await insertDevice(suite.db, company);
 
       // The writer's transaction: entries inserted, not yet committed.
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let written = () => {};
-      const inserted = new Promise<void>((resolve) => {
-        written = resolve;
-      });
+      const released = deferred();
+      const inserted = deferred();
       const writer = suite.db.transaction(async (tx) => {
         await insertDeviceLogRows(tx, [entry(device, company, 'racing')]);
-        written();
-        await released;
+        inserted.resolve();
+        await released.promise;
       });
-      await inserted;
+      await inserted.promise;
       const deletion = suite.db.query('DELETE FROM devices WHERE id = $1', [device]);
       // Without the lock the deletion would not wait: it would delete the device, find no committed
       // entries, and leave the writer's behind once it commits.
       await untilWaiting(1);
 
-      release();
+      released.resolve();
       await writer;
       await deletion;
 
