@@ -2,12 +2,13 @@
  * The outbox in Chromium (built console, embedded platform without SMTP and Twilio): after a 9 °C uplink
  * of the Demo Cold Room, the main user reaches /outbox from the messages drawer and finds the alarm mail
  * to alerts@demo.test and the SMS to the demo phone there, both "not sent" (kept, not failed); a plain
- * user is told the page is for managers.
+ * user is told the page is for managers, and finds in the cold room's notification log what its rule
+ * sent, to whom and how it went, as the notifier logged it.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepScreenshot, launchBrowser } from '../support/browser.js';
-import { findColdRoom, issueDeviceToken, uplinkPoster } from '../support/cold-room.js';
+import { findColdRoom, issueDeviceToken, notificationStatuses, uplinkPoster } from '../support/cold-room.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -34,6 +35,11 @@ beforeAll(async () => {
       [demo.ruleId],
     );
     return rows[0]?.mails === 1 && rows[0].sms === 1 ? true : undefined;
+  });
+  // And the notifier has logged all four actions: mail, system message, SMS and the cooling's downlink.
+  await waitFor('every action logged', 30_000, async () => {
+    const statuses = await notificationStatuses(platform.db, demo.ruleId);
+    return Object.values(statuses).flat().length >= 4 ? true : undefined;
   });
 }, 120_000);
 
@@ -93,6 +99,53 @@ describe('the outbox page', () => {
     await page.goto('/outbox');
     await expect.poll(() => page.getByTestId('outbox-no-permission').count()).toBe(1);
     expect(await page.locator('[data-testid^="outbox-email-row-"]').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it("shows a plain user the cold room's notification log: each action's channel, recipient and status", async () => {
+    const { context, page } = await signedIn('user@demo.test', 'en-US');
+    await page.goto('/alarms?show=all');
+    const row = page.locator('[data-testid^="alarm-row-"]').filter({ hasText: 'Demo Cold Room' });
+    await expect.poll(() => row.count()).toBe(1);
+    await row.click();
+    await page.getByTestId('device-drawer').getByTestId('device-action-notifications').click();
+    const log = page.getByTestId('device-notifications');
+    const entries = log.getByTestId('notification-entry');
+    await expect.poll(() => entries.count()).toBe(4);
+    const entry = async (channel: string) => {
+      const item = log.locator(`[data-testid="notification-entry"][data-channel="${channel}"]`);
+      return {
+        status: await item.getAttribute('data-status'),
+        label: await item.getByTestId('notification-status').textContent(),
+        recipient: await item.getByTestId('notification-recipient').textContent(),
+        rule: await item.getByTestId('notification-rule').textContent(),
+      };
+    };
+    // German, the demo users' language: kept in the outbox without a provider, or sent.
+    expect(await entry('email')).toMatchObject({
+      status: 'queued',
+      label: 'Im Postausgang',
+      recipient: 'alerts@demo.test',
+      rule: expect.stringContaining('Regel: Cold room too warm'),
+    });
+    expect(await entry('sms')).toMatchObject({ status: 'queued', recipient: '+4915228817386' });
+    expect(await entry('system')).toMatchObject({
+      status: 'sent',
+      label: 'Gesendet',
+      recipient: 'Systemnachrichten der Firma',
+    });
+    // The downlink names the device it switched, by the name the console knows it under.
+    expect(await entry('remote_control')).toMatchObject({
+      status: 'sent',
+      recipient: 'Demo Cold Room Cooling',
+    });
+
+    // The status filter asks the API for one status.
+    await log.getByTestId('notifications-status-filter').click();
+    await page.getByTestId('notifications-status-sent').click();
+    await expect.poll(() => entries.count()).toBe(2);
+    expect(await log.locator('[data-testid="notification-entry"][data-status="queued"]').count()).toBe(0);
+    await keepScreenshot(page, 'device-notifications');
     await context.close();
   }, 60_000);
 });

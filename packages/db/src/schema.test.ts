@@ -378,6 +378,21 @@ forEachDb((suite) => {
       });
       expect(plan).toContain('notification_log_idempotency_idx');
     });
+
+    it("reads a device's entries newest first through an index, not a walk of the company's log", async () => {
+      const plan = await suite.db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        // The order of GET /core/devices/{id}/notifications (apps/api list-device-notifications.ts).
+        const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT id FROM notification_log WHERE company_id = 1 AND device_id = 2
+            ORDER BY created_at DESC, id DESC LIMIT 100`,
+        );
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      expect(plan).toContain('notification_log_device_idx');
+      // The index gives the order: no sort step over the device's entries.
+      expect(plan).not.toMatch(/\bSort\b/);
+    });
   });
 
   describe('reference geography', () => {

@@ -206,7 +206,7 @@ const ROWS: Row[] = [
     path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/credentials`,
     expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, DEVICE_NOT_FOUND, DEVICE_NOT_FOUND],
   },
-  ...['logs', 'battery', 'mobile-data'].map(
+  ...['logs', 'notifications', 'battery', 'mobile-data'].map(
     (sub): Row => ({
       method: 'GET',
       path: (w) => `/api/v1/core/devices/${w.homeDeviceId}/${sub}`,

@@ -137,3 +137,52 @@ export async function insertLog(
     [deviceId, companyId, level, message, at],
   );
 }
+
+/** A rule of the device with no actions, for rows that name it (notification log, alarms). */
+export async function insertRule(
+  q: Queryable,
+  companyId: number,
+  deviceId: number,
+  name: string,
+): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO rules (company_id, device_id, name, data_field, operator, value)
+     VALUES ($1, $2, $3, 'temperature', 'gte', 8) RETURNING id::int AS id`,
+    [companyId, deviceId, name],
+  );
+  return rows[0]!.id;
+}
+
+/** A notification_log row as the notifier writes it (apps/notifier/src/jobs/handle-notify-action.ts). */
+export async function insertNotification(
+  q: Queryable,
+  row: {
+    companyId: number;
+    deviceId: number;
+    ruleId?: number | null;
+    channel: string;
+    recipient: string;
+    status: 'queued' | 'sent' | 'failed' | 'skipped';
+    error?: string | null;
+    details?: Record<string, unknown>;
+    at: Date;
+  },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO notification_log (company_id, device_id, rule_id, channel, recipient, status, error, details,
+       idempotency_key, created_at, sent_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $6 = 'sent' THEN $10::timestamptz END)`,
+    [
+      row.companyId,
+      row.deviceId,
+      row.ruleId ?? null,
+      row.channel,
+      row.recipient,
+      row.status,
+      row.error ?? null,
+      JSON.stringify(row.details ?? {}),
+      `test:${row.deviceId}:${row.at.getTime()}:${row.recipient}`,
+      row.at,
+    ],
+  );
+}

@@ -1,4 +1,4 @@
-import { ActivityIcon, BellRingIcon, SendIcon, SigmaIcon } from 'lucide-react';
+import { ActivityIcon, BellRingIcon, MailCheckIcon, SendIcon, SigmaIcon } from 'lucide-react';
 import { lazy, type ReactNode, Suspense } from 'react';
 import type { DeviceAction } from '../../components/device-actions';
 
@@ -8,6 +8,9 @@ const VirtualFieldsDrawer = lazy(() =>
 );
 const SensorChecksDrawer = lazy(() =>
   import('./components/sensor-checks-drawer').then((m) => ({ default: m.SensorChecksDrawer })),
+);
+const NotificationsDrawer = lazy(() =>
+  import('./components/notifications-drawer').then((m) => ({ default: m.NotificationsDrawer })),
 );
 const DownlinkDialog = lazy(() =>
   import('./components/downlink-dialog').then((m) => ({ default: m.DownlinkDialog })),
@@ -26,6 +29,16 @@ export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
     render: (device) => (
       <Lazy>
         <RulesDrawer device={device} />
+      </Lazy>
+    ),
+  },
+  {
+    id: 'notifications',
+    labelKey: 'notifications.open',
+    icon: MailCheckIcon,
+    render: (device) => (
+      <Lazy>
+        <NotificationsDrawer device={device} />
       </Lazy>
     ),
   },

@@ -111,3 +111,29 @@ export interface Downlink {
   sent_at: string | null;
   acknowledged_at: string | null;
 }
+
+export const NOTIFICATION_STATUSES = ['sent', 'queued', 'failed', 'skipped'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** One delivery attempt to one recipient (GET /core/devices/{id}/notifications). */
+export interface DeviceNotification {
+  id: number;
+  device_id: number;
+  rule_id: number | null;
+  /** Null when the rule has been deleted since. */
+  rule_name: string | null;
+  alarm_id: number | null;
+  channel: string;
+  /** Addresses, a phone number, `system`, an http action's URL (without query) or `device:<id>`. */
+  recipient: string | null;
+  status: NotificationStatus;
+  error: string | null;
+  via: string | null;
+  reference: string | null;
+  attempt: number | null;
+  max_attempts: number | null;
+  /** A failure after which no further attempt follows. */
+  final: boolean;
+  created_at: string;
+  sent_at: string | null;
+}

@@ -17,6 +17,7 @@ import {
 } from '../../../../../services/device-rules';
 import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
+import { listNotificationsOfDevice } from '../../../../../services/list-device-notifications';
 import { listCompanyDevicePins, listCompanyDevices } from '../../../../../services/list-devices';
 import { readDeviceSeries } from '../../../../../services/read-device-data';
 import { readMobileData } from '../../../../../services/read-mobile-data';
@@ -37,6 +38,8 @@ import {
   MetadataPayload,
   MobileDataPayload,
   MobileDataQuery,
+  NotificationEntry,
+  NotificationsQuery,
   presentDevice,
   presentDeviceListItem,
   UpdateDeviceBody,
@@ -185,6 +188,31 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit: query.limit ?? 100,
       });
       return { payload: logs };
+    },
+  );
+
+  app.get(
+    '/:id/notifications',
+    {
+      schema: {
+        tags: ['devices'],
+        summary:
+          "What the device's rules sent: one entry per delivery attempt and recipient, newest first (10, 10002)",
+        params: IdParams,
+        querystring: NotificationsQuery,
+        response: responses(Type.Array(NotificationEntry)),
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const period =
+        query.tsstart === undefined && query.tsend === undefined ? undefined : parsePeriod(query);
+      const notifications = await listNotificationsOfDevice(db, authOf(request), request.params.id, {
+        ...(query.status === undefined ? {} : { status: query.status }),
+        ...(period ? { range: period } : {}),
+        limit: query.limit ?? 100,
+      });
+      return { payload: notifications };
     },
   );
 

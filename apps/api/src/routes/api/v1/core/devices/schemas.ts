@@ -292,6 +292,41 @@ export const LogEntry = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+export const NotificationsQuery = Type.Object({
+  status: Type.Optional(
+    Type.Union(
+      [Type.Literal('queued'), Type.Literal('sent'), Type.Literal('failed'), Type.Literal('skipped')],
+      {
+        description: 'queued (kept in the outbox), sent, failed or skipped (channel not configured)',
+      },
+    ),
+  ),
+  tsstart: Type.Optional(Timestamp),
+  tsend: Type.Optional(Timestamp),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+});
+
+export const NotificationEntry = Type.Object({
+  id: Type.Integer(),
+  device_id: Type.Integer(),
+  rule_id: Nullable(Type.Integer()),
+  rule_name: Nullable(Type.String({ description: 'null when the rule has been deleted since' })),
+  alarm_id: Nullable(Type.Integer()),
+  channel: Type.String({ description: 'email, sms, voice_message, system, http or remote_control' }),
+  recipient: Nullable(
+    Type.String({ description: 'addresses, phone number, system, URL without query, or device:<id>' }),
+  ),
+  status: Type.String({ description: 'queued, sent, failed or skipped' }),
+  error: Nullable(Type.String()),
+  via: Nullable(Type.String()),
+  reference: Nullable(Type.String({ description: "the provider's message id (Twilio SID)" })),
+  attempt: Nullable(Type.Integer()),
+  max_attempts: Nullable(Type.Integer()),
+  final: Type.Boolean({ description: 'a failure after which no attempt follows' }),
+  created_at: Type.String({ format: 'date-time' }),
+  sent_at: Nullable(Type.String({ format: 'date-time' })),
+});
+
 export const BatteryQuery = Type.Object({
   tsstart: Type.Optional(Timestamp),
   tsend: Type.Optional(Timestamp),
