@@ -24,6 +24,7 @@ export * from './repositories/downlinks';
 export * from './repositories/groups';
 export * from './repositories/integration-tokens';
 export * from './repositories/messages';
+export * from './repositories/network-servers';
 export * from './repositories/rules';
 export * from './repositories/rules-worker';
 export * from './repositories/sensor-checks';

@@ -235,6 +235,22 @@ const ROWS: Row[] = [
     expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
   },
   {
+    method: 'GET',
+    path: () => '/api/v1/core/integrations/network-server',
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'PUT',
+    path: () => '/api/v1/core/integrations/network-server',
+    body: () => ({ kind: 'chirpstack', api_url: 'https://chirpstack.matrix.test', api_token: 'matrix' }),
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
+    method: 'DELETE',
+    path: () => '/api/v1/core/integrations/network-server',
+    expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, OK, OK],
+  },
+  {
     method: 'DELETE',
     path: (w) => `/api/v1/core/integrations/tokens/${w.homeTokenId}`,
     expect: [NOT_LOGGED_IN, NO_PERMISSION, OK, OK, NOT_FOUND, NOT_FOUND],
@@ -542,6 +558,14 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       homeMessageId: 0,
     };
     await seedRulesWorld(db, world);
+    // Every company an actor acts for has a network server (1: the super admin's, spec section 3, shared by
+    // all worlds), so DELETE finds one for whoever may remove it.
+    await db.query(
+      `INSERT INTO network_servers (company_id, kind, api_url, api_token)
+       SELECT c, 'chirpstack', 'https://matrix.test', 'matrix' FROM unnest($1::bigint[]) AS c
+       ON CONFLICT (company_id) DO NOTHING`,
+      [[home.company.id, other.company.id, 1]],
+    );
     const emails: Record<Exclude<Actor, 'anonymous'>, string> = {
       plain: home.plain.email,
       main: home.main.email,

@@ -1,8 +1,9 @@
 /**
  * POST /core/devices/{id}/downlink and GET /core/devices/{id}/downlinks. A command is checked with the
  * domain's parseActionCommand first (92 unknown command, 94 bad parameter, nothing recorded), then sent
- * through the notifier's sendDownlink (the device's driver encodes it; 93 when it cannot; a `downlinks` row
- * queued -> sent, or failed with 95 when the broker does not take it). ROLE_ADMIN/ROLE_MAINUSER (64); a
+ * through the notifier's sendDownlink (the device's driver encodes it; 93 when it cannot, or when a LoRaWAN
+ * device's company has no network server; a `downlinks` row queued -> sent, or failed with 95 when the
+ * broker or network server does not take it). ROLE_ADMIN/ROLE_MAINUSER (64); a
  * device outside the acting company is 10.
  */
 import type { Db } from '@iot/db/db';
@@ -39,7 +40,9 @@ export async function sendDeviceDownlink(
     params,
     fport: sent.fPort,
     encoded: Buffer.from(sent.bytes).toString('hex'),
+    via: sent.via,
     topic: sent.topic,
+    reference: sent.reference,
   };
 }
 
@@ -61,6 +64,7 @@ export function presentDownlink(d: DownlinkRecord) {
     state: d.state,
     attempts: d.attempts,
     error: d.error,
+    reference: d.reference,
     created_by: d.createdBy,
     rule_id: d.ruleId,
     created_at: d.createdAt.toISOString(),

@@ -10,6 +10,13 @@ export interface RemoteControlConfig {
   params: Record<string, unknown>;
 }
 
+/** A 95 whose network server refused in a way a retry meets again (sendDownlink's `permanent`). */
+function refusedForGood(details: unknown): boolean {
+  return (
+    typeof details === 'object' && details !== null && (details as { permanent?: unknown }).permanent === true
+  );
+}
+
 export function createRemoteControlChannel(
   db: Db,
   publish: () => Promise<DownlinkPublish | undefined>,
@@ -33,11 +40,17 @@ export function createRemoteControlChannel(
           recipient: device.uuid,
           status: 'sent',
           reference: String(sent.id),
-          details: { command: config.command, bytes: Buffer.from(sent.bytes).toString('hex') },
+          details: {
+            command: config.command,
+            bytes: Buffer.from(sent.bytes).toString('hex'),
+            via: sent.via,
+            ...(sent.reference === null ? {} : { networkServerReference: sent.reference }),
+          },
         };
       } catch (error) {
-        // 92 to 94 are the action's own fault and stay so; 95 (broker unreachable) is worth a retry.
-        if (isDownlinkError(error) && error.code !== 95) {
+        // 92 to 94 are the action's own fault and stay so; 95 (broker or network server unreachable) is
+        // worth a retry, unless the network server refused in a way a retry meets again (token, device).
+        if (isDownlinkError(error) && (error.code !== 95 || refusedForGood(error.details))) {
           throw new PermanentDeliveryError(`${error.code} ${error.message} ${JSON.stringify(error.details)}`);
         }
         throw error;

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { getDriver } from '@iot/codecs';
+import { saveNetworkServer } from '@iot/db';
 import { createTestDb, type TestDb } from '@iot/db/testing';
 import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNotifier } from '../index';
+import { startChirpstackStandIn } from '../test-support/chirpstack-server';
 import {
   createAction,
   createFixture,
@@ -32,6 +34,10 @@ async function device(driverId: string | null, devEui: string | null = null): Pr
   if (devEui) await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);
   const loaded = await loadDownlinkDevice(db, fixture.companyId, fixture.deviceId);
   return loaded!;
+}
+
+function randomDevEui(): string {
+  return randomUUID().replace(/-/g, '').slice(0, 16);
 }
 
 async function rowsOf(deviceId: number) {
@@ -165,11 +171,12 @@ describe('downlink errors (spec section 8, codes 92 to 95)', () => {
     expect(await rowsOf(target.id)).toEqual([]);
   });
 
-  it('refuses LoRaWAN devices (network server downlinks are a follow-up) with 93', async () => {
-    const target = await device('srd_gateway', randomUUID().replace(/-/g, '').slice(0, 16));
+  it('refuses a LoRaWAN device with 93 while its company has no network server, and records nothing', async () => {
+    const target = await device('srd_gateway', randomDevEui());
     await expect(
       sendDownlink({ db, device: target, command: 'reboot', params: {}, publish: publishNothing }),
     ).rejects.toMatchObject({ code: 93 });
+    expect(await rowsOf(target.id)).toEqual([]);
   });
 
   it('records a broker failure as failed with the error, code 95', async () => {
@@ -191,6 +198,213 @@ describe('downlink errors (spec section 8, codes 92 to 95)', () => {
         sent_at: null,
       },
     ]);
+  });
+});
+
+describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-support)', () => {
+  const API_TOKEN = 'chirpstack-api-token';
+
+  async function loraDevice(driverId: string, apiUrl: string | null, apiToken = API_TOKEN) {
+    const target = await device(driverId, randomDevEui());
+    if (apiUrl) {
+      await saveNetworkServer(db, target.companyId, {
+        kind: 'chirpstack',
+        apiUrl,
+        apiToken,
+        updatedBy: null,
+      });
+    }
+    return target;
+  }
+
+  async function referenceOf(deviceId: number) {
+    const { rows } = await db.query<{ reference: string | null }>(
+      'SELECT reference FROM downlinks WHERE device_id = $1',
+      [deviceId],
+    );
+    return rows.map((r) => r.reference);
+  }
+
+  it('queues the driver’s bytes for the DevEUI with the company’s token; row sent with ChirpStack’s item id', async () => {
+    const published: string[] = [];
+    const publishSpy: DownlinkPublish = async (topic) => {
+      published.push(topic);
+    };
+    const target = await loraDevice('srd_gateway', null);
+    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [target.devEui!] });
+    try {
+      await saveNetworkServer(db, target.companyId, {
+        kind: 'chirpstack',
+        apiUrl: chirpstack.url,
+        apiToken: API_TOKEN,
+        updatedBy: null,
+      });
+      const sent = await sendDownlink({
+        db,
+        device: target,
+        command: 'switch_relay_output',
+        params: { output: 1, on: true },
+        publish: publishSpy,
+      });
+      // srd_gateway: 01 04 | relay 01 | on 01, port 10 (README of @iot/codecs).
+      expect(chirpstack.queued).toEqual([
+        {
+          id: expect.any(String),
+          devEui: target.devEui,
+          fPort: 10,
+          confirmed: false,
+          data: '01040101',
+          authorization: `Bearer ${API_TOKEN}`,
+        },
+      ]);
+      expect(sent).toMatchObject({ via: 'chirpstack', topic: null, reference: chirpstack.queued[0]!.id });
+      expect(published).toEqual([]);
+      expect(await rowsOf(target.id)).toEqual([
+        {
+          command: 'switch_relay_output',
+          state: 'sent',
+          encoded: '01040101',
+          fport: 10,
+          error: null,
+          attempts: 1,
+          sent_at: expect.any(Date),
+        },
+      ]);
+      expect(await referenceOf(target.id)).toEqual([chirpstack.queued[0]!.id]);
+    } finally {
+      await chirpstack.close();
+    }
+  });
+
+  it('records a refused token as failed, code 95 marked permanent', async () => {
+    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
+    try {
+      const target = await loraDevice('srd_gateway', chirpstack.url, 'a-revoked-token');
+      const error = await sendDownlink({
+        db,
+        device: target,
+        command: 'reboot',
+        params: {},
+        publish: undefined,
+      }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 95, details: { permanent: true } });
+      expect(chirpstack.queued).toEqual([]);
+      const [row] = await rowsOf(target.id);
+      expect(row).toMatchObject({ state: 'failed', encoded: '0107', sent_at: null });
+      expect(row!.error).toMatch(/^ChirpStack UNAUTHENTICATED: Invalid token/);
+    } finally {
+      await chirpstack.close();
+    }
+  });
+
+  it('records an unreachable network server as failed, code 95 worth a retry', async () => {
+    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
+    const url = chirpstack.url;
+    await chirpstack.close();
+    const target = await loraDevice('srd_gateway', url);
+    const error = await sendDownlink({
+      db,
+      device: target,
+      command: 'reboot',
+      params: {},
+      publish: undefined,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 95, details: { permanent: false } });
+    expect((await rowsOf(target.id))[0]).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/UNAVAILABLE/),
+    });
+  });
+
+  it('a rule’s remote control action reaches a LoRaWAN valve through ChirpStack, logged with its item id', async () => {
+    const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
+    const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
+    const fixture = await createFixture(db, { driverId: 'nbiot_soil_sensor' });
+    const devEui = randomDevEui();
+    await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);
+    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [devEui] });
+    try {
+      await saveNetworkServer(db, fixture.companyId, {
+        kind: 'chirpstack',
+        apiUrl: chirpstack.url,
+        apiToken: API_TOKEN,
+        updatedBy: null,
+      });
+      const actionId = await createAction(db, fixture, {
+        type: 'remote_control',
+        targetDeviceId: fixture.deviceId,
+        command: 'switch_solenoid_valve',
+        commandParams: { valve: 1, on: true },
+      });
+      await notifier.enqueue(payloadFor(fixture, actionId));
+      const logRows = async () =>
+        (
+          await db.query<{ status: string; details: Record<string, unknown> }>(
+            'SELECT status, details FROM notification_log WHERE rule_action_id = $1',
+            [actionId],
+          )
+        ).rows;
+      await waitFor(async () => (await logRows()).length > 0, 'the log row');
+      const [logged] = await logRows();
+      expect(chirpstack.queued).toHaveLength(1);
+      const expected = getDriver('nbiot_soil_sensor')!.encodeDownlink!({
+        command: 'switch_solenoid_valve',
+        params: { valve: 1, on: true },
+      });
+      expect(chirpstack.queued[0]).toMatchObject({
+        devEui,
+        fPort: expected.fPort,
+        data: Buffer.from(expected.bytes).toString('hex'),
+      });
+      expect(logged).toMatchObject({
+        status: 'sent',
+        details: { via: 'chirpstack', networkServerReference: chirpstack.queued[0]!.id },
+      });
+    } finally {
+      await notifier.stop();
+      await queue.close();
+      await chirpstack.close();
+    }
+  });
+
+  it('a rule’s action refused by ChirpStack is not retried: failed once, final, no item queued', async () => {
+    const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
+    const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
+    const fixture = await createFixture(db, { driverId: 'srd_gateway' });
+    const devEui = randomDevEui();
+    await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);
+    // ChirpStack does not know the device: NOT_FOUND, which no retry changes.
+    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
+    try {
+      await saveNetworkServer(db, fixture.companyId, {
+        kind: 'chirpstack',
+        apiUrl: chirpstack.url,
+        apiToken: API_TOKEN,
+        updatedBy: null,
+      });
+      const actionId = await createAction(db, fixture, {
+        type: 'remote_control',
+        targetDeviceId: fixture.deviceId,
+        command: 'reboot',
+      });
+      await notifier.enqueue(payloadFor(fixture, actionId));
+      await waitFor(async () => (await queue.deadLetters('notify.action')).length > 0, 'the dead letter');
+      const { rows } = await db.query<{ status: string; error: string; details: Record<string, unknown> }>(
+        'SELECT status, error, details FROM notification_log WHERE rule_action_id = $1',
+        [actionId],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        status: 'failed',
+        details: { attempt: 1, final: true, permanent: true },
+      });
+      expect(rows[0]!.error).toMatch(/ChirpStack NOT_FOUND/);
+      expect(chirpstack.queued).toEqual([]);
+    } finally {
+      await notifier.stop();
+      await queue.close();
+      await chirpstack.close();
+    }
   });
 });
 

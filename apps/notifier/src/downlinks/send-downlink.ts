@@ -1,6 +1,7 @@
 import { DownlinkError, getDriver } from '@iot/codecs';
-import { type Db, withTenant } from '@iot/db';
+import { type Db, findNetworkServer, type NetworkServerAccess, withTenant } from '@iot/db';
 import { ACTION_COMMANDS, type ApiError, apiError } from '@iot/domain';
+import { ChirpstackRefusedError, enqueueChirpstackDownlink } from './chirpstack-downlinks';
 import { type DownlinkPublish, downlinkTopic } from './downlink-transport';
 
 /** The device a downlink goes to; always read for the acting company (company_id in every query). */
@@ -30,7 +31,10 @@ export interface SentDownlink {
   state: 'sent';
   fPort: number;
   bytes: Uint8Array;
-  topic: string;
+  /** mqtt: published on `topic`; chirpstack: queued at the company's ChirpStack as item `reference`. */
+  via: 'mqtt' | 'chirpstack';
+  topic: string | null;
+  reference: string | null;
 }
 
 /** Loads a device of `companyId` for a downlink; undefined when the company has no such device. */
@@ -58,10 +62,13 @@ export async function loadDownlinkDevice(
 }
 
 /**
- * Encodes a command with the device's driver and sends it as a downlink over MQTT (`devices/<uuid>/down`),
- * recording it in `downlinks`: queued with the encoded bytes, then sent or failed. Errors are the spec's
- * downlink codes (section 8): 92 unknown command, 93 the device (driver, transport) does not support it,
- * 94 a bad parameter, 95 the broker did not take it. Nothing is recorded for 92 to 94.
+ * Encodes a command with the device's driver and sends it: over MQTT (`devices/<uuid>/down`), or, for a
+ * LoRaWAN device (one with a DevEUI), queued at the company's network server (ChirpStack v4, migration
+ * 0021), which sends it after the device's next uplink. Recorded in `downlinks`: queued with the encoded
+ * bytes and port, then sent (with the network server's queue item id) or failed. Errors are the spec's
+ * downlink codes (section 8): 92 unknown command, 93 the device (driver, transport) cannot take it, 94 a
+ * bad parameter, 95 the broker or network server did not take it (`details.permanent` when a retry would
+ * be refused the same way). Nothing is recorded for 92 to 94.
  */
 export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDownlink> {
   const { db, device, command, params } = options;
@@ -70,10 +77,16 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
   if (!driver?.encodeDownlink) {
     throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'the device driver encodes no downlinks' });
   }
-  // LoRaWAN devices get their downlinks through the network server's API (ChirpStack enqueue), which is
-  // not built yet; MQTT would never reach them.
+  // A LoRaWAN device hears no MQTT topic of ours: its downlinks go through the company's network server.
+  let networkServer: NetworkServerAccess | undefined;
   if (device.devEui) {
-    throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'LoRaWAN downlinks via the network server' });
+    networkServer = await withTenant(db, device.companyId, (tx) => findNetworkServer(tx, device.companyId));
+    if (!networkServer) {
+      throw apiError('DOWNLINK_NOT_SUPPORTED', {
+        command,
+        reason: 'LoRaWAN device, and the company has no network server for downlinks',
+      });
+    }
   }
   let encoded: { bytes: Uint8Array; fPort: number };
   try {
@@ -104,17 +117,38 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     ),
   );
   const id = rows[0]!.id;
-  const topic = downlinkTopic(device.uuid);
+  const topic = networkServer ? null : downlinkTopic(device.uuid);
+  let reference: string | null = null;
   try {
-    if (!options.publish) throw new Error('no MQTT transport for downlinks is configured');
-    await options.publish(topic, bytes);
+    if (networkServer) {
+      ({ reference } = await enqueueChirpstackDownlink(networkServer, {
+        devEui: device.devEui!,
+        fPort: encoded.fPort,
+        bytes,
+      }));
+    } else {
+      if (!options.publish) throw new Error('no MQTT transport for downlinks is configured');
+      await options.publish(topic!, bytes);
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await markDownlink(db, device.companyId, id, 'failed', message);
-    throw apiError('DOWNLINK_SEND_FAILED', { downlinkId: id, reason: message });
+    await markDownlink(db, device.companyId, id, 'failed', message, null);
+    throw apiError('DOWNLINK_SEND_FAILED', {
+      downlinkId: id,
+      reason: message,
+      permanent: error instanceof ChirpstackRefusedError,
+    });
   }
-  await markDownlink(db, device.companyId, id, 'sent', null);
-  return { id, state: 'sent', fPort: encoded.fPort, bytes: encoded.bytes, topic };
+  await markDownlink(db, device.companyId, id, 'sent', null, reference);
+  return {
+    id,
+    state: 'sent',
+    fPort: encoded.fPort,
+    bytes: encoded.bytes,
+    via: networkServer ? networkServer.kind : 'mqtt',
+    topic,
+    reference,
+  };
 }
 
 async function markDownlink(
@@ -123,13 +157,14 @@ async function markDownlink(
   id: number,
   state: 'sent' | 'failed',
   error: string | null,
+  reference: string | null,
 ): Promise<void> {
   await withTenant(db, companyId, (tx) =>
     tx.query(
-      `UPDATE downlinks SET state = $3, error = $4, attempts = attempts + 1,
+      `UPDATE downlinks SET state = $3, error = $4, reference = $5, attempts = attempts + 1,
          sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END
        WHERE id = $1 AND company_id = $2`,
-      [id, companyId, state, error],
+      [id, companyId, state, error, reference],
     ),
   );
 }

@@ -12,6 +12,8 @@ export interface DownlinkRecord {
   state: 'queued' | 'sent' | 'acknowledged' | 'failed';
   attempts: number;
   error: string | null;
+  /** The network server's id of a LoRaWAN downlink (ChirpStack's queue item id); null over MQTT. */
+  reference: string | null;
   createdBy: number | null;
   ruleId: number | null;
   createdAt: Date;
@@ -35,6 +37,7 @@ export async function listDownlinks(
     state: DownlinkRecord['state'];
     attempts: number;
     error: string | null;
+    reference: string | null;
     created_by: number | null;
     rule_id: number | null;
     created_at: Date;
@@ -42,7 +45,7 @@ export async function listDownlinks(
     acknowledged_at: Date | null;
   }>(
     `SELECT id::int AS id, device_id::int AS device_id, command, payload, encode(encoded, 'hex') AS encoded,
-            fport::int AS fport, state, attempts, error, created_by::int AS created_by, rule_id::int AS rule_id,
+            fport::int AS fport, state, attempts, error, reference, created_by::int AS created_by, rule_id::int AS rule_id,
             created_at, sent_at, acknowledged_at
        FROM downlinks WHERE company_id = $1 AND device_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`,
     [companyId, deviceId, limit],
@@ -57,6 +60,7 @@ export async function listDownlinks(
     state: r.state,
     attempts: r.attempts,
     error: r.error,
+    reference: r.reference,
     createdBy: r.created_by,
     ruleId: r.rule_id,
     createdAt: r.created_at,

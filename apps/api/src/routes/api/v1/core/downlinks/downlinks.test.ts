@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getDriver } from '@iot/codecs';
 import { loadConfig } from '@iot/config';
 import { forEachDb } from '@iot/db/testing';
+import { startChirpstackStandIn } from '@iot/notifier/testing/chirpstack';
 import type { FastifyInstance } from 'fastify';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -133,7 +134,14 @@ forEachDb((suite) => {
       94,
     ],
     ['93 device without driver', null, null, { command: 'reboot' }, 422, 93],
-    ['93 LoRaWAN device', 'srd_gateway', '70b3d57ed0000001', { command: 'reboot' }, 422, 93],
+    [
+      '93 LoRaWAN device, no network server',
+      'srd_gateway',
+      '70b3d57ed0000001',
+      { command: 'reboot' },
+      422,
+      93,
+    ],
   ];
   it.each(REFUSED)('refuses %s and records nothing', async (_case, driver, devEui, body, status, code) => {
     const team = await createTeam(suite.db);
@@ -142,6 +150,47 @@ forEachDb((suite) => {
     const res = await client.post(`/api/v1/core/devices/${device.id}/downlink`, body);
     expect([res.status, res.body.code]).toEqual([status, code]);
     expect(await downlinkRows(device.id)).toEqual([]);
+  });
+
+  it('queues a LoRaWAN device’s command at the network server the company set, and lists it with its item id', async () => {
+    const team = await createTeam(suite.db);
+    const devEui = randomUUID().replace(/-/g, '').slice(0, 16);
+    const device = await createDevice(suite.db, team.company.id, {
+      driver_id: 'srd_gateway',
+      dev_eui: devEui,
+    });
+    const chirpstack = await startChirpstackStandIn({ apiToken: 'lns-token', devEuis: [devEui] });
+    try {
+      const client = await signIn(team.main.email);
+      const server = await client.put('/api/v1/core/integrations/network-server', {
+        kind: 'chirpstack',
+        api_url: chirpstack.url,
+        api_token: 'lns-token',
+      });
+      expect(server.status).toBe(200);
+      const res = await client.post(`/api/v1/core/devices/${device.id}/downlink`, {
+        command: 'switch_relay_output',
+        params: { output: 2, on: false },
+      });
+      expect(res.status).toBe(200);
+      expect(chirpstack.queued).toEqual([
+        expect.objectContaining({ devEui, fPort: 10, data: '01040200', authorization: 'Bearer lns-token' }),
+      ]);
+      const itemId = chirpstack.queued[0]!.id;
+      expect(res.body.payload).toMatchObject({
+        state: 'sent',
+        encoded: '01040200',
+        via: 'chirpstack',
+        topic: null,
+        reference: itemId,
+      });
+      const history = await client.get(`/api/v1/core/devices/${device.id}/downlinks`);
+      expect(history.body.payload).toMatchObject([
+        { state: 'sent', reference: itemId, created_by: team.main.id },
+      ]);
+    } finally {
+      await chirpstack.close();
+    }
   });
 
   it('answers 95 and keeps the row as failed when no broker takes it', async () => {

@@ -30,7 +30,11 @@ const SentPayload = Type.Object({
   params: Type.Record(Type.String(), Type.Unknown()),
   fport: Type.Integer(),
   encoded: Type.String({ description: 'hex of the bytes sent' }),
-  topic: Type.String(),
+  via: Type.String({
+    description: 'mqtt, or chirpstack for a LoRaWAN device (queued at the network server)',
+  }),
+  topic: Nullable(Type.String({ description: 'the MQTT topic; null for LoRaWAN' })),
+  reference: Nullable(Type.String({ description: "the network server's queue item id; null over MQTT" })),
 });
 
 const DownlinkPayload = Type.Object({
@@ -43,6 +47,7 @@ const DownlinkPayload = Type.Object({
   state: Type.String({ description: 'queued | sent | acknowledged | failed' }),
   attempts: Type.Integer(),
   error: Nullable(Type.String()),
+  reference: Nullable(Type.String({ description: "the network server's queue item id (LoRaWAN)" })),
   created_by: Nullable(Type.Integer()),
   rule_id: Nullable(Type.Integer()),
   created_at: Type.String({ format: 'date-time' }),

@@ -1,17 +1,32 @@
 /**
  * /api/v1/core/integrations/tokens: the company's webhook tokens for ChirpStack v4, The Things Stack v3
  * and http scripts (ROLE_ADMIN and ROLE_MAINUSER only, else 64). The token is shown once, at creation.
+ * /api/v1/core/integrations/network-server: the LoRaWAN network server that LoRaWAN devices get their
+ * downlinks through (same roles); its API token is write-only.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
+import { IdParams, Nullable, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createIntegrationToken,
   listCompanyIntegrationTokens,
   revokeCompanyIntegrationToken,
 } from '../../../../../services/manage-integration-tokens';
-import { CreatedTokenPayload, CreateTokenBody, presentToken, TokenPayload } from './schemas';
+import {
+  presentNetworkServer,
+  readCompanyNetworkServer,
+  removeCompanyNetworkServer,
+  setCompanyNetworkServer,
+} from '../../../../../services/manage-network-server';
+import {
+  CreatedTokenPayload,
+  CreateTokenBody,
+  NetworkServerBody,
+  NetworkServerPayload,
+  presentToken,
+  TokenPayload,
+} from './schemas';
 
 const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -60,6 +75,54 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       await revokeCompanyIntegrationToken(db, authOf(request), request.params.id);
       return { payload: { id: request.params.id } };
+    },
+  );
+
+  app.get(
+    '/network-server',
+    {
+      schema: {
+        tags: ['integrations'],
+        summary: 'The LoRaWAN network server for downlinks, without its token; null when none is set (64)',
+        response: responses(Nullable(NetworkServerPayload)),
+      },
+    },
+    async (request) => {
+      const record = await readCompanyNetworkServer(db, authOf(request));
+      return { payload: record ? presentNetworkServer(record) : null };
+    },
+  );
+
+  app.put(
+    '/network-server',
+    {
+      schema: {
+        tags: ['integrations'],
+        summary:
+          'Set the LoRaWAN network server for downlinks; without api_token the stored token stays (64, 422)',
+        body: NetworkServerBody,
+        response: responses(NetworkServerPayload),
+      },
+    },
+    async (request) => {
+      const record = await setCompanyNetworkServer(db, authOf(request), request.body);
+      return { payload: presentNetworkServer(record) };
+    },
+  );
+
+  app.delete(
+    '/network-server',
+    {
+      schema: {
+        tags: ['integrations'],
+        summary:
+          'Remove the network server: LoRaWAN devices take no downlinks until one is set again (64, 404)',
+        response: responses(Type.Null()),
+      },
+    },
+    async (request) => {
+      await removeCompanyNetworkServer(db, authOf(request));
+      return { payload: null };
     },
   );
 };

@@ -100,4 +100,131 @@ forEachDb((suite) => {
       expect(await tokenRows(team.company.id)).toEqual([]);
     });
   });
+
+  describe('/core/integrations/network-server', () => {
+    const URL_PATH = '/api/v1/core/integrations/network-server';
+
+    async function storedServer(companyId: number) {
+      const { rows } = await suite.db.query<{ kind: string; api_url: string; api_token: string }>(
+        'SELECT kind, api_url, api_token FROM network_servers WHERE company_id = $1',
+        [companyId],
+      );
+      return rows[0];
+    }
+
+    it('sets, shows without the token, keeps the token when left out, and removes the network server', async () => {
+      const team = await createTeam(suite.db);
+      const client = await signIn(team.admin.email);
+      expect((await client.get(URL_PATH)).body.payload).toBeNull();
+
+      const set = await client.put(URL_PATH, {
+        kind: 'chirpstack',
+        api_url: ' https://chirpstack.example.test:8080/ ',
+        api_token: 'secret-api-token',
+      });
+      expect(set.status).toBe(200);
+      expect(set.body.payload).toEqual({
+        kind: 'chirpstack',
+        api_url: 'https://chirpstack.example.test:8080',
+        api_token_set: true,
+        updated_by: team.admin.id,
+        updated_at: expect.any(String),
+      });
+      expect(JSON.stringify(set.body)).not.toContain('secret-api-token');
+      const shown = await client.get(URL_PATH);
+      expect(shown.body.payload).toEqual(set.body.payload);
+      expect(JSON.stringify(shown.body)).not.toContain('secret-api-token');
+
+      // A new address without a token (or an empty one) keeps the stored token.
+      await client.put(URL_PATH, { kind: 'chirpstack', api_url: 'http://10.0.0.5:8080' });
+      await client.put(URL_PATH, { kind: 'chirpstack', api_url: 'http://10.0.0.5:8080', api_token: '  ' });
+      expect(await storedServer(team.company.id)).toEqual({
+        kind: 'chirpstack',
+        api_url: 'http://10.0.0.5:8080',
+        api_token: 'secret-api-token',
+      });
+      await client.put(URL_PATH, {
+        kind: 'chirpstack',
+        api_url: 'http://10.0.0.5:8080',
+        api_token: 'rotated',
+      });
+      expect((await storedServer(team.company.id))?.api_token).toBe('rotated');
+
+      const { rows: audit } = await suite.db.query<{ action: string; details: Record<string, unknown> }>(
+        `SELECT action, details FROM audit_log WHERE company_id = $1 AND action LIKE 'network_server.%' ORDER BY id`,
+        [team.company.id],
+      );
+      expect(audit.map((a) => [a.action, a.details.token_changed])).toEqual([
+        ['network_server.update', true],
+        ['network_server.update', false],
+        ['network_server.update', false],
+        ['network_server.update', true],
+      ]);
+      expect(JSON.stringify(audit)).not.toContain('secret-api-token');
+
+      const removed = await client.delete(URL_PATH);
+      expect(removed.status).toBe(200);
+      expect(await storedServer(team.company.id)).toBeUndefined();
+      expect((await client.get(URL_PATH)).body.payload).toBeNull();
+      const again = await client.delete(URL_PATH);
+      expect([again.status, again.body.code]).toEqual([404, 404]);
+    });
+
+    it.each([
+      ['no token on the first setting', { api_url: 'http://chirpstack:8080' }, 'api_token'],
+      ['an address that is no URL', { api_url: 'chirpstack:8080', api_token: 't' }, 'api_url'],
+      ['another scheme', { api_url: 'grpc://chirpstack:8080', api_token: 't' }, 'api_url'],
+      ['a path', { api_url: 'http://chirpstack:8080/api', api_token: 't' }, 'api_url'],
+      [
+        'credentials in the address',
+        { api_url: 'http://user:pw@chirpstack:8080', api_token: 't' },
+        'api_url',
+      ],
+      ['an empty address', { api_url: '', api_token: 't' }, 'api_url'],
+    ])('refuses %s (422) and stores nothing', async (_case, body, field) => {
+      const team = await createTeam(suite.db);
+      const client = await signIn(team.main.email);
+      const res = await client.put(URL_PATH, { kind: 'chirpstack', ...body });
+      expect([res.status, res.body.code]).toEqual([422, 422]);
+      expect(Object.keys(res.body.details.fields)).toEqual([field]);
+      expect(await storedServer(team.company.id)).toBeUndefined();
+    });
+
+    it('refuses other kinds by schema (422)', async () => {
+      const team = await createTeam(suite.db);
+      const client = await signIn(team.main.email);
+      const res = await client.put(URL_PATH, { kind: 'loriot', api_url: 'https://x.test', api_token: 't' });
+      expect(res.status).toBe(422);
+      expect(await storedServer(team.company.id)).toBeUndefined();
+    });
+
+    it('is for admins and main users only (64), and each company sees and changes only its own', async () => {
+      const team = await createTeam(suite.db);
+      const other = await createTeam(suite.db);
+      const theirs = await signIn(other.main.email);
+      await theirs.put(URL_PATH, {
+        kind: 'chirpstack',
+        api_url: 'https://theirs.test',
+        api_token: 'their-token',
+      });
+      const plain = await signIn(team.plain.email);
+      for (const res of [
+        await plain.get(URL_PATH),
+        await plain.put(URL_PATH, { kind: 'chirpstack', api_url: 'https://mine.test', api_token: 'mine' }),
+        await plain.delete(URL_PATH),
+      ]) {
+        expect([res.status, res.body.code]).toEqual([403, 64]);
+      }
+      const main = await signIn(team.main.email);
+      expect((await main.get(URL_PATH)).body.payload).toBeNull();
+      expect((await main.delete(URL_PATH)).status).toBe(404);
+      await main.put(URL_PATH, { kind: 'chirpstack', api_url: 'https://mine.test', api_token: 'mine' });
+      expect(await storedServer(other.company.id)).toEqual({
+        kind: 'chirpstack',
+        api_url: 'https://theirs.test',
+        api_token: 'their-token',
+      });
+      expect(await storedServer(team.company.id)).toMatchObject({ api_url: 'https://mine.test' });
+    });
+  });
 });

@@ -37,3 +37,28 @@ export function presentToken(t: IntegrationTokenRecord) {
     revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
   };
 }
+
+export const NetworkServerBody = Type.Object(
+  {
+    kind: Type.Literal('chirpstack', { description: 'ChirpStack v4 (gRPC API)' }),
+    api_url: Type.String({
+      maxLength: 4096,
+      description: "the network server's gRPC API: http://host:port (plaintext) or https://host:port (TLS)",
+    }),
+    api_token: Type.Optional(
+      Type.String({
+        maxLength: 8192,
+        description: 'an API token of the network server; absent: keep the stored one',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const NetworkServerPayload = Type.Object({
+  kind: Type.String(),
+  api_url: Type.String(),
+  api_token_set: Type.Boolean({ description: 'always true: the token itself is never shown' }),
+  updated_by: Nullable(Type.Integer()),
+  updated_at: Type.String({ format: 'date-time' }),
+});

@@ -1,0 +1,101 @@
+/**
+ * LoRaWAN downlinks queued at ChirpStack v4 through its gRPC API (`api.DeviceService/Enqueue`), with the
+ * client ChirpStack publishes for it (@chirpstack/chirpstack-api on @grpc/grpc-js). ChirpStack sends the
+ * bytes to the device in a receive window after its next uplink; Enqueue answers once the item is queued.
+ */
+import deviceGrpc from '@chirpstack/chirpstack-api/api/device_grpc_pb.js';
+import devicePb from '@chirpstack/chirpstack-api/api/device_pb.js';
+import * as grpc from '@grpc/grpc-js';
+
+export interface ChirpstackServer {
+  /** http://host:port (plaintext HTTP/2) or https://host:port (TLS). */
+  apiUrl: string;
+  /** A ChirpStack API token (web interface: API keys), sent as `authorization: Bearer <token>`. */
+  apiToken: string;
+}
+
+export interface ChirpstackQueueItem {
+  /** 16 hex digits. */
+  devEui: string;
+  fPort: number;
+  bytes: Uint8Array;
+  confirmed?: boolean;
+}
+
+/** ChirpStack refused the item for a reason a retry does not change (token, device, request). */
+export class ChirpstackRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly status: string,
+  ) {
+    super(message);
+    this.name = 'ChirpstackRefusedError';
+  }
+}
+
+/** gRPC statuses that a second attempt answers the same way. */
+const PERMANENT = new Set([
+  grpc.status.INVALID_ARGUMENT,
+  grpc.status.NOT_FOUND,
+  grpc.status.PERMISSION_DENIED,
+  grpc.status.UNAUTHENTICATED,
+  grpc.status.FAILED_PRECONDITION,
+  grpc.status.UNIMPLEMENTED,
+]);
+
+/** The gRPC target and channel credentials of an API URL. */
+function channelOf(apiUrl: string): { target: string; credentials: grpc.ChannelCredentials } {
+  const url = new URL(apiUrl);
+  const tls = url.protocol === 'https:';
+  const port = url.port || (tls ? '443' : '80');
+  return {
+    target: `${url.hostname}:${port}`,
+    credentials: tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),
+  };
+}
+
+/**
+ * Queues the bytes for the device and resolves with ChirpStack's queue item id. A refusal that a retry
+ * would meet again throws ChirpstackRefusedError; an unreachable or failing server throws a plain Error.
+ * The client lives for this call only: downlinks are rare (rate-limited per channel), and a client kept
+ * per company would have to follow changes of its address and token.
+ */
+export async function enqueueChirpstackDownlink(
+  server: ChirpstackServer,
+  item: ChirpstackQueueItem,
+  options: { timeoutMs?: number } = {},
+): Promise<{ reference: string }> {
+  const { target, credentials } = channelOf(server.apiUrl);
+  const client = new deviceGrpc.DeviceServiceClient(target, credentials);
+  const queueItem = new devicePb.DeviceQueueItem();
+  queueItem.setDevEui(item.devEui);
+  queueItem.setFPort(item.fPort);
+  queueItem.setConfirmed(item.confirmed ?? false);
+  queueItem.setData(item.bytes);
+  const request = new devicePb.EnqueueDeviceQueueItemRequest();
+  request.setQueueItem(queueItem);
+  const metadata = new grpc.Metadata();
+  metadata.set('authorization', `Bearer ${server.apiToken}`);
+  try {
+    return await new Promise((resolve, reject) => {
+      client.enqueue(
+        request,
+        metadata,
+        { deadline: Date.now() + (options.timeoutMs ?? 10_000) },
+        (error: grpc.ServiceError | null, response?: { getId(): string }) => {
+          if (error) {
+            const status = grpc.status[error.code] ?? String(error.code);
+            const message = `ChirpStack ${status}: ${error.details || error.message}`;
+            reject(
+              PERMANENT.has(error.code) ? new ChirpstackRefusedError(message, status) : new Error(message),
+            );
+          } else {
+            resolve({ reference: response?.getId() ?? '' });
+          }
+        },
+      );
+    });
+  } finally {
+    client.close();
+  }
+}
