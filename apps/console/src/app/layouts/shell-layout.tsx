@@ -13,7 +13,6 @@ import { useLogout } from '../../features/auth/api/logout';
 import { IdleWatcher } from '../../features/auth/components/idle-watcher';
 import { VersionDisplay } from '../../features/auth/components/version-display';
 import { ImpersonationBanner } from '../../features/clients/components/impersonation-banner';
-import { CompanyForm } from '../../features/company/components/company-form';
 import { MessagesButton } from '../../features/messages/components/messages-button';
 import { SupportWidget } from '../../features/support/components/support-widget';
 import { isAuthenticated, useCurrentUser } from '../../lib/auth';
@@ -23,6 +22,7 @@ import { cn } from '../../lib/utils';
 import type { CurrentUser } from '../../types/api';
 import { DEVICE_ACTIONS } from '../device-actions';
 import { useStartupLoads } from '../use-startup-loads';
+import { SettingsDrawer } from './settings-drawer';
 
 const LAYOUT_MODE_KEY = 'layoutMode';
 
@@ -75,7 +75,7 @@ function ShellFrame({ user }: { user: CurrentUser }) {
         id: user.company.id,
       },
       testId: 'company-drawer',
-      render: (close) => <CompanyForm company={user.company} onDone={close} />,
+      render: (close) => <SettingsDrawer user={user} onDone={close} />,
     });
   const doLogout = () => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) });
 

@@ -1,0 +1,31 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { NetworkServer, NetworkServerInput } from '../types';
+
+/** GET /core/integrations/network-server: where LoRaWAN downlinks go, without the token; null when unset. */
+export const networkServerQueryOptions = () =>
+  queryOptions({
+    queryKey: ['core', 'integrations', 'network-server'],
+    queryFn: () => api<NetworkServer | null>('/core/integrations/network-server'),
+  });
+
+export function useNetworkServer() {
+  return useQuery(networkServerQueryOptions());
+}
+
+export function useSaveNetworkServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NetworkServerInput) =>
+      api<NetworkServer>('/core/integrations/network-server', { method: 'PUT', body: input }),
+    onSuccess: (saved) => queryClient.setQueryData(networkServerQueryOptions().queryKey, saved),
+  });
+}
+
+export function useRemoveNetworkServer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<null>('/core/integrations/network-server', { method: 'DELETE' }),
+    onSuccess: () => queryClient.setQueryData(networkServerQueryOptions().queryKey, null),
+  });
+}

@@ -1,0 +1,175 @@
+/**
+ * The company's integrations in Chromium (Settings -> Integrations, ROLE_ADMIN and ROLE_MAINUSER) against
+ * the whole embedded platform: a ChirpStack webhook token created in the console is shown once and lets
+ * a ChirpStack uplink in; the LoRaWAN network server set there takes the command the console sends to a
+ * LoRaWAN relay board. ChirpStack is a local stand-in serving its own gRPC service definition
+ * (@iot/notifier/testing/chirpstack): ChirpStack itself is not installed here.
+ */
+import { randomUUID } from 'node:crypto';
+import { type ChirpstackStandIn, startChirpstackStandIn } from '@iot/notifier/testing/chirpstack';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
+import { waitFor } from '../support/wait-for.js';
+
+const PASSWORD = 'DemoPass#2026';
+const LNS_TOKEN = 'chirpstack-api-token-of-the-demo';
+/** The demo's srd_gateway relay board, made a LoRaWAN device for this test. */
+const RELAY_BOARD = 'Demo Cold Room Cooling';
+const DEV_EUI = 'a1b2c3d4e5f60708';
+
+let platform: TestPlatform;
+let browser: Browser;
+let chirpstack: ChirpstackStandIn;
+let relayBoardId: number;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
+  browser = await launchBrowser();
+  chirpstack = await startChirpstackStandIn({ apiToken: LNS_TOKEN, devEuis: [DEV_EUI] });
+  const { rows } = await platform.db.query<{ id: number }>(
+    'UPDATE devices SET dev_eui = $2 WHERE name = $1 RETURNING id::int AS id',
+    [RELAY_BOARD, DEV_EUI],
+  );
+  relayBoardId = rows[0]!.id;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await chirpstack?.close();
+  await platform?.stop();
+});
+
+async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL: platform.url,
+    viewport: { width: 1400, height: 900 },
+    locale: 'en-US',
+  });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard');
+  return { context, page };
+}
+
+async function openIntegrations(page: Page) {
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('user-menu-settings').click();
+  await page.getByTestId('settings-tab-integrations').click();
+  const panel = page.getByTestId('integrations');
+  await panel.waitFor();
+  return panel;
+}
+
+describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+  it('a main user creates a ChirpStack webhook token that lets uplinks in, shown only once', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const panel = await openIntegrations(page);
+    await panel.getByTestId('integration-token-kind').selectOption('chirpstack');
+    await panel.getByTestId('integration-token-name').fill('Farm LNS');
+    await panel.getByTestId('integration-token-create').click();
+    const shown = panel.getByTestId('integration-token-value');
+    await shown.waitFor();
+    const token = (await shown.textContent())!.trim();
+    expect(token.length).toBeGreaterThan(20);
+    const row = panel.locator('[data-testid^="integration-token-"][data-revoked="false"]').filter({
+      hasText: 'Farm LNS',
+    });
+    await expect.poll(() => row.count()).toBe(1);
+
+    // ChirpStack's HTTP integration, authenticated with the token from the console.
+    const response = await fetch(`${platform.ingestUrl}/chirpstack?event=up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        deduplicationId: randomUUID(),
+        time: new Date().toISOString(),
+        deviceInfo: { devEui: DEV_EUI, deviceName: RELAY_BOARD },
+        fCnt: 1,
+        fPort: 1,
+        object: { relay_1: 1 },
+      }),
+    });
+    expect(response.status).toBeLessThan(300);
+    await waitFor('the uplink stored', 30_000, async () => {
+      const { rows } = await platform.db.query(
+        `SELECT 1 FROM device_data WHERE device_id = $1 AND data ? 'relay_1'`,
+        [relayBoardId],
+      );
+      return rows[0];
+    });
+
+    // Closed and opened again, the token is not shown any more: only its name and use.
+    await page.getByTestId('drawer-close').click();
+    const again = await openIntegrations(page);
+    await expect.poll(() => again.getByTestId('integration-tokens-list').textContent()).toContain('Farm LNS');
+    expect(await again.getByTestId('integration-token-value').count()).toBe(0);
+    expect(await page.content()).not.toContain(token);
+    await context.close();
+  });
+
+  it('a main user sets the network server, and a command to a LoRaWAN relay board is queued there', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const panel = await openIntegrations(page);
+    const server = panel.getByTestId('network-server');
+    expect(await server.getAttribute('data-state')).toBe('unset');
+    await server.getByTestId('network-server-url').fill('chirpstack:8080');
+    await expect.poll(() => server.getByTestId('network-server-url-error').count()).toBe(1);
+    expect(await server.getByTestId('network-server-save').isEnabled()).toBe(false);
+    await server.getByTestId('network-server-url').fill(chirpstack.url);
+    await server.getByTestId('network-server-token').fill(LNS_TOKEN);
+    await server.getByTestId('network-server-save').click();
+    await expect.poll(() => server.getAttribute('data-state')).toBe('set');
+    expect(await server.getByTestId('network-server-token').inputValue()).toBe('');
+    await keepScreenshot(page, 'settings-integrations');
+
+    // After a reload the address is there and the token is kept, not shown.
+    await page.reload();
+    const reopened = (await openIntegrations(page)).getByTestId('network-server');
+    await expect.poll(() => reopened.getByTestId('network-server-url').inputValue()).toBe(chirpstack.url);
+    expect(await reopened.getByTestId('network-server-token').inputValue()).toBe('');
+    expect(await page.content()).not.toContain(LNS_TOKEN);
+    await page.getByTestId('drawer-close').click();
+
+    // The console's command dialog on the LoRaWAN relay board: queued at ChirpStack, listed as sent.
+    await page.goto(`/devices?q=${encodeURIComponent(RELAY_BOARD)}`);
+    await page.getByTestId(`device-row-${relayBoardId}`).click();
+    const device = page.getByTestId('device-drawer');
+    await device.getByTestId('device-action-downlink').click();
+    const dialog = page.getByTestId('device-downlink-dialog');
+    await dialog.getByTestId('downlink-command').selectOption('switch_relay_output');
+    await dialog.getByTestId('downlink-param-output').fill('1');
+    await dialog.getByTestId('downlink-param-on').selectOption('true');
+    await dialog.getByTestId('downlink-send').click();
+    await expect.poll(() => chirpstack.queued.length, { timeout: 15_000 }).toBe(1);
+    // srd_gateway: 01 (version) 04 (switch_relay_output) 01 (relay 1) 01 (on), port 10.
+    expect(chirpstack.queued[0]).toMatchObject({
+      devEui: DEV_EUI,
+      fPort: 10,
+      data: '01040101',
+      authorization: `Bearer ${LNS_TOKEN}`,
+    });
+    const latest = dialog.getByTestId('downlink-history').locator('[data-testid^="downlink-"]').first();
+    await expect.poll(() => latest.getByTestId('downlink-state').getAttribute('data-state')).toBe('sent');
+    const { rows } = await platform.db.query<{ state: string; reference: string }>(
+      'SELECT state, reference FROM downlinks WHERE device_id = $1 ORDER BY id DESC LIMIT 1',
+      [relayBoardId],
+    );
+    expect(rows[0]).toEqual({ state: 'sent', reference: chirpstack.queued[0]!.id });
+    await context.close();
+  });
+
+  it('a plain user’s settings have no integrations tab', async () => {
+    const { context, page } = await signedIn('user@demo.test');
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-menu-settings').click();
+    await page.getByTestId('company-form').waitFor();
+    expect(await page.getByTestId('settings-tab-integrations').count()).toBe(0);
+    expect(await page.getByTestId('integrations').count()).toBe(0);
+    await context.close();
+  });
+});
