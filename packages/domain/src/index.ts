@@ -31,6 +31,7 @@ export * from './state/message-counts';
 export * from './validation/assert-valid';
 export * from './validation/email';
 export * from './validation/length';
+export * from './validation/network-server-url';
 export * from './validation/numbers';
 export * from './validation/password';
 export * from './validation/phone';

@@ -14,7 +14,7 @@ import {
 } from '@iot/db/repositories/network-servers';
 import { recordAuditEvent } from '@iot/db/repositories/sessions';
 import { withTenant } from '@iot/db/tenant';
-import { rule } from '@iot/domain';
+import { normaliseNetworkServerUrl, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
@@ -29,24 +29,6 @@ export interface NetworkServerInput {
   api_url: string;
   /** Absent: keep the stored token. */
   api_token?: string;
-}
-
-/**
- * The gRPC API's address as `scheme://host[:port]`: http (plaintext HTTP/2) or https (TLS), nothing after
- * the port (gRPC has no base path) and no credentials in it (the token has its own field).
- */
-function normaliseApiUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw apiError('INPUT_ERROR', { fields: { api_url: { key: 'error.unknown' } } });
-  }
-  const bare = (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
-  if (!['http:', 'https:'].includes(url.protocol) || !bare || url.username || url.password) {
-    throw apiError('INPUT_ERROR', { fields: { api_url: { key: 'error.unknown' } } });
-  }
-  return `${url.protocol}//${url.host}`;
 }
 
 export function readCompanyNetworkServer(
@@ -68,7 +50,9 @@ export async function setCompanyNetworkServer(
     { api_url: input.api_url, api_token: apiToken },
     { api_url: ['required', rule.maxLength(2048)], api_token: [rule.maxLength(4096)] },
   );
-  const apiUrl = normaliseApiUrl(input.api_url);
+  // http(s)://host[:port] only: no path, query or credentials (@iot/domain, as the console checks it).
+  const apiUrl = normaliseNetworkServerUrl(input.api_url);
+  if (apiUrl === null) throw apiError('INPUT_ERROR', { fields: { api_url: { key: 'error.unknown' } } });
   return withTenant(db, auth.companyId, async (tx) => {
     const saved = await saveNetworkServer(tx, auth.companyId, {
       kind: input.kind,

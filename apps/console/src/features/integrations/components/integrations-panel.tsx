@@ -1,3 +1,4 @@
+import { normaliseNetworkServerUrl } from '@iot/domain';
 import { CopyIcon, KeyRoundIcon, PlusIcon, SaveIcon, Trash2Icon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,23 +24,6 @@ const WEBHOOK_PATHS: Record<TokenKind, string> = {
   tts: '/ingest/v1/ttn',
   http: '/ingest/v1/uplinks/<device uuid>',
 };
-
-/** The network server's gRPC API as the API takes it: http(s)://host[:port], nothing after the port. */
-export function isApiUrl(value: string): boolean {
-  try {
-    const url = new URL(value.trim());
-    return (
-      ['http:', 'https:'].includes(url.protocol) &&
-      (url.pathname === '/' || url.pathname === '') &&
-      !url.search &&
-      !url.hash &&
-      !url.username &&
-      !url.password
-    );
-  } catch {
-    return false;
-  }
-}
 
 function WebhookTokens() {
   const { t, i18n } = useTranslation();
@@ -209,7 +193,7 @@ function NetworkServerForm() {
   const [apiToken, setApiToken] = useState('');
   const url = apiUrl ?? server.data?.api_url ?? '';
   const stored = server.data ?? null;
-  const urlValid = isApiUrl(url);
+  const urlValid = normaliseNetworkServerUrl(url) !== null;
   const canSave = urlValid && (stored !== null || apiToken.trim() !== '') && !save.isPending;
 
   const onSave = (event: FormEvent) => {
