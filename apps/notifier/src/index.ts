@@ -169,7 +169,9 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
       allowPrivate: config.HTTP_ACTIONS_ALLOW_PRIVATE,
       ...(options.httpTimeoutMs === undefined ? {} : { timeoutMs: options.httpTimeoutMs }),
     }),
-    remote_control: createRemoteControlChannel(db, publish),
+    remote_control: createRemoteControlChannel(db, publish, {
+      allowPrivateTargets: config.HTTP_ACTIONS_ALLOW_PRIVATE,
+    }),
   };
 
   const job = options.job ?? NOTIFY_ACTION;

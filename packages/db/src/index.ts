@@ -29,6 +29,7 @@ export * from './repositories/rules';
 export * from './repositories/rules-worker';
 export * from './repositories/sensor-checks';
 export * from './repositories/sessions';
+export * from './repositories/tts-downlink-routes';
 export * from './repositories/users';
 export * from './repositories/virtual-fields';
 export { TENANT_ROLE, withTenant } from './tenant';

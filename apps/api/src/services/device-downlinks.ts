@@ -21,6 +21,8 @@ export async function sendDeviceDownlink(
   deviceId: number,
   input: { command: string; params?: Record<string, unknown> },
   publish: DownlinkPublish | undefined,
+  /** HTTP_ACTIONS_ALLOW_PRIVATE: a The Things Stack push URL may be a private address. */
+  allowPrivateTargets = false,
 ) {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
   const device = await loadDownlinkDevice(db, auth.companyId, deviceId);
@@ -32,7 +34,15 @@ export async function sendDeviceDownlink(
       : apiError('DOWNLINK_PARAMETER_INVALID', { parameter: parsed.parameter });
   }
   const { command, ...params } = parsed.value;
-  const sent = await sendDownlink({ db, device, command, params, publish, userId: auth.user.id });
+  const sent = await sendDownlink({
+    db,
+    device,
+    command,
+    params,
+    publish,
+    userId: auth.user.id,
+    allowPrivateTargets,
+  });
   return {
     id: sent.id,
     state: sent.state,

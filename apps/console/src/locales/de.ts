@@ -449,6 +449,8 @@ export const de: ConsoleMessages = {
   'integrations.network-server.title': 'LoRaWAN-Downlinks',
   'integrations.network-server.intro':
     'Befehle an LoRaWAN-Geräte (Relais oder Ventil schalten) werden bei diesem Netzwerkserver eingereiht, der sie nach dem nächsten Uplink des Geräts sendet.',
+  'integrations.network-server.tts-hint':
+    'The Things Stack braucht hier keine Einstellung: Geben Sie seinem Webhook einen Downlink-API-Schlüssel, dann gehen Befehle an seine Geräte den Weg zurück, den ihre Uplinks kamen.',
   'integrations.network-server.kind': 'Netzwerkserver',
   'integrations.network-server.url': 'API-Adresse',
   'integrations.network-server.url-invalid':

@@ -450,6 +450,8 @@ export const en = {
   'integrations.network-server.title': 'LoRaWAN downlinks',
   'integrations.network-server.intro':
     "Commands to LoRaWAN devices (switch a relay or valve) are queued at this network server, which sends them after the device's next uplink.",
+  'integrations.network-server.tts-hint':
+    'The Things Stack needs no setting here: give its webhook a downlink API key, and commands to its devices go back the way their uplinks came.',
   'integrations.network-server.kind': 'Network server',
   'integrations.network-server.url': 'API address',
   'integrations.network-server.url-invalid':

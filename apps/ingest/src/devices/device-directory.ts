@@ -25,6 +25,8 @@ import {
   findIntegrationTokenByHash,
   type IngestDevice,
   type IngestIntegrationToken,
+  saveTtsDownlinkRoute,
+  type TtsDownlinkRoute,
   touchIntegrationToken,
 } from '@iot/db';
 
@@ -183,6 +185,8 @@ export class DeviceDirectory {
   private readonly codecs: TtlCache<string>;
   /** When this process last wrote last_used_at per token id. */
   private readonly tokenUseWritten = new Map<number, number>();
+  /** The TTS downlink route last saved per device id by this process, as `url\nkey`. */
+  private readonly ttsRoutesWritten = new Map<number, string>();
   private readonly tokenUseIntervalMs: number;
   private readonly announcedTtlMs: number;
   /** The TTL without announcements (`ttlMs`). */
@@ -256,6 +260,22 @@ export class DeviceDirectory {
         this.onError(error as Error);
       },
     );
+  }
+
+  /**
+   * A TTS webhook named where the device's downlinks go (migration 0022): saved when it differs from what
+   * this process saved last for the device, so a steady webhook costs one write per device and process
+   * start, not one per uplink. Does not wait for the write; resolves when it is done, for tests.
+   */
+  ttsDownlinkRoute(device: IngestDevice, route: TtsDownlinkRoute): Promise<void> {
+    const seen = `${route.pushUrl}\n${route.apiKey}`;
+    if (this.ttsRoutesWritten.get(device.id) === seen) return Promise.resolve();
+    this.ttsRoutesWritten.set(device.id, seen);
+    return saveTtsDownlinkRoute(this.db, device.companyId, device.id, route).catch((error: unknown) => {
+      // Try again with the next uplink.
+      if (this.ttsRoutesWritten.get(device.id) === seen) this.ttsRoutesWritten.delete(device.id);
+      this.onError(error as Error);
+    });
   }
 
   codecScript(companyId: number, codecId: number): Promise<string | null> {

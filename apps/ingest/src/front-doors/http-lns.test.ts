@@ -141,6 +141,45 @@ forEachDb((suite) => {
       expect(await count(device.id)).toBe(1);
     });
 
+    it('keeps where a TTS webhook says the device’s downlinks go, rewritten only when it changes', async () => {
+      const company = await createCompany(suite.db);
+      const token = await createIntegrationToken(suite.db, company, 'tts');
+      const device = await createDevice(suite.db, company, { devEui: randomDevEui() });
+      const push =
+        'https://eu1.cloud.thethings.network/api/v3/as/applications/farm/webhooks/iot/devices/valve-1/down/push';
+      const route = async () =>
+        (
+          await suite.db.query<{ company_id: number; push_url: string; api_key: string; updated_at: Date }>(
+            'SELECT company_id::int AS company_id, push_url, api_key, updated_at FROM tts_downlink_routes WHERE device_id = $1',
+            [device.id],
+          )
+        ).rows[0];
+      const send = async (headers: Record<string, string>) => {
+        const res = await post(
+          '/ttn',
+          { authorization: `Bearer ${token}`, ...headers },
+          JSON.stringify(ttsUp(device.devEui!)),
+        );
+        expect(res.status).toBe(202);
+      };
+      // Headers that do not name a TTS downlink queue are ignored: nothing saved.
+      await send({ 'x-downlink-push': 'https://attacker.test/collect', 'x-downlink-apikey': 'NNSXS.K1' });
+      await send({ 'x-downlink-push': `${push}?debug=1`, 'x-downlink-apikey': 'NNSXS.K1' });
+      await send({ 'x-downlink-push': push });
+      await drained(ingest.service);
+      expect(await route()).toBeUndefined();
+
+      await send({ 'x-downlink-push': push, 'x-downlink-apikey': 'NNSXS.K1' });
+      await expect.poll(route).toMatchObject({ company_id: company, push_url: push, api_key: 'NNSXS.K1' });
+      const first = (await route())!.updated_at;
+      await send({ 'x-downlink-push': push, 'x-downlink-apikey': 'NNSXS.K1' });
+      await drained(ingest.service);
+      expect((await route())!.updated_at).toEqual(first);
+      // A new key (rotated in TTS) replaces the old one.
+      await send({ 'x-downlink-push': push, 'x-downlink-apikey': 'NNSXS.K2' });
+      await expect.poll(async () => (await route())?.api_key).toBe('NNSXS.K2');
+    });
+
     it.each([
       ['ChirpStack: malformed JSON', 'chirpstack', 'own', '{"deviceInfo":', 400, 400],
       ['ChirpStack: wrong token', 'chirpstack', 'wrong', 'up', 401, 401],

@@ -19,7 +19,7 @@ import {
   parseChirpStackUp,
 } from '../lns/chirpstack.js';
 import { dateOrUndefined, isRecord, type LnsUplink } from '../lns/lns-uplink.js';
-import { parseTtsUplink } from '../lns/tts.js';
+import { parseTtsUplink, ttsDownlinkRoute } from '../lns/tts.js';
 import { readToken } from './http-auth.js';
 import { ingestErrors } from './http-errors.js';
 
@@ -153,6 +153,9 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
     const devEui = uplink.devEui ?? normalizeDevEui(request.query.dev_eui);
     const device = await deviceOfCompany(ctx, token.companyId, devEui);
     const envelope = await acceptLns(ctx, device, 'tts', uplink);
+    // A webhook with a downlink API key says where this device's downlinks go (migration 0022).
+    const route = ttsDownlinkRoute(request.headers);
+    if (route) void ctx.directory.ttsDownlinkRoute(device, route);
     return reply.code(202).send(accepted(envelope));
   };
   app.post('/ttn', tts);

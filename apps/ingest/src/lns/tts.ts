@@ -60,3 +60,32 @@ export function parseTtsUplink(body: Record<string, unknown>): LnsUplink | null 
     },
   };
 }
+
+/** The queue path TTS names in X-Downlink-Push: application, webhook and device ids, then `down/push`. */
+const TTS_PUSH_PATH = /^\/api\/v3\/as\/applications\/[^/]+\/webhooks\/[^/]+\/devices\/[^/]+\/down\/push$/;
+
+/**
+ * Where the device's downlinks go, from the headers a TTS webhook with a downlink API key sends
+ * (X-Downlink-Push, X-Downlink-Apikey); null when either is missing or the URL is not a TTS downlink
+ * queue (an http(s) URL with exactly the push path, no query or credentials), so a header cannot point
+ * the notifier at an arbitrary address.
+ */
+export function ttsDownlinkRoute(
+  headers: Record<string, string | string[] | undefined>,
+): { pushUrl: string; apiKey: string } | null {
+  const push = headers['x-downlink-push'];
+  const key = headers['x-downlink-apikey'];
+  if (typeof push !== 'string' || typeof key !== 'string' || key.trim() === '' || key.length > 4096)
+    return null;
+  let url: URL;
+  try {
+    url = new URL(push);
+  } catch {
+    return null;
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) {
+    return null;
+  }
+  if (!TTS_PUSH_PATH.test(url.pathname)) return null;
+  return { pushUrl: url.href, apiKey: key.trim() };
+}

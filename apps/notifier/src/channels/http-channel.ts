@@ -55,12 +55,17 @@ export function renderHttpBody(ctx: ActionContext, template: string | null): str
   return text;
 }
 
-interface Answer {
+export interface Answer {
   status: number;
   location: string | undefined;
 }
 
-function requestOnce(
+/**
+ * One request to a target checked against `allowed` (before connecting to an IP literal, and on the
+ * resolved address inside the socket's lookup), on a fresh connection, reading at most 64 kB of the
+ * answer. Follows no redirect: the caller decides. Throws RefusedTargetError for a refused target.
+ */
+export function guardedRequest(
   url: URL,
   method: string,
   headers: Record<string, string>,
@@ -126,7 +131,7 @@ export function createHttpChannel(options: HttpChannelOptions): NotificationChan
       const signal = AbortSignal.timeout(timeoutMs);
       try {
         for (let hop = 0; ; hop++) {
-          const answer = await requestOnce(url, method, config.headers, body, allowed, signal);
+          const answer = await guardedRequest(url, method, config.headers, body, allowed, signal);
           if (REDIRECTS.has(answer.status) && answer.location) {
             if (hop >= maxRedirects) throw new PermanentDeliveryError(`more than ${maxRedirects} redirects`);
             url = new URL(answer.location, url);

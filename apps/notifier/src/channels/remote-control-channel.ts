@@ -20,6 +20,8 @@ function refusedForGood(details: unknown): boolean {
 export function createRemoteControlChannel(
   db: Db,
   publish: () => Promise<DownlinkPublish | undefined>,
+  /** HTTP_ACTIONS_ALLOW_PRIVATE: a The Things Stack push URL may be a private address. */
+  options: { allowPrivateTargets?: boolean } = {},
 ): NotificationChannel<RemoteControlConfig> {
   return {
     kind: 'remote_control',
@@ -35,6 +37,7 @@ export function createRemoteControlChannel(
           params: config.params,
           publish: await publish(),
           ruleId: ctx.rule?.id ?? null,
+          allowPrivateTargets: options.allowPrivateTargets ?? false,
         });
         return {
           recipient: device.uuid,

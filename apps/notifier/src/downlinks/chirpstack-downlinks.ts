@@ -6,6 +6,7 @@
 import deviceGrpc from '@chirpstack/chirpstack-api/api/device_grpc_pb.js';
 import devicePb from '@chirpstack/chirpstack-api/api/device_pb.js';
 import * as grpc from '@grpc/grpc-js';
+import { NetworkServerRefusedError } from './network-server-refused';
 
 export interface ChirpstackServer {
   /** http://host:port (plaintext HTTP/2) or https://host:port (TLS). */
@@ -20,17 +21,6 @@ export interface ChirpstackQueueItem {
   fPort: number;
   bytes: Uint8Array;
   confirmed?: boolean;
-}
-
-/** ChirpStack refused the item for a reason a retry does not change (token, device, request). */
-export class ChirpstackRefusedError extends Error {
-  constructor(
-    message: string,
-    readonly status: string,
-  ) {
-    super(message);
-    this.name = 'ChirpstackRefusedError';
-  }
 }
 
 /** gRPC statuses that a second attempt answers the same way. */
@@ -56,7 +46,7 @@ function channelOf(apiUrl: string): { target: string; credentials: grpc.ChannelC
 
 /**
  * Queues the bytes for the device and resolves with ChirpStack's queue item id. A refusal that a retry
- * would meet again throws ChirpstackRefusedError; an unreachable or failing server throws a plain Error.
+ * would meet again throws NetworkServerRefusedError; an unreachable or failing server throws a plain Error.
  * The client lives for this call only: downlinks are rare (rate-limited per channel), and a client kept
  * per company would have to follow changes of its address and token.
  */
@@ -87,7 +77,7 @@ export async function enqueueChirpstackDownlink(
             const status = grpc.status[error.code] ?? String(error.code);
             const message = `ChirpStack ${status}: ${error.details || error.message}`;
             reject(
-              PERMANENT.has(error.code) ? new ChirpstackRefusedError(message, status) : new Error(message),
+              PERMANENT.has(error.code) ? new NetworkServerRefusedError(message, status) : new Error(message),
             );
           } else {
             resolve({ reference: response?.getId() ?? '' });

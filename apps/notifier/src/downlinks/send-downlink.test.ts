@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { getDriver } from '@iot/codecs';
-import { saveNetworkServer } from '@iot/db';
+import { saveNetworkServer, saveTtsDownlinkRoute } from '@iot/db';
 import { createTestDb, type TestDb } from '@iot/db/testing';
 import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
 import { Aedes } from 'aedes';
@@ -404,6 +406,134 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
       await notifier.stop();
       await queue.close();
       await chirpstack.close();
+    }
+  });
+});
+
+describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in its place)', () => {
+  interface Pushed {
+    path: string;
+    authorization: string | undefined;
+    body: { downlinks: { f_port: number; frm_payload: string; priority: string }[] };
+  }
+
+  /** Answers every push with `status` and records it, as TTS's webhook downlink API takes them. */
+  async function ttsStandIn(status = 200) {
+    const pushed: Pushed[] = [];
+    const server = createServer((request: IncomingMessage, response) => {
+      let text = '';
+      request.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      request.on('end', () => {
+        pushed.push({
+          path: request.url ?? '',
+          authorization: request.headers.authorization,
+          body: JSON.parse(text),
+        });
+        response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return { base, pushed, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  const PATH = '/api/v3/as/applications/farm/webhooks/iot/devices/valve-7/down/push';
+
+  async function ttsDevice(driverId: string, pushUrl: string) {
+    const target = await device(driverId, randomDevEui());
+    await saveTtsDownlinkRoute(db, target.companyId, target.id, { pushUrl, apiKey: 'NNSXS.TEST' });
+    return target;
+  }
+
+  it('pushes the driver’s bytes to the device’s queue with its key, ahead of the company’s ChirpStack', async () => {
+    const tts = await ttsStandIn();
+    const chirpstack = await startChirpstackStandIn({ apiToken: 't', devEuis: [] });
+    try {
+      const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
+      await saveNetworkServer(db, target.companyId, {
+        kind: 'chirpstack',
+        apiUrl: chirpstack.url,
+        apiToken: 't',
+        updatedBy: null,
+      });
+      const sent = await sendDownlink({
+        db,
+        device: target,
+        command: 'switch_relay_output',
+        params: { output: 2, on: true },
+        publish: undefined,
+        allowPrivateTargets: true,
+      });
+      expect(tts.pushed).toEqual([
+        {
+          path: PATH,
+          authorization: 'Bearer NNSXS.TEST',
+          // 01 04 02 01 as base64, port 10.
+          body: {
+            downlinks: [
+              {
+                f_port: 10,
+                frm_payload: Buffer.from('01040201', 'hex').toString('base64'),
+                priority: 'NORMAL',
+              },
+            ],
+          },
+        },
+      ]);
+      expect(chirpstack.queued).toEqual([]);
+      expect(sent).toMatchObject({ via: 'tts', topic: null, reference: null });
+      expect((await rowsOf(target.id))[0]).toMatchObject({ state: 'sent', encoded: '01040201', error: null });
+    } finally {
+      await tts.close();
+      await chirpstack.close();
+    }
+  });
+
+  it('refuses a push URL on a private address unless HTTP_ACTIONS_ALLOW_PRIVATE: 95, permanent, nothing sent', async () => {
+    const tts = await ttsStandIn();
+    try {
+      const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
+      const error = await sendDownlink({
+        db,
+        device: target,
+        command: 'reboot',
+        params: {},
+        publish: undefined,
+      }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 95, details: { permanent: true } });
+      expect(tts.pushed).toEqual([]);
+      expect((await rowsOf(target.id))[0]).toMatchObject({ state: 'failed' });
+    } finally {
+      await tts.close();
+    }
+  });
+
+  it.each([
+    [403, true],
+    [404, true],
+    [429, false],
+    [503, false],
+  ])('records TTS answering %i as failed, 95, permanent %s', async (status, permanent) => {
+    const tts = await ttsStandIn(status);
+    try {
+      const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
+      const error = await sendDownlink({
+        db,
+        device: target,
+        command: 'reboot',
+        params: {},
+        publish: undefined,
+        allowPrivateTargets: true,
+      }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 95, details: { permanent } });
+      expect((await rowsOf(target.id))[0]).toMatchObject({
+        state: 'failed',
+        error: `The Things Stack answered ${status}`,
+      });
+    } finally {
+      await tts.close();
     }
   });
 });

@@ -1,8 +1,17 @@
 import { DownlinkError, getDriver } from '@iot/codecs';
-import { type Db, findNetworkServer, type NetworkServerAccess, withTenant } from '@iot/db';
+import {
+  type Db,
+  findNetworkServer,
+  findTtsDownlinkRoute,
+  type NetworkServerAccess,
+  type TtsDownlinkRoute,
+  withTenant,
+} from '@iot/db';
 import { ACTION_COMMANDS, type ApiError, apiError } from '@iot/domain';
-import { ChirpstackRefusedError, enqueueChirpstackDownlink } from './chirpstack-downlinks';
+import { enqueueChirpstackDownlink } from './chirpstack-downlinks';
 import { type DownlinkPublish, downlinkTopic } from './downlink-transport';
+import { NetworkServerRefusedError } from './network-server-refused';
+import { pushTtsDownlink } from './tts-downlinks';
 
 /** The device a downlink goes to; always read for the acting company (company_id in every query). */
 export interface DownlinkDevice {
@@ -24,6 +33,8 @@ export interface SendDownlinkOptions {
   /** The user who sent it from the console (POST /core/devices/{id}/downlink); null for rule actions. */
   userId?: number | null;
   ruleId?: number | null;
+  /** HTTP_ACTIONS_ALLOW_PRIVATE: a The Things Stack push URL may be a private address. */
+  allowPrivateTargets?: boolean;
 }
 
 export interface SentDownlink {
@@ -31,8 +42,11 @@ export interface SentDownlink {
   state: 'sent';
   fPort: number;
   bytes: Uint8Array;
-  /** mqtt: published on `topic`; chirpstack: queued at the company's ChirpStack as item `reference`. */
-  via: 'mqtt' | 'chirpstack';
+  /**
+   * mqtt: published on `topic`; chirpstack: queued at the company's ChirpStack as item `reference`; tts:
+   * pushed to the device's queue at The Things Stack (which names no item).
+   */
+  via: 'mqtt' | 'chirpstack' | 'tts';
   topic: string | null;
   reference: string | null;
 }
@@ -63,8 +77,9 @@ export async function loadDownlinkDevice(
 
 /**
  * Encodes a command with the device's driver and sends it: over MQTT (`devices/<uuid>/down`), or, for a
- * LoRaWAN device (one with a DevEUI), queued at the company's network server (ChirpStack v4, migration
- * 0021), which sends it after the device's next uplink. Recorded in `downlinks`: queued with the encoded
+ * LoRaWAN device (one with a DevEUI), queued at its network server, which sends it after the device's
+ * next uplink: The Things Stack when the device's webhook named its downlink queue (migration 0022),
+ * else the company's ChirpStack v4 (migration 0021). Recorded in `downlinks`: queued with the encoded
  * bytes and port, then sent (with the network server's queue item id) or failed. Errors are the spec's
  * downlink codes (section 8): 92 unknown command, 93 the device (driver, transport) cannot take it, 94 a
  * bad parameter, 95 the broker or network server did not take it (`details.permanent` when a retry would
@@ -77,14 +92,20 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
   if (!driver?.encodeDownlink) {
     throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'the device driver encodes no downlinks' });
   }
-  // A LoRaWAN device hears no MQTT topic of ours: its downlinks go through the company's network server.
-  let networkServer: NetworkServerAccess | undefined;
+  // A LoRaWAN device hears no MQTT topic of ours: its downlinks go through its network server. The route
+  // its TTS webhook named is the device's own; the company's ChirpStack is the fallback.
+  let lorawan: { tts: TtsDownlinkRoute } | { chirpstack: NetworkServerAccess } | undefined;
   if (device.devEui) {
-    networkServer = await withTenant(db, device.companyId, (tx) => findNetworkServer(tx, device.companyId));
-    if (!networkServer) {
+    lorawan = await withTenant(db, device.companyId, async (tx) => {
+      const tts = await findTtsDownlinkRoute(tx, device.companyId, device.id);
+      if (tts) return { tts };
+      const chirpstack = await findNetworkServer(tx, device.companyId);
+      return chirpstack ? { chirpstack } : undefined;
+    });
+    if (!lorawan) {
       throw apiError('DOWNLINK_NOT_SUPPORTED', {
         command,
-        reason: 'LoRaWAN device, and the company has no network server for downlinks',
+        reason: 'LoRaWAN device without a downlink route: no TTS webhook downlink key, no network server',
       });
     }
   }
@@ -117,11 +138,19 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     ),
   );
   const id = rows[0]!.id;
-  const topic = networkServer ? null : downlinkTopic(device.uuid);
+  const topic = lorawan ? null : downlinkTopic(device.uuid);
   let reference: string | null = null;
   try {
-    if (networkServer) {
-      ({ reference } = await enqueueChirpstackDownlink(networkServer, {
+    if (lorawan && 'tts' in lorawan) {
+      await pushTtsDownlink(
+        lorawan.tts,
+        { fPort: encoded.fPort, bytes },
+        {
+          allowPrivate: options.allowPrivateTargets ?? false,
+        },
+      );
+    } else if (lorawan) {
+      ({ reference } = await enqueueChirpstackDownlink(lorawan.chirpstack, {
         devEui: device.devEui!,
         fPort: encoded.fPort,
         bytes,
@@ -136,7 +165,7 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     throw apiError('DOWNLINK_SEND_FAILED', {
       downlinkId: id,
       reason: message,
-      permanent: error instanceof ChirpstackRefusedError,
+      permanent: error instanceof NetworkServerRefusedError,
     });
   }
   await markDownlink(db, device.companyId, id, 'sent', null, reference);
@@ -145,7 +174,7 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     state: 'sent',
     fPort: encoded.fPort,
     bytes: encoded.bytes,
-    via: networkServer ? networkServer.kind : 'mqtt',
+    via: !lorawan ? 'mqtt' : 'tts' in lorawan ? 'tts' : lorawan.chirpstack.kind,
     topic,
     reference,
   };

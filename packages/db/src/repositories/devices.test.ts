@@ -7,6 +7,7 @@ import { readDeviceData, readDeviceDataBuckets, readLastDeviceRecord } from './d
 import { findDevice, listDevicePinColumnsJson, listDevices, reassignDevice, updateDevice } from './devices';
 import { DEVICE_STATUS_COLUMNS } from './devices-ingest';
 import { insertIntegrationToken, listIntegrationTokens, revokeIntegrationToken } from './integration-tokens';
+import { findTtsDownlinkRoute, saveTtsDownlinkRoute } from './tts-downlink-routes';
 
 /** device_current's status columns (migration 0015); the others are the devices row's. */
 const STATUS_COLUMNS = new Set<string>(DEVICE_STATUS_COLUMNS);
@@ -147,10 +148,19 @@ describe('device repositories', () => {
         `INSERT INTO rules (company_id, device_id, data_field, operator, value) VALUES ($1, $2, 't', 'gte', 1)`,
         [from.id, id],
       );
+      // The old owner's TTS application and key (migration 0022) must not travel with the device.
+      await saveTtsDownlinkRoute(suite.db, from.id, id, {
+        pushUrl: 'https://tts.example.test/api/v3/as/applications/a/webhooks/w/devices/d/down/push',
+        apiKey: 'NNSXS.FROM',
+      });
       expect(await suite.db.transaction((tx) => reassignDevice(tx, to.id, id, from.id))).toBeNull();
       const summary = await suite.db.transaction((tx) => reassignDevice(tx, from.id, id, to.id));
-      expect(summary).toMatchObject({ rules: 1, alarms: 0, currentValues: 0 });
+      expect(summary).toMatchObject({ rules: 1, alarms: 0, currentValues: 0, ttsDownlinkRoutes: 1 });
       expect((await findDevice(suite.db, to.id, id))?.companyId).toBe(to.id);
+      expect(await findTtsDownlinkRoute(suite.db, to.id, id)).toBeUndefined();
+      expect(
+        (await suite.db.query('SELECT 1 FROM tts_downlink_routes WHERE device_id = $1', [id])).rows,
+      ).toEqual([]);
     });
 
     it('sets the online flag in device_current, with or without reported values, only for the own company', async () => {

@@ -478,6 +478,7 @@ export interface ReassignmentSummary {
   sensorChecks: number;
   alarms: number;
   downlinks: number;
+  ttsDownlinkRoutes: number;
   nwaShares: number;
   nwaFlowRates: number;
   tasksUnlinked: number;
@@ -522,6 +523,10 @@ export async function reassignDevice(
     ),
     sensorChecks: await count('DELETE FROM sensor_checks WHERE company_id = $1 AND device_id = $2'),
     downlinks: await count('DELETE FROM downlinks WHERE company_id = $1 AND device_id = $2'),
+    // The old owner's TTS application and its key (migration 0022) stay behind.
+    ttsDownlinkRoutes: await count(
+      'DELETE FROM tts_downlink_routes WHERE company_id = $1 AND device_id = $2',
+    ),
     nwaShares: await count('DELETE FROM nwa_shared_devices WHERE company_id = $1 AND device_id = $2'),
     nwaFlowRates: await count('DELETE FROM nwa_max_flow_rates WHERE company_id = $1 AND device_id = $2'),
     tasksUnlinked: await count('UPDATE tasks SET device_id = NULL WHERE company_id = $1 AND device_id = $2'),

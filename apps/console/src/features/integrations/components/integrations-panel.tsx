@@ -240,6 +240,9 @@ function NetworkServerForm() {
       <div>
         <h3 className="text-sm font-semibold">{t('integrations.network-server.title')}</h3>
         <p className="text-sm text-muted-foreground">{t('integrations.network-server.intro')}</p>
+        <p className="mt-1 text-sm text-muted-foreground" data-testid="network-server-tts-hint">
+          {t('integrations.network-server.tts-hint')}
+        </p>
       </div>
       <form className="flex flex-col gap-3" onSubmit={onSave} data-testid="network-server-form">
         <div className="flex flex-col gap-1">

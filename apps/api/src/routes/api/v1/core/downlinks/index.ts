@@ -56,7 +56,7 @@ const DownlinkPayload = Type.Object({
 });
 
 const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, publishDownlink } = app.deps;
+  const { db, publishDownlink, config } = app.deps;
 
   app.post(
     '/:id/downlink',
@@ -73,7 +73,14 @@ const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A broker that cannot be reached is the send failure (95, row failed), not an internal error.
       const publish = await publishDownlink().catch(() => undefined);
       return {
-        payload: await sendDeviceDownlink(db, authOf(request), request.params.id, request.body, publish),
+        payload: await sendDeviceDownlink(
+          db,
+          authOf(request),
+          request.params.id,
+          request.body,
+          publish,
+          config.HTTP_ACTIONS_ALLOW_PRIVATE,
+        ),
       };
     },
   );
