@@ -1,0 +1,136 @@
+/**
+ * The demo's cold room walkthrough with a LoRaWAN cooling controller behind The Things Stack v3, through the
+ * whole embedded platform: the controller's TTS webhook uplink (with the downlink headers a webhook with a
+ * downlink API key sends) tells ingest where its commands go; a 9 °C uplink of the cold room fires the
+ * demo rule, whose remote control action is pushed to that queue, once, with the webhook's key. The Things
+ * Stack is a local HTTP server answering like its webhook downlink API (it is not installed here), reached
+ * on 127.0.0.1 because the platform runs with HTTP_ACTIONS_ALLOW_PRIVATE.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findColdRoom, issueDeviceToken, notificationStatuses, uplinkPoster } from '../support/cold-room.js';
+import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
+import { waitFor } from '../support/wait-for.js';
+
+const DEV_EUI = '70b3d57ed00c0011';
+const PUSH_PATH = '/api/v3/as/applications/demo-farm/webhooks/iot-platform/devices/cooling-1/down/push';
+
+interface Pushed {
+  path: string;
+  authorization: string | undefined;
+  body: { downlinks: { f_port: number; frm_payload: string }[] };
+}
+
+let platform: TestPlatform;
+let tts: Server;
+let ttsBase: string;
+const pushed: Pushed[] = [];
+
+beforeAll(async () => {
+  tts = createServer((request, response) => {
+    let text = '';
+    request.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    request.on('end', () => {
+      pushed.push({
+        path: request.url ?? '',
+        authorization: request.headers.authorization,
+        body: JSON.parse(text),
+      });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => tts.listen(0, '127.0.0.1', resolve));
+  ttsBase = `http://127.0.0.1:${(tts.address() as AddressInfo).port}`;
+  platform = await startTestPlatform({ SIMULATE_DEVICES: '0', HTTP_ACTIONS_ALLOW_PRIVATE: 'true' });
+}, 120_000);
+
+afterAll(async () => {
+  await platform?.stop();
+  await new Promise<void>((resolve) => tts?.close(() => resolve()));
+});
+
+describe('LoRaWAN downlinks through The Things Stack', () => {
+  it('a rule’s relay command reaches a TTS device through the queue its webhook named, once', async () => {
+    const { db } = platform;
+    const demo = await findColdRoom(db);
+    // The cooling controller becomes a LoRaWAN device behind the company's TTS application.
+    await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [demo.cooling.id, DEV_EUI]);
+    const integrationToken = randomBytes(16).toString('hex');
+    await db.query(
+      `INSERT INTO integration_tokens (company_id, kind, name, token_hash) VALUES ($1, 'tts', 'Demo TTS', $2)`,
+      [demo.cooling.company_id, createHash('sha256').update(integrationToken).digest('hex')],
+    );
+
+    // Its webhook uplink, as TTS sends it when the webhook has a downlink API key.
+    const webhook = await fetch(`${platform.ingestUrl}/ttn`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${integrationToken}`,
+        'x-downlink-push': `${ttsBase}${PUSH_PATH}`,
+        'x-downlink-apikey': 'NNSXS.DEMO-DOWNLINK-KEY',
+      },
+      body: JSON.stringify({
+        end_device_ids: { device_id: 'cooling-1', dev_eui: DEV_EUI.toUpperCase() },
+        correlation_ids: [`as:up:${randomUUID()}`],
+        received_at: new Date().toISOString(),
+        uplink_message: {
+          f_port: 1,
+          f_cnt: 1,
+          decoded_payload: { relay_1: 0 },
+          received_at: new Date().toISOString(),
+        },
+      }),
+    });
+    expect(webhook.status).toBe(202);
+    await waitFor('the downlink route kept', 30_000, async () => {
+      const { rows } = await db.query('SELECT 1 FROM tts_downlink_routes WHERE device_id = $1', [
+        demo.cooling.id,
+      ]);
+      return rows[0];
+    });
+
+    // The cold room warms up: the demo rule switches relay 1 of the controller on.
+    const post = uplinkPoster(
+      platform.ingestUrl,
+      demo.coldRoom,
+      await issueDeviceToken(db, demo.coldRoom.id),
+    );
+    expect(await post({ temperature: 9, humidity: 80, message_id: 'lorawan-warm-1' })).toBe(202);
+    await waitFor('the push at The Things Stack', 30_000, async () => (pushed.length > 0 ? true : undefined));
+    // srd_gateway: 01 (version) 04 (switch_relay_output) 01 (relay 1) 01 (on), port 10.
+    expect(pushed).toEqual([
+      {
+        path: PUSH_PATH,
+        authorization: 'Bearer NNSXS.DEMO-DOWNLINK-KEY',
+        body: {
+          downlinks: [
+            {
+              f_port: 10,
+              frm_payload: Buffer.from('01040101', 'hex').toString('base64'),
+              priority: 'NORMAL',
+            },
+          ],
+        },
+      },
+    ]);
+    const downlink = await waitFor('the downlink recorded as sent', 30_000, async () => {
+      const { rows } = await db.query<{ state: string; rule_id: number; encoded: string }>(
+        `SELECT state, rule_id::int AS rule_id, encode(encoded, 'hex') AS encoded FROM downlinks WHERE device_id = $1`,
+        [demo.cooling.id],
+      );
+      return rows[0]?.state === 'sent' ? rows : undefined;
+    });
+    expect(downlink).toEqual([{ state: 'sent', rule_id: demo.ruleId, encoded: '01040101' }]);
+    await waitFor('every action logged', 30_000, async () => {
+      const statuses = await notificationStatuses(db, demo.ruleId);
+      return Object.values(statuses).flat().length >= 4 ? statuses : undefined;
+    });
+    expect((await notificationStatuses(db, demo.ruleId)).remote_control).toEqual(['sent']);
+    expect(pushed).toHaveLength(1);
+  }, 120_000);
+});
