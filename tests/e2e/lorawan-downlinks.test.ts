@@ -7,8 +7,7 @@
  * on 127.0.0.1 because the platform runs with HTTP_ACTIONS_ALLOW_PRIVATE.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startTtsStandIn, type TtsStandIn } from '@iot/notifier/testing/tts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findColdRoom, issueDeviceToken, notificationStatuses, uplinkPoster } from '../support/cold-room.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
@@ -17,40 +16,17 @@ import { waitFor } from '../support/wait-for.js';
 const DEV_EUI = '70b3d57ed00c0011';
 const PUSH_PATH = '/api/v3/as/applications/demo-farm/webhooks/iot-platform/devices/cooling-1/down/push';
 
-interface Pushed {
-  path: string;
-  authorization: string | undefined;
-  body: { downlinks: { f_port: number; frm_payload: string }[] };
-}
-
 let platform: TestPlatform;
-let tts: Server;
-let ttsBase: string;
-const pushed: Pushed[] = [];
+let tts: TtsStandIn;
 
 beforeAll(async () => {
-  tts = createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    request.on('end', () => {
-      pushed.push({
-        path: request.url ?? '',
-        authorization: request.headers.authorization,
-        body: JSON.parse(text),
-      });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => tts.listen(0, '127.0.0.1', resolve));
-  ttsBase = `http://127.0.0.1:${(tts.address() as AddressInfo).port}`;
+  tts = await startTtsStandIn();
   platform = await startTestPlatform({ SIMULATE_DEVICES: '0', HTTP_ACTIONS_ALLOW_PRIVATE: 'true' });
 }, 120_000);
 
 afterAll(async () => {
   await platform?.stop();
-  await new Promise<void>((resolve) => tts?.close(() => resolve()));
+  await tts?.close();
 });
 
 describe('LoRaWAN downlinks through The Things Stack', () => {
@@ -71,7 +47,7 @@ describe('LoRaWAN downlinks through The Things Stack', () => {
       headers: {
         'content-type': 'application/json',
         authorization: `Bearer ${integrationToken}`,
-        'x-downlink-push': `${ttsBase}${PUSH_PATH}`,
+        'x-downlink-push': `${tts.base}${PUSH_PATH}`,
         'x-downlink-apikey': 'NNSXS.DEMO-DOWNLINK-KEY',
       },
       body: JSON.stringify({
@@ -101,9 +77,11 @@ describe('LoRaWAN downlinks through The Things Stack', () => {
       await issueDeviceToken(db, demo.coldRoom.id),
     );
     expect(await post({ temperature: 9, humidity: 80, message_id: 'lorawan-warm-1' })).toBe(202);
-    await waitFor('the push at The Things Stack', 30_000, async () => (pushed.length > 0 ? true : undefined));
+    await waitFor('the push at The Things Stack', 30_000, async () =>
+      tts.pushed.length > 0 ? true : undefined,
+    );
     // srd_gateway: 01 (version) 04 (switch_relay_output) 01 (relay 1) 01 (on), port 10.
-    expect(pushed).toEqual([
+    expect(tts.pushed).toEqual([
       {
         path: PUSH_PATH,
         authorization: 'Bearer NNSXS.DEMO-DOWNLINK-KEY',
@@ -131,6 +109,6 @@ describe('LoRaWAN downlinks through The Things Stack', () => {
       return Object.values(statuses).flat().length >= 4 ? statuses : undefined;
     });
     expect((await notificationStatuses(db, demo.ruleId)).remote_control).toEqual(['sent']);
-    expect(pushed).toHaveLength(1);
+    expect(tts.pushed).toHaveLength(1);
   }, 120_000);
 });

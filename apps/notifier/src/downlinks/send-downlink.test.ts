@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { getDriver } from '@iot/codecs';
 import { saveNetworkServer, saveTtsDownlinkRoute } from '@iot/db';
 import { createTestDb, type TestDb } from '@iot/db/testing';
@@ -18,6 +16,7 @@ import {
   testConfig,
   waitFor,
 } from '../test-support/fixtures';
+import { startTtsStandIn } from '../test-support/tts-server';
 import { aedesPublish, connectMqttDownlinks, type DownlinkPublish } from './downlink-transport';
 import { type DownlinkDevice, loadDownlinkDevice, sendDownlink } from './send-downlink';
 
@@ -318,13 +317,28 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     });
   });
 
-  it('a rule’s remote control action reaches a LoRaWAN valve through ChirpStack, logged with its item id', async () => {
+  /**
+   * A notifier, a LoRaWAN device of `driverId` whose company's ChirpStack knows it (or not), and a
+   * remote control action to it, enqueued; `check` runs while all of it is up.
+   */
+  async function runLoraAction(
+    setup: { driverId: string; known: boolean; command: string; commandParams?: Record<string, unknown> },
+    check: (run: {
+      devEui: string;
+      actionId: number;
+      queue: InProcessJobQueue;
+      chirpstack: Awaited<ReturnType<typeof startChirpstackStandIn>>;
+    }) => Promise<void>,
+  ) {
     const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
     const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
-    const fixture = await createFixture(db, { driverId: 'nbiot_soil_sensor' });
+    const fixture = await createFixture(db, { driverId: setup.driverId });
     const devEui = randomDevEui();
     await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);
-    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [devEui] });
+    const chirpstack = await startChirpstackStandIn({
+      apiToken: API_TOKEN,
+      devEuis: setup.known ? [devEui] : [],
+    });
     try {
       await saveNetworkServer(db, fixture.companyId, {
         kind: 'chirpstack',
@@ -335,110 +349,71 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
       const actionId = await createAction(db, fixture, {
         type: 'remote_control',
         targetDeviceId: fixture.deviceId,
-        command: 'switch_solenoid_valve',
-        commandParams: { valve: 1, on: true },
+        command: setup.command,
+        ...(setup.commandParams ? { commandParams: setup.commandParams } : {}),
       });
       await notifier.enqueue(payloadFor(fixture, actionId));
-      const logRows = async () =>
-        (
-          await db.query<{ status: string; details: Record<string, unknown> }>(
-            'SELECT status, details FROM notification_log WHERE rule_action_id = $1',
-            [actionId],
-          )
-        ).rows;
-      await waitFor(async () => (await logRows()).length > 0, 'the log row');
-      const [logged] = await logRows();
-      expect(chirpstack.queued).toHaveLength(1);
-      const expected = getDriver('nbiot_soil_sensor')!.encodeDownlink!({
-        command: 'switch_solenoid_valve',
-        params: { valve: 1, on: true },
-      });
-      expect(chirpstack.queued[0]).toMatchObject({
-        devEui,
-        fPort: expected.fPort,
-        data: Buffer.from(expected.bytes).toString('hex'),
-      });
-      expect(logged).toMatchObject({
-        status: 'sent',
-        details: { via: 'chirpstack', networkServerReference: chirpstack.queued[0]!.id },
-      });
+      await check({ devEui, actionId, queue, chirpstack });
     } finally {
       await notifier.stop();
       await queue.close();
       await chirpstack.close();
     }
+  }
+
+  async function logRows(actionId: number) {
+    const { rows } = await db.query<{
+      status: string;
+      error: string | null;
+      details: Record<string, unknown>;
+    }>('SELECT status, error, details FROM notification_log WHERE rule_action_id = $1', [actionId]);
+    return rows;
+  }
+
+  it('a rule’s remote control action reaches a LoRaWAN valve through ChirpStack, logged with its item id', async () => {
+    const params = { valve: 1, on: true };
+    await runLoraAction(
+      { driverId: 'nbiot_soil_sensor', known: true, command: 'switch_solenoid_valve', commandParams: params },
+      async ({ devEui, actionId, chirpstack }) => {
+        await waitFor(async () => (await logRows(actionId)).length > 0, 'the log row');
+        const expected = getDriver('nbiot_soil_sensor')!.encodeDownlink!({
+          command: 'switch_solenoid_valve',
+          params,
+        });
+        expect(chirpstack.queued).toHaveLength(1);
+        expect(chirpstack.queued[0]).toMatchObject({
+          devEui,
+          fPort: expected.fPort,
+          data: Buffer.from(expected.bytes).toString('hex'),
+        });
+        expect((await logRows(actionId))[0]).toMatchObject({
+          status: 'sent',
+          details: { via: 'chirpstack', networkServerReference: chirpstack.queued[0]!.id },
+        });
+      },
+    );
   });
 
   it('a rule’s action refused by ChirpStack is not retried: failed once, final, no item queued', async () => {
-    const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
-    const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
-    const fixture = await createFixture(db, { driverId: 'srd_gateway' });
-    const devEui = randomDevEui();
-    await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);
     // ChirpStack does not know the device: NOT_FOUND, which no retry changes.
-    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
-    try {
-      await saveNetworkServer(db, fixture.companyId, {
-        kind: 'chirpstack',
-        apiUrl: chirpstack.url,
-        apiToken: API_TOKEN,
-        updatedBy: null,
-      });
-      const actionId = await createAction(db, fixture, {
-        type: 'remote_control',
-        targetDeviceId: fixture.deviceId,
-        command: 'reboot',
-      });
-      await notifier.enqueue(payloadFor(fixture, actionId));
-      await waitFor(async () => (await queue.deadLetters('notify.action')).length > 0, 'the dead letter');
-      const { rows } = await db.query<{ status: string; error: string; details: Record<string, unknown> }>(
-        'SELECT status, error, details FROM notification_log WHERE rule_action_id = $1',
-        [actionId],
-      );
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({
-        status: 'failed',
-        details: { attempt: 1, final: true, permanent: true },
-      });
-      expect(rows[0]!.error).toMatch(/ChirpStack NOT_FOUND/);
-      expect(chirpstack.queued).toEqual([]);
-    } finally {
-      await notifier.stop();
-      await queue.close();
-      await chirpstack.close();
-    }
+    await runLoraAction(
+      { driverId: 'srd_gateway', known: false, command: 'reboot' },
+      async ({ actionId, queue, chirpstack }) => {
+        await waitFor(async () => (await queue.deadLetters('notify.action')).length > 0, 'the dead letter');
+        const rows = await logRows(actionId);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({
+          status: 'failed',
+          details: { attempt: 1, final: true, permanent: true },
+        });
+        expect(rows[0]!.error).toMatch(/ChirpStack NOT_FOUND/);
+        expect(chirpstack.queued).toEqual([]);
+      },
+    );
   });
 });
 
 describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in its place)', () => {
-  interface Pushed {
-    path: string;
-    authorization: string | undefined;
-    body: { downlinks: { f_port: number; frm_payload: string; priority: string }[] };
-  }
-
-  /** Answers every push with `status` and records it, as TTS's webhook downlink API takes them. */
-  async function ttsStandIn(status = 200) {
-    const pushed: Pushed[] = [];
-    const server = createServer((request: IncomingMessage, response) => {
-      let text = '';
-      request.on('data', (chunk: Buffer) => {
-        text += chunk.toString();
-      });
-      request.on('end', () => {
-        pushed.push({
-          path: request.url ?? '',
-          authorization: request.headers.authorization,
-          body: JSON.parse(text),
-        });
-        response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return { base, pushed, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-  }
-
   const PATH = '/api/v3/as/applications/farm/webhooks/iot/devices/valve-7/down/push';
 
   async function ttsDevice(driverId: string, pushUrl: string) {
@@ -448,7 +423,7 @@ describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in 
   }
 
   it('pushes the driver’s bytes to the device’s queue with its key, ahead of the company’s ChirpStack', async () => {
-    const tts = await ttsStandIn();
+    const tts = await startTtsStandIn();
     const chirpstack = await startChirpstackStandIn({ apiToken: 't', devEuis: [] });
     try {
       const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
@@ -492,7 +467,7 @@ describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in 
   });
 
   it('refuses a push URL on a private address unless HTTP_ACTIONS_ALLOW_PRIVATE: 95, permanent, nothing sent', async () => {
-    const tts = await ttsStandIn();
+    const tts = await startTtsStandIn();
     try {
       const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
       const error = await sendDownlink({
@@ -516,7 +491,7 @@ describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in 
     [429, false],
     [503, false],
   ])('records TTS answering %i as failed, 95, permanent %s', async (status, permanent) => {
-    const tts = await ttsStandIn(status);
+    const tts = await startTtsStandIn(status);
     try {
       const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
       const error = await sendDownlink({
