@@ -37,6 +37,21 @@ async function device(driverId: string | null, devEui: string | null = null): Pr
   return loaded!;
 }
 
+/** The error a reboot command to `target` fails with (over no MQTT transport). */
+function rebootFailure(
+  target: DownlinkDevice,
+  options: { allowPrivateTargets?: boolean } = {},
+): Promise<unknown> {
+  return sendDownlink({
+    db,
+    device: target,
+    command: 'reboot',
+    params: {},
+    publish: undefined,
+    ...options,
+  }).catch((e: unknown) => e);
+}
+
 function randomDevEui(): string {
   return randomUUID().replace(/-/g, '').slice(0, 16);
 }
@@ -281,13 +296,7 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
     try {
       const target = await loraDevice('srd_gateway', chirpstack.url, 'a-revoked-token');
-      const error = await sendDownlink({
-        db,
-        device: target,
-        command: 'reboot',
-        params: {},
-        publish: undefined,
-      }).catch((e: unknown) => e);
+      const error = await rebootFailure(target);
       expect(error).toMatchObject({ code: 95, details: { permanent: true } });
       expect(chirpstack.queued).toEqual([]);
       const [row] = await rowsOf(target.id);
@@ -303,13 +312,7 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     const url = chirpstack.url;
     await chirpstack.close();
     const target = await loraDevice('srd_gateway', url);
-    const error = await sendDownlink({
-      db,
-      device: target,
-      command: 'reboot',
-      params: {},
-      publish: undefined,
-    }).catch((e: unknown) => e);
+    const error = await rebootFailure(target);
     expect(error).toMatchObject({ code: 95, details: { permanent: false } });
     expect((await rowsOf(target.id))[0]).toMatchObject({
       state: 'failed',
@@ -470,13 +473,7 @@ describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in 
     const tts = await startTtsStandIn();
     try {
       const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
-      const error = await sendDownlink({
-        db,
-        device: target,
-        command: 'reboot',
-        params: {},
-        publish: undefined,
-      }).catch((e: unknown) => e);
+      const error = await rebootFailure(target);
       expect(error).toMatchObject({ code: 95, details: { permanent: true } });
       expect(tts.pushed).toEqual([]);
       expect((await rowsOf(target.id))[0]).toMatchObject({ state: 'failed' });
@@ -494,14 +491,7 @@ describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in 
     const tts = await startTtsStandIn(status);
     try {
       const target = await ttsDevice('srd_gateway', `${tts.base}${PATH}`);
-      const error = await sendDownlink({
-        db,
-        device: target,
-        command: 'reboot',
-        params: {},
-        publish: undefined,
-        allowPrivateTargets: true,
-      }).catch((e: unknown) => e);
+      const error = await rebootFailure(target, { allowPrivateTargets: true });
       expect(error).toMatchObject({ code: 95, details: { permanent } });
       expect((await rowsOf(target.id))[0]).toMatchObject({
         state: 'failed',
