@@ -25,7 +25,8 @@ let chirpstack: ChirpstackStandIn;
 let relayBoardId: number;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
+  // The ChirpStack stand-in listens on 127.0.0.1, which the notifier may call only with this setting.
+  platform = await startTestPlatform({ SIMULATE_DEVICES: '0', HTTP_ACTIONS_ALLOW_PRIVATE: 'true' });
   browser = await launchBrowser();
   chirpstack = await startChirpstackStandIn({ apiToken: LNS_TOKEN, devEuis: [DEV_EUI] });
   const { rows } = await platform.db.query<{ id: number }>(

@@ -65,7 +65,10 @@ export const ConfigSchema = Type.Object({
    * data, else 0 (the distributed profile has no embedded broker to publish through).
    */
   SIMULATE_DEVICES: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
-  /** Let http actions call loopback, link-local and private addresses. */
+  /**
+   * Let http actions and LoRaWAN network servers (ChirpStack API, TTS downlink queue) be loopback,
+   * link-local and private addresses.
+   */
   HTTP_ACTIONS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),

@@ -21,7 +21,7 @@ export async function sendDeviceDownlink(
   deviceId: number,
   input: { command: string; params?: Record<string, unknown> },
   publish: DownlinkPublish | undefined,
-  /** HTTP_ACTIONS_ALLOW_PRIVATE: a The Things Stack push URL may be a private address. */
+  /** HTTP_ACTIONS_ALLOW_PRIVATE: a network server (TTS push URL, ChirpStack API) may be a private address. */
   allowPrivateTargets = false,
 ) {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');

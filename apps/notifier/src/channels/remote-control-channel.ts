@@ -20,7 +20,7 @@ function refusedForGood(details: unknown): boolean {
 export function createRemoteControlChannel(
   db: Db,
   publish: () => Promise<DownlinkPublish | undefined>,
-  /** HTTP_ACTIONS_ALLOW_PRIVATE: a The Things Stack push URL may be a private address. */
+  /** HTTP_ACTIONS_ALLOW_PRIVATE: a network server (TTS push URL, ChirpStack API) may be a private address. */
   options: { allowPrivateTargets?: boolean } = {},
 ): NotificationChannel<RemoteControlConfig> {
   return {

@@ -2,10 +2,17 @@
  * LoRaWAN downlinks queued at ChirpStack v4 through its gRPC API (`api.DeviceService/Enqueue`), with the
  * client ChirpStack publishes for it (@chirpstack/chirpstack-api on @grpc/grpc-js). ChirpStack sends the
  * bytes to the device in a receive window after its next uplink; Enqueue answers once the item is queued.
+ *
+ * The address is a company's setting, so it is guarded like an http action's URL: resolved here, refused
+ * when any address is loopback, private or link-local (unless HTTP_ACTIONS_ALLOW_PRIVATE, as an on-premises
+ * ChirpStack needs), and the channel connects to exactly the address checked (the host name stays the
+ * HTTP/2 authority and the TLS server name), so a name cannot resolve to another address in between.
  */
+import dns from 'node:dns/promises';
 import deviceGrpc from '@chirpstack/chirpstack-api/api/device_grpc_pb.js';
 import devicePb from '@chirpstack/chirpstack-api/api/device_pb.js';
 import * as grpc from '@grpc/grpc-js';
+import { ipLiteral, isPublicAddress } from '../channels/ssrf-guard';
 import { NetworkServerRefusedError } from './network-server-refused';
 
 export interface ChirpstackServer {
@@ -33,30 +40,51 @@ const PERMANENT = new Set([
   grpc.status.UNIMPLEMENTED,
 ]);
 
-/** The gRPC target and channel credentials of an API URL. */
-function channelOf(apiUrl: string): { target: string; credentials: grpc.ChannelCredentials } {
+/**
+ * The gRPC channel of an API URL, pinned to a checked address: target `ipv4:` / `ipv6:` of the resolved
+ * address, the host name as authority and TLS server name.
+ */
+async function channelOf(
+  apiUrl: string,
+  allowed: (address: string) => boolean,
+): Promise<{ target: string; credentials: grpc.ChannelCredentials; options: grpc.ChannelOptions }> {
   const url = new URL(apiUrl);
   const tls = url.protocol === 'https:';
   const port = url.port || (tls ? '443' : '80');
+  const literal = ipLiteral(url.hostname);
+  const addresses = literal ? [{ address: literal }] : await dns.lookup(url.hostname, { all: true });
+  const refused = addresses.find((a) => !allowed(a.address));
+  if (refused || addresses.length === 0) {
+    throw new NetworkServerRefusedError(
+      `ChirpStack at ${url.hostname} refused: ${refused ? `it resolves to ${refused.address}, not a public address` : 'no address'}`,
+      'refused target',
+    );
+  }
+  const address = addresses[0]!.address;
+  const host = literal ?? url.hostname;
   return {
-    target: `${url.hostname}:${port}`,
+    target: address.includes(':') ? `ipv6:[${address}]:${port}` : `ipv4:${address}:${port}`,
     credentials: tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),
+    options: {
+      'grpc.default_authority': `${url.hostname}:${port}`,
+      ...(tls ? { 'grpc.ssl_target_name_override': host } : {}),
+    },
   };
 }
 
 /**
- * Queues the bytes for the device and resolves with ChirpStack's queue item id. A refusal that a retry
- * would meet again throws NetworkServerRefusedError; an unreachable or failing server throws a plain Error.
+ * Queues the bytes for the device and resolves with ChirpStack's queue item id. A refused address, or a
+ * refusal of ChirpStack's that a retry would meet again, throws NetworkServerRefusedError; an unreachable or failing server throws a plain Error.
  * The client lives for this call only: downlinks are rare (rate-limited per channel), and a client kept
  * per company would have to follow changes of its address and token.
  */
 export async function enqueueChirpstackDownlink(
   server: ChirpstackServer,
   item: ChirpstackQueueItem,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; allowPrivate?: boolean } = {},
 ): Promise<{ reference: string }> {
-  const { target, credentials } = channelOf(server.apiUrl);
-  const client = new deviceGrpc.DeviceServiceClient(target, credentials);
+  const channel = await channelOf(server.apiUrl, options.allowPrivate ? () => true : isPublicAddress);
+  const client = new deviceGrpc.DeviceServiceClient(channel.target, channel.credentials, channel.options);
   const queueItem = new devicePb.DeviceQueueItem();
   queueItem.setDevEui(item.devEui);
   queueItem.setFPort(item.fPort);

@@ -261,6 +261,8 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
         command: 'switch_relay_output',
         params: { output: 1, on: true },
         publish: publishSpy,
+        // The stand-in listens on 127.0.0.1, which only HTTP_ACTIONS_ALLOW_PRIVATE lets the notifier reach.
+        allowPrivateTargets: true,
       });
       // srd_gateway: 01 04 | relay 01 | on 01, port 10 (README of @iot/codecs).
       expect(chirpstack.queued).toEqual([
@@ -296,7 +298,7 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
     try {
       const target = await loraDevice('srd_gateway', chirpstack.url, 'a-revoked-token');
-      const error = await rebootFailure(target);
+      const error = await rebootFailure(target, { allowPrivateTargets: true });
       expect(error).toMatchObject({ code: 95, details: { permanent: true } });
       expect(chirpstack.queued).toEqual([]);
       const [row] = await rowsOf(target.id);
@@ -307,12 +309,28 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     }
   });
 
+  it('refuses a ChirpStack address on a private network unless HTTP_ACTIONS_ALLOW_PRIVATE: 95, permanent', async () => {
+    const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
+    try {
+      const target = await loraDevice('srd_gateway', chirpstack.url);
+      const error = await rebootFailure(target);
+      expect(error).toMatchObject({ code: 95, details: { permanent: true } });
+      expect((await rowsOf(target.id))[0]).toMatchObject({
+        state: 'failed',
+        error: expect.stringMatching(/127\.0\.0\.1, not a public address/),
+      });
+      expect(chirpstack.queued).toEqual([]);
+    } finally {
+      await chirpstack.close();
+    }
+  });
+
   it('records an unreachable network server as failed, code 95 worth a retry', async () => {
     const chirpstack = await startChirpstackStandIn({ apiToken: API_TOKEN, devEuis: [] });
     const url = chirpstack.url;
     await chirpstack.close();
     const target = await loraDevice('srd_gateway', url);
-    const error = await rebootFailure(target);
+    const error = await rebootFailure(target, { allowPrivateTargets: true });
     expect(error).toMatchObject({ code: 95, details: { permanent: false } });
     expect((await rowsOf(target.id))[0]).toMatchObject({
       state: 'failed',
@@ -334,7 +352,12 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     }) => Promise<void>,
   ) {
     const queue = new InProcessJobQueue({ keys: createDbJobKeyStore(db) });
-    const notifier = await startNotifier({ config: testConfig(), db, log: silentLog, queue });
+    const notifier = await startNotifier({
+      config: testConfig({ HTTP_ACTIONS_ALLOW_PRIVATE: 'true' }),
+      db,
+      log: silentLog,
+      queue,
+    });
     const fixture = await createFixture(db, { driverId: setup.driverId });
     const devEui = randomDevEui();
     await db.query('UPDATE devices SET dev_eui = $2 WHERE id = $1', [fixture.deviceId, devEui]);

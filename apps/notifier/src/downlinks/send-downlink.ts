@@ -33,7 +33,7 @@ export interface SendDownlinkOptions {
   /** The user who sent it from the console (POST /core/devices/{id}/downlink); null for rule actions. */
   userId?: number | null;
   ruleId?: number | null;
-  /** HTTP_ACTIONS_ALLOW_PRIVATE: a The Things Stack push URL may be a private address. */
+  /** HTTP_ACTIONS_ALLOW_PRIVATE: a network server (TTS push URL, ChirpStack API) may be a private address. */
   allowPrivateTargets?: boolean;
 }
 
@@ -150,11 +150,11 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
         },
       );
     } else if (lorawan) {
-      ({ reference } = await enqueueChirpstackDownlink(lorawan.chirpstack, {
-        devEui: device.devEui!,
-        fPort: encoded.fPort,
-        bytes,
-      }));
+      ({ reference } = await enqueueChirpstackDownlink(
+        lorawan.chirpstack,
+        { devEui: device.devEui!, fPort: encoded.fPort, bytes },
+        { allowPrivate: options.allowPrivateTargets ?? false },
+      ));
     } else {
       if (!options.publish) throw new Error('no MQTT transport for downlinks is configured');
       await options.publish(topic!, bytes);

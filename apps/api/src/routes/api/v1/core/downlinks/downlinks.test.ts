@@ -28,6 +28,8 @@ forEachDb((suite) => {
         PROFILE: 'distributed',
         MQTT_URL: MOSQUITTO,
         DATABASE_URL: 'postgres://unused',
+        // The ChirpStack stand-in listens on 127.0.0.1.
+        HTTP_ACTIONS_ALLOW_PRIVATE: 'true',
       }),
       SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     };
