@@ -66,6 +66,16 @@ async function openIntegrations(page: Page) {
   return panel;
 }
 
+/** The relay board's command dialog, from the device list. */
+async function openCommandDialog(page: Page) {
+  await page.goto(`/devices?q=${encodeURIComponent(RELAY_BOARD)}`);
+  await page.getByTestId(`device-row-${relayBoardId}`).click();
+  await page.getByTestId('device-drawer').getByTestId('device-action-downlink').click();
+  const dialog = page.getByTestId('device-downlink-dialog');
+  await dialog.waitFor();
+  return dialog;
+}
+
 describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   it('a main user creates a ChirpStack webhook token that lets uplinks in, shown only once', async () => {
     const { context, page } = await signedIn('main@demo.test');
@@ -115,6 +125,13 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
 
   it('a main user sets the network server, and a command to a LoRaWAN relay board is queued there', async () => {
     const { context, page } = await signedIn('main@demo.test');
+    // Before: the command dialog says the LoRaWAN board cannot take commands, and offers no send.
+    const dialog = await openCommandDialog(page);
+    await expect.poll(() => dialog.getByTestId('downlink-via').getAttribute('data-via')).toBe('none');
+    expect(await dialog.getByTestId('downlink-send').isEnabled()).toBe(false);
+    await page.keyboard.press('Escape');
+    await page.goto('/dashboard');
+
     const panel = await openIntegrations(page);
     const server = panel.getByTestId('network-server');
     expect(await server.getAttribute('data-state')).toBe('unset');
@@ -137,15 +154,12 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     await page.getByTestId('drawer-close').click();
 
     // The console's command dialog on the LoRaWAN relay board: queued at ChirpStack, listed as sent.
-    await page.goto(`/devices?q=${encodeURIComponent(RELAY_BOARD)}`);
-    await page.getByTestId(`device-row-${relayBoardId}`).click();
-    const device = page.getByTestId('device-drawer');
-    await device.getByTestId('device-action-downlink').click();
-    const dialog = page.getByTestId('device-downlink-dialog');
-    await dialog.getByTestId('downlink-command').selectOption('switch_relay_output');
-    await dialog.getByTestId('downlink-param-output').fill('1');
-    await dialog.getByTestId('downlink-param-on').selectOption('true');
-    await dialog.getByTestId('downlink-send').click();
+    const commands = await openCommandDialog(page);
+    await expect.poll(() => commands.getByTestId('downlink-via').getAttribute('data-via')).toBe('chirpstack');
+    await commands.getByTestId('downlink-command').selectOption('switch_relay_output');
+    await commands.getByTestId('downlink-param-output').fill('1');
+    await commands.getByTestId('downlink-param-on').selectOption('true');
+    await commands.getByTestId('downlink-send').click();
     await expect.poll(() => chirpstack.queued.length, { timeout: 15_000 }).toBe(1);
     // srd_gateway: 01 (version) 04 (switch_relay_output) 01 (relay 1) 01 (on), port 10.
     expect(chirpstack.queued[0]).toMatchObject({
@@ -154,7 +168,7 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       data: '01040101',
       authorization: `Bearer ${LNS_TOKEN}`,
     });
-    const latest = dialog.getByTestId('downlink-history').locator('[data-testid^="downlink-"]').first();
+    const latest = commands.getByTestId('downlink-history').locator('[data-testid^="downlink-"]').first();
     await expect.poll(() => latest.getByTestId('downlink-state').getAttribute('data-state')).toBe('sent');
     const { rows } = await platform.db.query<{ state: string; reference: string }>(
       'SELECT state, reference FROM downlinks WHERE device_id = $1 ORDER BY id DESC LIMIT 1',

@@ -62,6 +62,8 @@ export {
 } from './downlinks/downlink-transport';
 export {
   type DownlinkDevice,
+  type DownlinkRoute,
+  findDownlinkRoute,
   loadDownlinkDevice,
   type SendDownlinkOptions,
   type SentDownlink,

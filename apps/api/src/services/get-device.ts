@@ -1,12 +1,15 @@
 /**
  * GET /core/devices/{id}: one of the acting company's devices. Credentials (whether a device token is
  * set) and the integration info are for ROLE_ADMIN and ROLE_MAINUSER only (spec section 6: they edit
- * devices); other users get the device without them.
+ * devices); other users get the device without them. The integration info says how a command would
+ * leave (its MQTT topic, The Things Stack, ChirpStack, or nowhere: a LoRaWAN device without a route), so
+ * the console's command dialog can say so before anything is sent.
  */
 import type { Db } from '@iot/db/db';
 import { type DeviceRecord, findDevice } from '@iot/db/repositories/devices';
 import { countActiveIntegrationTokens } from '@iot/db/repositories/integration-tokens';
 import { withTenant } from '@iot/db/tenant';
+import { findDownlinkRoute } from '@iot/notifier';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
@@ -14,7 +17,7 @@ import type { AuthContext } from '../types';
 export interface DeviceDetails {
   device: DeviceRecord;
   /** Only for managers. */
-  restricted: { activeIntegrationTokens: number } | null;
+  restricted: { activeIntegrationTokens: number; downlinkVia: 'mqtt' | 'tts' | 'chirpstack' | null } | null;
 }
 
 export async function getDevice(db: Db, auth: AuthContext, id: number): Promise<DeviceDetails> {
@@ -22,7 +25,10 @@ export async function getDevice(db: Db, auth: AuthContext, id: number): Promise<
     const device = await findDevice(tx, auth.companyId, id);
     if (!device) throw apiError('DEVICE_NOT_FOUND');
     const restricted = isManager(auth)
-      ? { activeIntegrationTokens: await countActiveIntegrationTokens(tx, auth.companyId) }
+      ? {
+          activeIntegrationTokens: await countActiveIntegrationTokens(tx, auth.companyId),
+          downlinkVia: (await findDownlinkRoute(tx, device))?.via ?? null,
+        }
       : null;
     return { device, restricted };
   });

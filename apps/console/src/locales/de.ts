@@ -616,6 +616,13 @@ export const de: ConsoleMessages = {
   'checks.summary.battery_low': 'Batterie unter {{level}} %',
   'checks.summary.implausible_value': '{{field}} außerhalb {{min}} … {{max}}',
   'downlink.open': 'Befehl senden',
+  'downlink.via.mqtt': 'Wird per MQTT an das Topic des Geräts gesendet.',
+  'downlink.via.tts':
+    'Wird bei The Things Stack eingereiht: Das Gerät erhält ihn nach seinem nächsten Uplink.',
+  'downlink.via.chirpstack':
+    'Wird bei ChirpStack eingereiht: Das Gerät erhält ihn nach seinem nächsten Uplink.',
+  'downlink.via.none':
+    'Dieses LoRaWAN-Gerät kann noch keine Befehle annehmen: Geben Sie seinem The-Things-Stack-Webhook einen Downlink-API-Schlüssel oder tragen Sie unter Einstellungen, Integrationen einen Netzwerkserver ein.',
   'downlink.send': 'Senden',
   'downlink.sent': 'Befehl gesendet.',
   'downlink.history': 'Gesendete Befehle',

@@ -617,6 +617,11 @@ export const en = {
   'checks.summary.battery_low': 'Battery below {{level}} %',
   'checks.summary.implausible_value': '{{field}} outside {{min}} … {{max}}',
   'downlink.open': 'Send command',
+  'downlink.via.mqtt': "Sent over MQTT to the device's topic.",
+  'downlink.via.tts': 'Queued at The Things Stack: the device gets it after its next uplink.',
+  'downlink.via.chirpstack': 'Queued at ChirpStack: the device gets it after its next uplink.',
+  'downlink.via.none':
+    'This LoRaWAN device cannot take commands yet: give its The Things Stack webhook a downlink API key, or set a network server under Settings, Integrations.',
   'downlink.send': 'Send',
   'downlink.sent': 'Command sent.',
   'downlink.history': 'Commands sent',

@@ -82,6 +82,8 @@ export interface DeviceDetails extends Device {
     uuid: string;
     mqtt_topic: string | null;
     active_integration_tokens: number;
+    /** How a command leaves; null: a LoRaWAN device without a downlink route (the API answers 93). */
+    downlink_via: 'mqtt' | 'tts' | 'chirpstack' | null;
   };
 }
 

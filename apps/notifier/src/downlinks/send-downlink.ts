@@ -4,6 +4,7 @@ import {
   findNetworkServer,
   findTtsDownlinkRoute,
   type NetworkServerAccess,
+  type Queryable,
   type TtsDownlinkRoute,
   withTenant,
 } from '@iot/db';
@@ -51,6 +52,29 @@ export interface SentDownlink {
   reference: string | null;
 }
 
+/** How a device's downlinks leave: its MQTT topic, or for a LoRaWAN device its network server. */
+export type DownlinkRoute =
+  | { via: 'mqtt' }
+  | { via: 'tts'; tts: TtsDownlinkRoute }
+  | { via: 'chirpstack'; chirpstack: NetworkServerAccess };
+
+/**
+ * Where `device`'s downlinks go, read with `q` within the device's company; null for a LoRaWAN device
+ * (one with a DevEUI, which hears no MQTT topic of ours) that has no network server to go through. The
+ * route its TTS webhook named (migration 0022) is the device's own; the company's ChirpStack (0021) is the
+ * fallback. The route holds the network server's secret: callers other than sendDownlink use `via` only.
+ */
+export async function findDownlinkRoute(
+  q: Queryable,
+  device: Pick<DownlinkDevice, 'id' | 'companyId' | 'devEui'>,
+): Promise<DownlinkRoute | null> {
+  if (!device.devEui) return { via: 'mqtt' };
+  const tts = await findTtsDownlinkRoute(q, device.companyId, device.id);
+  if (tts) return { via: 'tts', tts };
+  const chirpstack = await findNetworkServer(q, device.companyId);
+  return chirpstack ? { via: 'chirpstack', chirpstack } : null;
+}
+
 /** Loads a device of `companyId` for a downlink; undefined when the company has no such device. */
 export async function loadDownlinkDevice(
   db: Db,
@@ -92,22 +116,12 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
   if (!driver?.encodeDownlink) {
     throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'the device driver encodes no downlinks' });
   }
-  // A LoRaWAN device hears no MQTT topic of ours: its downlinks go through its network server. The route
-  // its TTS webhook named is the device's own; the company's ChirpStack is the fallback.
-  let lorawan: { tts: TtsDownlinkRoute } | { chirpstack: NetworkServerAccess } | undefined;
-  if (device.devEui) {
-    lorawan = await withTenant(db, device.companyId, async (tx) => {
-      const tts = await findTtsDownlinkRoute(tx, device.companyId, device.id);
-      if (tts) return { tts };
-      const chirpstack = await findNetworkServer(tx, device.companyId);
-      return chirpstack ? { chirpstack } : undefined;
+  const route = await withTenant(db, device.companyId, (tx) => findDownlinkRoute(tx, device));
+  if (!route) {
+    throw apiError('DOWNLINK_NOT_SUPPORTED', {
+      command,
+      reason: 'LoRaWAN device without a downlink route: no TTS webhook downlink key, no network server',
     });
-    if (!lorawan) {
-      throw apiError('DOWNLINK_NOT_SUPPORTED', {
-        command,
-        reason: 'LoRaWAN device without a downlink route: no TTS webhook downlink key, no network server',
-      });
-    }
   }
   let encoded: { bytes: Uint8Array; fPort: number };
   try {
@@ -138,20 +152,18 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     ),
   );
   const id = rows[0]!.id;
-  const topic = lorawan ? null : downlinkTopic(device.uuid);
+  const topic = route.via === 'mqtt' ? downlinkTopic(device.uuid) : null;
   let reference: string | null = null;
   try {
-    if (lorawan && 'tts' in lorawan) {
+    if (route.via === 'tts') {
       await pushTtsDownlink(
-        lorawan.tts,
+        route.tts,
         { fPort: encoded.fPort, bytes },
-        {
-          allowPrivate: options.allowPrivateTargets ?? false,
-        },
+        { allowPrivate: options.allowPrivateTargets ?? false },
       );
-    } else if (lorawan) {
+    } else if (route.via === 'chirpstack') {
       ({ reference } = await enqueueChirpstackDownlink(
-        lorawan.chirpstack,
+        route.chirpstack,
         { devEui: device.devEui!, fPort: encoded.fPort, bytes },
         { allowPrivate: options.allowPrivateTargets ?? false },
       ));
@@ -174,7 +186,7 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     state: 'sent',
     fPort: encoded.fPort,
     bytes: encoded.bytes,
-    via: !lorawan ? 'mqtt' : 'tts' in lorawan ? 'tts' : lorawan.chirpstack.kind,
+    via: route.via,
     topic,
     reference,
   };

@@ -1,4 +1,4 @@
-import type { Device } from '../../types/device';
+import type { DeviceDetails } from '../../types/device';
 
 /** Shapes of the rules, virtual data fields, sensor checks and downlinks routes (apps/api README). */
 export interface RuleSchedule {
@@ -37,7 +37,7 @@ export interface Rule {
 /** Body of one rule in PUT /core/devices/{id} `{ rules: [...] }`. */
 export type RuleInput = Omit<Rule, 'id' | 'device_id' | 'last_fired_at'> & { id?: number };
 
-export interface DeviceWithRules extends Device {
+export interface DeviceWithRules extends DeviceDetails {
   rules?: Rule[];
   device_details?: { data_fields?: unknown[] } & Record<string, unknown>;
   device_info?: { data_fields?: unknown[] } & Record<string, unknown>;

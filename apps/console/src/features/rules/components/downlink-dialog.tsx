@@ -7,6 +7,7 @@ import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import type { Device } from '../../../types/device';
 import { useDownlinks, useSendDownlink } from '../api/downlinks';
+import { useDeviceRules } from '../api/get-device-rules';
 import { commandErrors, commandParams } from '../rule-form';
 import { CommandFields } from './command-fields';
 
@@ -24,6 +25,10 @@ export function DownlinkDialog({ device }: { device: Device }) {
   const [params, setParams] = useState<Record<string, unknown>>({});
   const history = useDownlinks(device.id);
   const send = useSendDownlink(device.id);
+  // GET /core/devices/{id} (the rules drawer's query): for managers it says how a command would leave.
+  const details = useDeviceRules(device.id);
+  const via = details.data?.integration?.downlink_via;
+  const noRoute = via === null;
   const errors = commandErrors(command, params);
   const invalid = Object.keys(errors).length > 0;
 
@@ -34,7 +39,7 @@ export function DownlinkDialog({ device }: { device: Device }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          if (invalid) return;
+          if (invalid || noRoute) return;
           send.mutate(
             { command, params: commandParams(command, params) },
             { onSuccess: () => notifySuccess(t('downlink.sent')) },
@@ -51,10 +56,19 @@ export function DownlinkDialog({ device }: { device: Device }) {
           }}
           testId="downlink"
         />
+        {via !== undefined && (
+          <p
+            className={noRoute ? 'text-sm text-destructive' : 'text-sm text-muted-foreground'}
+            data-testid="downlink-via"
+            data-via={via ?? 'none'}
+          >
+            {t(`downlink.via.${via ?? 'none'}` as const)}
+          </p>
+        )}
         <Button
           type="submit"
           className="self-end"
-          disabled={invalid || send.isPending}
+          disabled={invalid || noRoute || send.isPending}
           data-testid="downlink-send"
         >
           <SendIcon />

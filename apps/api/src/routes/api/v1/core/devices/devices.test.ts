@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { saveNetworkServer, saveTtsDownlinkRoute } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import {
 import { createSuperAdmin, createTeam, PASSWORD } from '../../../../../test/fixtures';
 
 const HOUR = 3_600_000;
+const randomDevEui = () => randomBytes(8).toString('hex');
 
 forEachDb((suite) => {
   let app: FastifyInstance;
@@ -252,8 +254,41 @@ forEachDb((suite) => {
           uuid: device.uuid,
           mqtt_topic: `devices/${device.serialNumber}/up`,
           active_integration_tokens: 0,
+          downlink_via: 'mqtt',
         });
       }
+    });
+
+    it('tells managers how a LoRaWAN device’s commands leave: nowhere, the company’s ChirpStack, or its TTS webhook', async () => {
+      const team = await createTeam(suite.db);
+      const other = await createTeam(suite.db);
+      const device = await createDevice(suite.db, team.company.id, { dev_eui: randomDevEui() });
+      const client = await signIn(team.main.email);
+      const via = async () =>
+        (await client.get(`/api/v1/core/devices/${device.id}`)).body.payload.integration.downlink_via;
+      expect(await via()).toBeNull();
+      // Another company's network server changes nothing here.
+      await saveNetworkServer(suite.db, other.company.id, {
+        kind: 'chirpstack',
+        apiUrl: 'https://theirs.test',
+        apiToken: 't',
+        updatedBy: null,
+      });
+      expect(await via()).toBeNull();
+      await saveNetworkServer(suite.db, team.company.id, {
+        kind: 'chirpstack',
+        apiUrl: 'https://chirpstack.test',
+        apiToken: 't',
+        updatedBy: null,
+      });
+      expect(await via()).toBe('chirpstack');
+      await saveTtsDownlinkRoute(suite.db, team.company.id, device.id, {
+        pushUrl: 'https://tts.test/api/v3/as/applications/a/webhooks/w/devices/d/down/push',
+        apiKey: 'NNSXS.K',
+      });
+      expect(await via()).toBe('tts');
+      const body = JSON.stringify((await client.get(`/api/v1/core/devices/${device.id}`)).body);
+      expect(body).not.toContain('NNSXS.K');
     });
 
     it("answers 10 for another company's device, with nothing of it", async () => {

@@ -143,6 +143,12 @@ export const DevicePayload = Type.Object({
         mqtt_topic: Nullable(Type.String({ description: 'devices/<serial>/up' })),
         active_integration_tokens: Type.Integer(),
         tokens: Type.String({ description: 'call that manages the webhook tokens' }),
+        downlink_via: Nullable(
+          Type.String({
+            description:
+              'how a command leaves: mqtt, tts or chirpstack; null: a LoRaWAN device without a downlink route (93)',
+          }),
+        ),
       },
       { description: 'ROLE_ADMIN and ROLE_MAINUSER only' },
     ),
@@ -192,7 +198,10 @@ export function presentDeviceListItem(d: DeviceListRecord) {
   };
 }
 
-export function presentDevice(d: DeviceRecord, restricted: { activeIntegrationTokens: number } | null) {
+export function presentDevice(
+  d: DeviceRecord,
+  restricted: { activeIntegrationTokens: number; downlinkVia: string | null } | null,
+) {
   const base = {
     ...presentDeviceListItem(d),
     device_details: d.deviceDetails,
@@ -211,6 +220,7 @@ export function presentDevice(d: DeviceRecord, restricted: { activeIntegrationTo
       mqtt_topic: d.serialNumber ? `devices/${d.serialNumber}/up` : null,
       active_integration_tokens: restricted.activeIntegrationTokens,
       tokens: '/api/v1/core/integrations/tokens',
+      downlink_via: restricted.downlinkVia,
     },
   };
 }
