@@ -74,9 +74,10 @@ async function channelOf(
 
 /**
  * Queues the bytes for the device and resolves with ChirpStack's queue item id. A refused address, or a
- * refusal of ChirpStack's that a retry would meet again, throws NetworkServerRefusedError; an unreachable or failing server throws a plain Error.
- * The client lives for this call only: downlinks are rare (rate-limited per channel), and a client kept
- * per company would have to follow changes of its address and token.
+ * refusal of ChirpStack's that a retry would meet again, throws NetworkServerRefusedError; an unreachable
+ * or failing server (or a name that does not resolve) throws a plain Error. The client lives for this call
+ * only: downlinks are rare (rate-limited per channel), and a client kept per company would have to follow
+ * changes of its address and token.
  */
 export async function enqueueChirpstackDownlink(
   server: ChirpstackServer,

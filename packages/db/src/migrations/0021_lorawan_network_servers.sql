@@ -18,6 +18,6 @@ CREATE TABLE network_servers (
 
 SELECT app_enable_tenant_rls('network_servers');
 
--- The network server's id of a queued downlink (ChirpStack's queue item id), to find it there; NULL for
--- MQTT downlinks, whose broker gives none.
+-- The network server's id of a queued downlink (ChirpStack's queue item id), to find it there; NULL where
+-- none is given (MQTT; The Things Stack's push answers without one).
 ALTER TABLE downlinks ADD COLUMN reference text;
