@@ -257,9 +257,18 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     await checks.getByTestId('drawer-close').click();
     await expect.poll(() => checks.count()).toBe(0);
 
-    // Command dialog: the catalogue's nine commands; an interval beyond a week cannot be sent.
+    // Command dialog: the catalogue's nine commands; an interval beyond a week cannot be sent. The demo's
+    // cold room is a LoRaWAN device, which takes commands only through a network server: the company gets
+    // one (nothing is sent here), and the dialog says where a command would go.
+    await platform.db.query(
+      `INSERT INTO network_servers (company_id, kind, api_url, api_token)
+       SELECT company_id, 'chirpstack', 'https://chirpstack.example.test', 'token' FROM devices WHERE id = $1
+       ON CONFLICT (company_id) DO NOTHING`,
+      [coldRoom.id],
+    );
     await device.getByTestId('device-action-downlink').click();
     const dialog = page.getByTestId('device-downlink-dialog');
+    await expect.poll(() => dialog.getByTestId('downlink-via').getAttribute('data-via')).toBe('chirpstack');
     await expect.poll(() => dialog.getByTestId('downlink-command').locator('option').count()).toBe(9);
     await dialog.getByTestId('downlink-command').selectOption('set_reporting_interval');
     await dialog.getByTestId('downlink-param-minutes').fill('20000');

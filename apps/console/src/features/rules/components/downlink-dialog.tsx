@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { SendIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import type { Device } from '../../../types/device';
 import { useDownlinks, useSendDownlink } from '../api/downlinks';
-import { useDeviceRules } from '../api/get-device-rules';
+import { deviceRulesQueryOptions } from '../api/get-device-rules';
 import { commandErrors, commandParams } from '../rule-form';
 import { CommandFields } from './command-fields';
 
@@ -26,7 +27,8 @@ export function DownlinkDialog({ device }: { device: Device }) {
   const history = useDownlinks(device.id);
   const send = useSendDownlink(device.id);
   // GET /core/devices/{id} (the rules drawer's query): for managers it says how a command would leave.
-  const details = useDeviceRules(device.id);
+  // Read again whenever the dialog opens: a network server set meanwhile changes the answer.
+  const details = useQuery({ ...deviceRulesQueryOptions(device.id), refetchOnMount: 'always' });
   const via = details.data?.integration?.downlink_via;
   const noRoute = via === null;
   const errors = commandErrors(command, params);
