@@ -30,33 +30,45 @@ export function ipLiteral(hostname: string): string | undefined {
 }
 
 /**
- * A `lookup` for http.request that resolves the name and refuses it when ANY resolved address is not
- * public. The socket then connects to exactly the address checked here, so a name that resolves to a
- * public address for a check and a private one for the connection (DNS rebinding) gets nowhere.
+ * Resolves `hostname` and refuses it when ANY resolved address is not allowed (a name with one private
+ * address among public ones is refused). `what` names the caller in the refusal: `http action to
+ * example.com refused: ...`.
+ */
+export async function lookupAllowed(
+  hostname: string,
+  allowed: (address: string) => boolean,
+  what: string,
+  options: dns.LookupOptions = {},
+): Promise<dns.LookupAddress[]> {
+  const addresses = await dns.promises.lookup(hostname, { ...options, all: true });
+  const refused = addresses.find((a) => !allowed(a.address));
+  if (refused) {
+    throw new RefusedTargetError(
+      `${what} ${hostname} refused: it resolves to ${refused.address}, not a public address`,
+    );
+  }
+  if (addresses.length === 0) throw new Error(`${hostname} has no address`);
+  return addresses;
+}
+
+/**
+ * A `lookup` for http.request through lookupAllowed. The socket then connects to exactly the address
+ * checked here, so a name that resolves to a public address for a check and a private one for the
+ * connection (DNS rebinding) gets nowhere.
  */
 export function guardedLookup(allowed: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) {
-        callback(error, '', 0);
-        return;
-      }
-      const refused = addresses.find((a) => !allowed(a.address));
-      if (refused) {
-        const err = new RefusedTargetError(
-          `http action to ${hostname} refused: it resolves to ${refused.address}, not a public address`,
-        ) as NodeJS.ErrnoException;
-        callback(err, '', 0);
-        return;
-      }
-      if (options.all) {
-        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      } else {
-        const first = addresses[0];
-        if (!first) callback(new Error(`${hostname} has no address`) as NodeJS.ErrnoException, '', 0);
-        else callback(null, first.address, first.family);
-      }
-    });
+    lookupAllowed(hostname, allowed, 'http action to', options).then(
+      (addresses) => {
+        if (options.all) {
+          (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+        } else {
+          const first = addresses[0]!;
+          callback(null, first.address, first.family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 }
 

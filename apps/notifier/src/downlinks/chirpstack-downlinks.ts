@@ -8,11 +8,10 @@
  * ChirpStack needs), and the channel connects to exactly the address checked (the host name stays the
  * HTTP/2 authority and the TLS server name), so a name cannot resolve to another address in between.
  */
-import dns from 'node:dns/promises';
 import deviceGrpc from '@chirpstack/chirpstack-api/api/device_grpc_pb.js';
 import devicePb from '@chirpstack/chirpstack-api/api/device_pb.js';
 import * as grpc from '@grpc/grpc-js';
-import { ipLiteral, isPublicAddress } from '../channels/ssrf-guard';
+import { ipLiteral, isPublicAddress, lookupAllowed, RefusedTargetError } from '../channels/ssrf-guard';
 import { NetworkServerRefusedError } from './network-server-refused';
 
 export interface ChirpstackServer {
@@ -51,17 +50,17 @@ async function channelOf(
   const url = new URL(apiUrl);
   const tls = url.protocol === 'https:';
   const port = url.port || (tls ? '443' : '80');
-  const literal = ipLiteral(url.hostname);
-  const addresses = literal ? [{ address: literal }] : await dns.lookup(url.hostname, { all: true });
-  const refused = addresses.find((a) => !allowed(a.address));
-  if (refused || addresses.length === 0) {
-    throw new NetworkServerRefusedError(
-      `ChirpStack at ${url.hostname} refused: ${refused ? `it resolves to ${refused.address}, not a public address` : 'no address'}`,
-      'refused target',
-    );
+  // A literal (brackets of IPv6 removed) resolves to itself, checked the same way.
+  const host = ipLiteral(url.hostname) ?? url.hostname;
+  let address: string;
+  try {
+    address = (await lookupAllowed(host, allowed, 'ChirpStack at'))[0]!.address;
+  } catch (error) {
+    if (error instanceof RefusedTargetError) {
+      throw new NetworkServerRefusedError(error.message, 'refused target');
+    }
+    throw error;
   }
-  const address = addresses[0]!.address;
-  const host = literal ?? url.hostname;
   return {
     target: address.includes(':') ? `ipv6:[${address}]:${port}` : `ipv4:${address}:${port}`,
     credentials: tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),

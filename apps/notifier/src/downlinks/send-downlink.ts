@@ -58,6 +58,8 @@ export type DownlinkRoute =
   | { via: 'tts'; tts: TtsDownlinkRoute }
   | { via: 'chirpstack'; chirpstack: NetworkServerAccess };
 
+const MQTT_ROUTE: DownlinkRoute = { via: 'mqtt' };
+
 /**
  * Where `device`'s downlinks go, read with `q` within the device's company; null for a LoRaWAN device
  * (one with a DevEUI, which hears no MQTT topic of ours) that has no network server to go through. The
@@ -68,7 +70,7 @@ export async function findDownlinkRoute(
   q: Queryable,
   device: Pick<DownlinkDevice, 'id' | 'companyId' | 'devEui'>,
 ): Promise<DownlinkRoute | null> {
-  if (!device.devEui) return { via: 'mqtt' };
+  if (!device.devEui) return MQTT_ROUTE;
   const tts = await findTtsDownlinkRoute(q, device.companyId, device.id);
   if (tts) return { via: 'tts', tts };
   const chirpstack = await findNetworkServer(q, device.companyId);
@@ -116,7 +118,10 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
   if (!driver?.encodeDownlink) {
     throw apiError('DOWNLINK_NOT_SUPPORTED', { command, reason: 'the device driver encodes no downlinks' });
   }
-  const route = await withTenant(db, device.companyId, (tx) => findDownlinkRoute(tx, device));
+  // An MQTT device's route needs no database: no transaction for it.
+  const route = device.devEui
+    ? await withTenant(db, device.companyId, (tx) => findDownlinkRoute(tx, device))
+    : MQTT_ROUTE;
   if (!route) {
     throw apiError('DOWNLINK_NOT_SUPPORTED', {
       command,
