@@ -44,20 +44,11 @@ export interface DeviceNotification {
   sent_at: string | null;
 }
 
-interface StoredNotification {
-  id: number;
-  device_id: number;
-  rule_id: number | null;
-  rule_name: string | null;
-  alarm_id: number | null;
-  channel: string;
-  recipient: string | null;
-  status: NotificationStatus;
-  error: string | null;
-  details: Record<string, unknown> | null;
-  created_at: Date;
-  sent_at: Date | null;
-}
+/** A row as the database returns it: times as Date, the delivery details still in `details`. */
+type StoredNotification = Omit<
+  DeviceNotification,
+  'via' | 'reference' | 'attempt' | 'max_attempts' | 'final' | 'created_at' | 'sent_at'
+> & { details: Record<string, unknown> | null; created_at: Date; sent_at: Date | null };
 
 /** An http action's URL without its query, fragment and credentials (they often hold a webhook's secret). */
 export function withoutSecrets(url: string): string {
@@ -92,7 +83,7 @@ function present(row: StoredNotification): DeviceNotification {
     // The notifier marks the failure that ends its job: permanent, or the last attempt (dead letter).
     final: row.status === 'failed' && details.final === true,
     created_at: row.created_at.toISOString(),
-    sent_at: row.sent_at ? new Date(row.sent_at).toISOString() : null,
+    sent_at: row.sent_at?.toISOString() ?? null,
   };
 }
 
