@@ -14,7 +14,7 @@ import {
 } from '@iot/db/repositories/integration-tokens';
 import { recordAuditEvent } from '@iot/db/repositories/sessions';
 import { withTenant } from '@iot/db/tenant';
-import { rule } from '@iot/domain';
+import { FORM_RULES } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/tokens';
 import { validateBody } from '../lib/validation';
@@ -37,7 +37,7 @@ export async function createIntegrationToken(
 ): Promise<{ token: string; record: IntegrationTokenRecord }> {
   requireManager(auth);
   const name = input.name.trim();
-  validateBody({ name }, { name: ['required', rule.maxLength(255)] });
+  validateBody({ name }, FORM_RULES.integrationToken);
   const token = randomToken();
   const record = await withTenant(db, auth.companyId, async (tx) => {
     const created = await insertIntegrationToken(tx, auth.companyId, {

@@ -14,7 +14,7 @@ import {
 } from '@iot/db/repositories/network-servers';
 import { recordAuditEvent } from '@iot/db/repositories/sessions';
 import { withTenant } from '@iot/db/tenant';
-import { normaliseNetworkServerUrl, rule } from '@iot/domain';
+import { FORM_RULES, normaliseNetworkServerUrl } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
@@ -46,13 +46,9 @@ export async function setCompanyNetworkServer(
 ): Promise<NetworkServerRecord> {
   requireManager(auth);
   const apiToken = input.api_token?.trim();
-  validateBody(
-    { api_url: input.api_url, api_token: apiToken },
-    { api_url: ['required', rule.maxLength(2048)], api_token: [rule.maxLength(4096)] },
-  );
-  // http(s)://host[:port] only: no path, query or credentials (@iot/domain, as the console checks it).
-  const apiUrl = normaliseNetworkServerUrl(input.api_url);
-  if (apiUrl === null) throw apiError('INPUT_ERROR', { fields: { api_url: { key: 'error.unknown' } } });
+  // The console's form checks the same rules: http(s)://host[:port], no path, query or credentials.
+  validateBody({ api_url: input.api_url, api_token: apiToken }, FORM_RULES.networkServer);
+  const apiUrl = normaliseNetworkServerUrl(input.api_url)!;
   return withTenant(db, auth.companyId, async (tx) => {
     const saved = await saveNetworkServer(tx, auth.companyId, {
       kind: input.kind,

@@ -453,8 +453,6 @@ export const de: ConsoleMessages = {
     'The Things Stack braucht hier keine Einstellung: Geben Sie seinem Webhook einen Downlink-API-Schlüssel, dann gehen Befehle an seine Geräte den Weg zurück, den ihre Uplinks kamen.',
   'integrations.network-server.kind': 'Netzwerkserver',
   'integrations.network-server.url': 'API-Adresse',
-  'integrations.network-server.url-invalid':
-    'Eine Adresse wie https://chirpstack.example.com:8080, ohne Pfad.',
   'integrations.network-server.token': 'API-Token',
   'integrations.network-server.token-kept': 'Gespeichert; leer lassen, um es zu behalten',
   'integrations.network-server.updated': 'Zuletzt geändert {{time}}',

@@ -454,8 +454,6 @@ export const en = {
     'The Things Stack needs no setting here: give its webhook a downlink API key, and commands to its devices go back the way their uplinks came.',
   'integrations.network-server.kind': 'Network server',
   'integrations.network-server.url': 'API address',
-  'integrations.network-server.url-invalid':
-    'An address like https://chirpstack.example.com:8080, without a path.',
   'integrations.network-server.token': 'API token',
   'integrations.network-server.token-kept': 'Stored; leave empty to keep it',
   'integrations.network-server.updated': 'Last changed {{time}}',

@@ -55,6 +55,7 @@ export const en = {
     'schedule-time': 'The start time must be before the end time.',
     'schedule-weekdays': 'Please select at least one weekday.',
     'sort-value': 'Please enter a whole number from {{min}} to {{max}}.',
+    'network-server-url': 'Enter an address like https://chirpstack.example.com:8080, without a path.',
     'virtual-field-name': 'The name must have the form virtual.<uuid>.<name> with a valid UUID.',
     accepted: 'Please accept the terms of use.',
     confirmation: 'The entries do not match.',

@@ -55,6 +55,12 @@ export const FORM_RULES = {
     max_parking_time: ['integer', rule.min(0)],
   },
   company: { name: NAME, email: ['email'], phone: ['phone'] },
+  integrationToken: { name: NAME },
+  // The token is required only while none is stored (the API knows; the form asks for it then).
+  networkServer: {
+    api_url: ['required', 'network-server-url', rule.maxLength(2048)],
+    api_token: [rule.maxLength(4096)],
+  },
 } as const satisfies Record<string, FieldRules>;
 
 /** Every message key a validator can return (spec section 5 plus this package's additions). */
@@ -85,6 +91,7 @@ export const VALIDATION_ERROR_KEYS = [
   'error.schedule-weekdays',
   'error.sort-value',
   'error.virtual-field-name',
+  'error.network-server-url',
   'error.accepted',
   'error.confirmation',
   'error.address-not-found',

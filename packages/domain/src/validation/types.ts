@@ -17,6 +17,7 @@ export type SimpleRuleName =
   | 'schedule'
   | 'sort-value'
   | 'virtual-field-name'
+  | 'network-server-url'
   | 'accepted';
 
 export type RuleObject =

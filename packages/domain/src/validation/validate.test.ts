@@ -135,6 +135,19 @@ const ROWS: Row[] = [
   ['sort value 0', 0, ['sort-value'], 'error.sort-value', { min: 1, max: 99999 }],
   ['sort value 100000', 100000, ['sort-value'], 'error.sort-value', { min: 1, max: 99999 }],
   ['sort value 1.5', 1.5, ['sort-value'], 'error.sort-value', { min: 1, max: 99999 }],
+  ['network server address', 'https://chirpstack.example.com:8080', ['network-server-url'], null],
+  [
+    'network server address with a path',
+    'http://chirpstack:8080/api',
+    ['network-server-url'],
+    'error.network-server-url',
+  ],
+  [
+    'network server address without scheme',
+    'chirpstack:8080',
+    ['network-server-url'],
+    'error.network-server-url',
+  ],
   ['virtual field name', `virtual.${UUID_A}.flow`, ['virtual-field-name'], null],
   ['virtual field name bad uuid', 'virtual.1234.flow', ['virtual-field-name'], 'error.virtual-field-name'],
   [

@@ -1,6 +1,7 @@
 import { isVirtualFieldName } from '../fields/virtual-field-name';
 import { validateEmail, validateEmailMultiple } from './email';
 import { validateMaxLength, validateMinLength } from './length';
+import { normaliseNetworkServerUrl } from './network-server-url';
 import { validateDecimal, validateInteger, validateMax, validateMin, validateRange } from './numbers';
 import { validatePassword } from './password';
 import { validateMobile, validatePhone } from './phone';
@@ -76,6 +77,10 @@ function checkRule(
       return validateSortValue(value);
     case 'virtual-field-name':
       return typeof value === 'string' && isVirtualFieldName(value) ? null : fail('error.virtual-field-name');
+    case 'network-server-url':
+      return typeof value === 'string' && normaliseNetworkServerUrl(value) !== null
+        ? null
+        : fail('error.network-server-url');
     case 'accepted':
       return value === true ? null : fail('error.accepted');
     case 'confirmation':
