@@ -6,12 +6,17 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser, toastsGone } from '../support/browser.js';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  keepScreenshot,
+  launchBrowser,
+  signedIn as signIn,
+  toastsGone,
+} from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
-const PASSWORD = 'DemoPass#2026';
 /** The console polls the alarm list every 30 s (features/alarms/api/get-alarms.ts); one poll plus slack. */
 const POLL_WAIT_MS = 45_000;
 
@@ -48,19 +53,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: platform.url,
-    viewport: { width: 1400, height: 900 },
-    locale: 'en-US',
-  });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard');
-  return { context, page };
+function signedIn(email: string) {
+  return signIn(browser, platform.url, email);
 }
 
 /** A warm uplink over the ingest HTTP front door with a fresh device token (sha-256 stored, as rotated). */

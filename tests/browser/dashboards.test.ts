@@ -5,12 +5,16 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  keepScreenshot,
+  launchBrowser,
+  signedIn as signIn,
+} from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
-const PASSWORD = 'DemoPass#2026';
 const CONSOLE_TEST_BUILD = fileURLToPath(new URL('../../apps/console/dist-test', import.meta.url));
 
 interface ApiDevice {
@@ -66,22 +70,13 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: platform.url,
+function signedIn(email: string) {
+  return signIn(browser, platform.url, email, {
     viewport: { width: 1400, height: 1000 },
-    locale: 'en-US',
+    initScript: () => {
+      (window as unknown as { __IOT_TEST__: unknown }).__IOT_TEST__ = { maps: true };
+    },
   });
-  await context.addInitScript(() => {
-    (window as unknown as { __IOT_TEST__: unknown }).__IOT_TEST__ = { maps: true };
-  });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard');
-  return { context, page };
 }
 
 function apiGet<T>(page: Page, path: string): Promise<T> {

@@ -7,12 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { batteryBucket, parseDecimal } from '@iot/domain';
 import { hash } from '@node-rs/argon2';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  DEMO_PASSWORD,
+  keepScreenshot,
+  launchBrowser,
+  signedIn as signIn,
+} from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
-const PASSWORD = 'DemoPass#2026';
 /** Fixed row height of the device table (apps/console devices-page.tsx). */
 const ROW_HEIGHT = 52;
 
@@ -37,23 +42,12 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function signedIn(
-  email: string,
-  options: { height?: number; password?: string } = {},
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: platform.url,
+function signedIn(email: string, options: { height?: number; password?: string } = {}) {
+  return signIn(browser, platform.url, email, {
     viewport: { width: 1400, height: options.height ?? 900 },
-    locale: 'en-US',
-    acceptDownloads: true,
+    ...(options.password ? { password: options.password } : {}),
+    context: { acceptDownloads: true },
   });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(options.password ?? PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard');
-  return { context, page };
 }
 
 /** The device list as the API answers it to the signed-in user. */
@@ -363,7 +357,7 @@ describe('device screens in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () 
     await platform.db.query(
       `INSERT INTO users (company_id, email, name, password_hash, locale, roles, eula_accepted)
        VALUES ($1, 'bulk-main@bulk.test', 'Bulk Main', $2, 'en', '{ROLE_MAINUSER}', true)`,
-      [companyId, await hash(PASSWORD)],
+      [companyId, await hash(DEMO_PASSWORD)],
     );
     await platform.db.query(
       `INSERT INTO devices (company_id, name, device_type)

@@ -7,13 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type ChirpstackStandIn, startChirpstackStandIn } from '@iot/notifier/testing/chirpstack';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser } from '../support/browser.js';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  keepScreenshot,
+  launchBrowser,
+  signedIn as signIn,
+} from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 import { waitFor } from '../support/wait-for.js';
 
-const PASSWORD = 'DemoPass#2026';
 const LNS_TOKEN = 'chirpstack-api-token-of-the-demo';
 /** The demo's srd_gateway relay board, made a LoRaWAN device for this test. */
 const RELAY_BOARD = 'Demo Cold Room Cooling';
@@ -42,19 +46,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function signedIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: platform.url,
-    viewport: { width: 1400, height: 900 },
-    locale: 'en-US',
-  });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard');
-  return { context, page };
+function signedIn(email: string) {
+  return signIn(browser, platform.url, email);
 }
 
 async function openIntegrations(page: Page) {

@@ -5,14 +5,12 @@
  * user is told the page is for managers, and finds in the cold room's notification log what its rule
  * sent, to whom and how it went, as the notifier logged it.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, launchBrowser } from '../support/browser.js';
+import { keepScreenshot, launchBrowser, signedIn as signIn } from '../support/browser.js';
 import { findColdRoom, issueDeviceToken, notificationStatuses, uplinkPoster } from '../support/cold-room.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 import { waitFor } from '../support/wait-for.js';
-
-const PASSWORD = 'DemoPass#2026';
 
 let platform: TestPlatform;
 let browser: Browser;
@@ -48,19 +46,8 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function signedIn(email: string, locale: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({
-    baseURL: platform.url,
-    viewport: { width: 1400, height: 900 },
-    locale,
-  });
-  const page = await context.newPage();
-  await page.goto('/login');
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(PASSWORD);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/dashboard');
-  return { context, page };
+function signedIn(email: string, locale: string) {
+  return signIn(browser, platform.url, email, { locale });
 }
 
 describe('the outbox page', () => {

@@ -4,7 +4,13 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
@@ -23,6 +29,46 @@ export function browserArgs(options: LaunchOptions = {}): string[] {
   if (options.webgl) args.push('--use-angle=swiftshader', '--enable-unsafe-swiftshader');
   args.push(...(options.extraArgs ?? []));
   return args;
+}
+
+/** The password of every demo user (packages/demo-data). */
+export const DEMO_PASSWORD = 'DemoPass#2026';
+
+export interface SignInOptions {
+  /** Browser locale (default en-US; the demo users read German whatever the browser says). */
+  locale?: string;
+  viewport?: { width: number; height: number };
+  password?: string;
+  /** Further context options (say, acceptDownloads). */
+  context?: BrowserContextOptions;
+  /** Runs in every page before the console loads (say, window.__IOT_TEST__ hooks). */
+  initScript?: () => void;
+}
+
+/**
+ * A new browser context on `baseURL` with `email` signed in through the login form, its page on the
+ * dashboard. Close the context when done.
+ */
+export async function signedIn(
+  browser: Browser,
+  baseURL: string,
+  email: string,
+  options: SignInOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    locale: options.locale ?? 'en-US',
+    ...options.context,
+  });
+  if (options.initScript) await context.addInitScript(options.initScript);
+  const page = await context.newPage();
+  await page.goto('/login');
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(options.password ?? DEMO_PASSWORD);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/dashboard');
+  return { context, page };
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
