@@ -27,6 +27,8 @@ let platform: TestPlatform;
 let browser: Browser;
 let chirpstack: ChirpstackStandIn;
 let relayBoardId: number;
+/** The ChirpStack webhook token the first test creates in the console; the second reports an ack with it. */
+let chirpstackToken: string;
 
 beforeAll(async () => {
   // The ChirpStack stand-in listens on 127.0.0.1, which the notifier may call only with this setting.
@@ -80,6 +82,7 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     await shown.waitFor();
     const token = (await shown.textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);
+    chirpstackToken = token;
     const row = panel.locator('[data-testid^="integration-token-"][data-revoked="false"]').filter({
       hasText: 'Farm LNS',
     });
@@ -168,6 +171,29 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       [relayBoardId],
     );
     expect(rows[0]).toEqual({ state: 'sent', reference: chirpstack.queued[0]!.id });
+
+    // The board acknowledges the confirmed command; ChirpStack's ack event names the queue item. The open
+    // dialog follows the history and shows it acknowledged, with when.
+    expect(chirpstack.queued[0]!.confirmed).toBe(true);
+    const ack = await fetch(`${platform.ingestUrl}/chirpstack?event=ack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${chirpstackToken}` },
+      body: JSON.stringify({
+        time: new Date().toISOString(),
+        deviceInfo: { devEui: DEV_EUI, deviceName: RELAY_BOARD },
+        queueItemId: chirpstack.queued[0]!.id,
+        acknowledged: true,
+        fCntDown: 1,
+      }),
+    });
+    expect(ack.status).toBe(200);
+    await expect
+      .poll(() => latest.getByTestId('downlink-state').getAttribute('data-state'), { timeout: 20_000 })
+      .toBe('acknowledged');
+    // The demo's users read German: the time as 22.11.2026, 13:11.
+    expect(await latest.getByTestId('downlink-acknowledged').textContent()).toMatch(
+      /^vom Gerät bestätigt \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/,
+    );
     await context.close();
   });
 

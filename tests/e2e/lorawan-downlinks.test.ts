@@ -4,7 +4,9 @@
  * downlink API key sends) tells ingest where its commands go; a 9 °C uplink of the cold room fires the
  * demo rule, whose remote control action is pushed to that queue, once, with the webhook's key. The Things
  * Stack is a local HTTP server answering like its webhook downlink API (it is not installed here), reached
- * on 127.0.0.1 because the platform runs with HTTP_ACTIONS_ALLOW_PRIVATE.
+ * on 127.0.0.1 because the platform runs with HTTP_ACTIONS_ALLOW_PRIVATE. The command goes confirmed,
+ * with a correlation id of ours; the webhook's downlink_ack message, which carries it back, settles it as
+ * acknowledged.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { startTtsStandIn, type TtsStandIn } from '@iot/notifier/testing/tts';
@@ -30,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('LoRaWAN downlinks through The Things Stack', () => {
-  it('a rule’s relay command reaches a TTS device through the queue its webhook named, once', async () => {
+  it('a rule’s relay command reaches a TTS device through the queue its webhook named, once, and is acknowledged', async () => {
     const { db } = platform;
     const demo = await findColdRoom(db);
     // The cooling controller becomes a LoRaWAN device behind the company's TTS application.
@@ -91,6 +93,8 @@ describe('LoRaWAN downlinks through The Things Stack', () => {
               f_port: 10,
               frm_payload: Buffer.from('01040101', 'hex').toString('base64'),
               priority: 'NORMAL',
+              confirmed: true,
+              correlation_ids: [expect.stringMatching(/^iot:downlink:/)],
             },
           ],
         },
@@ -110,5 +114,37 @@ describe('LoRaWAN downlinks through The Things Stack', () => {
     });
     expect((await notificationStatuses(db, demo.ruleId)).remote_control).toEqual(['sent']);
     expect(tts.pushed).toHaveLength(1);
+
+    // The controller acknowledges the confirmed downlink with its next uplink; TTS's webhook reports it
+    // with the downlink's correlation ids, ours among TTS's own.
+    const pushed = tts.pushed[0]!.body.downlinks[0]!;
+    const ack = await fetch(`${platform.ingestUrl}/ttn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${integrationToken}` },
+      body: JSON.stringify({
+        end_device_ids: { device_id: 'cooling-1', dev_eui: DEV_EUI.toUpperCase() },
+        correlation_ids: [`as:downlink:${randomUUID()}`, ...(pushed.correlation_ids ?? [])],
+        received_at: new Date().toISOString(),
+        downlink_ack: {
+          ...pushed,
+          f_cnt: 1,
+          correlation_ids: [...(pushed.correlation_ids ?? []), `as:downlink:${randomUUID()}`],
+        },
+      }),
+    });
+    expect(ack.status).toBe(200);
+    const settled = await waitFor('the downlink acknowledged', 30_000, async () => {
+      const { rows } = await db.query<{ state: string; acknowledged_at: Date | null }>(
+        'SELECT state, acknowledged_at FROM downlinks WHERE device_id = $1',
+        [demo.cooling.id],
+      );
+      return rows[0]?.state === 'acknowledged' ? rows : undefined;
+    });
+    expect(settled).toEqual([{ state: 'acknowledged', acknowledged_at: expect.any(Date) }]);
+    const { rows: logs } = await db.query<{ message: string }>(
+      'SELECT message FROM device_logs WHERE device_id = $1 AND message LIKE $2',
+      [demo.cooling.id, 'downlink%'],
+    );
+    expect(logs).toEqual([{ message: 'downlink on port 10 acknowledged by the device' }]);
   }, 120_000);
 });

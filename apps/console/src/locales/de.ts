@@ -629,4 +629,5 @@ export const de: ConsoleMessages = {
   'downlink.state.sent': 'Gesendet',
   'downlink.state.acknowledged': 'Bestätigt',
   'downlink.state.failed': 'Fehlgeschlagen',
+  'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
 };

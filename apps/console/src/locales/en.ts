@@ -628,6 +628,7 @@ export const en = {
   'downlink.state.sent': 'Sent',
   'downlink.state.acknowledged': 'Acknowledged',
   'downlink.state.failed': 'Failed',
+  'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;

@@ -141,6 +141,144 @@ forEachDb((suite) => {
       expect(await count(device.id)).toBe(1);
     });
 
+    it('settles sent downlinks from ChirpStack ack events and TTS downlink messages, the device’s own only', async () => {
+      const company = await createCompany(suite.db);
+      const other = await createCompany(suite.db);
+      const csToken = await createIntegrationToken(suite.db, company, 'chirpstack');
+      const ttsToken = await createIntegrationToken(suite.db, company, 'tts');
+      const valve = await createDevice(suite.db, company, { devEui: randomDevEui() });
+      const neighbour = await createDevice(suite.db, company, { devEui: randomDevEui() });
+      const foreign = await createDevice(suite.db, other, { devEui: randomDevEui() });
+      const sent = async (device: { id: number }, companyId: number, reference: string) =>
+        (
+          await suite.db.query<{ id: number }>(
+            `INSERT INTO downlinks (company_id, device_id, command, state, reference, sent_at)
+             VALUES ($1, $2, 'switch_valve', 'sent', $3, now()) RETURNING id::int AS id`,
+            [companyId, device.id, reference],
+          )
+        ).rows[0]!.id;
+      const suffix = crypto.randomUUID();
+      const ids = {
+        acked: await sent(valve, company, `q-1-${suffix}`),
+        timedOut: await sent(valve, company, `q-2-${suffix}`),
+        neighbours: await sent(neighbour, company, `q-3-${suffix}`),
+        // Another company's downlink with the same reference: a report of ours must not reach it.
+        foreign: await sent(foreign, other, `q-1-${suffix}`),
+        ttsAcked: await sent(valve, company, `iot:downlink:a-${suffix}`),
+        ttsFailed: await sent(valve, company, `iot:downlink:b-${suffix}`),
+        ttsNacked: await sent(valve, company, `iot:downlink:c-${suffix}`),
+      };
+      const chirpstack = async (event: string, body: Record<string, unknown>) => {
+        const res = await post(
+          `/chirpstack?event=${event}`,
+          { authorization: `Bearer ${csToken}` },
+          JSON.stringify({ time: '2026-02-01T12:00:00Z', deviceInfo: { devEui: valve.devEui }, ...body }),
+        );
+        expect(res.status).toBe(200);
+      };
+      const tts = async (message: Record<string, unknown>) => {
+        const res = await post(
+          '/ttn',
+          { authorization: `Bearer ${ttsToken}` },
+          JSON.stringify({
+            end_device_ids: { device_id: 'valve', dev_eui: valve.devEui!.toUpperCase() },
+            correlation_ids: [`as:downlink:${crypto.randomUUID()}`],
+            received_at: '2026-02-01T12:00:05Z',
+            ...message,
+          }),
+        );
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ payload: { handled: true } });
+      };
+      const downlink = (reference: string) => ({
+        f_port: 10,
+        f_cnt: 4,
+        frm_payload: 'AQQBAQ==',
+        confirmed: true,
+        priority: 'NORMAL',
+        correlation_ids: [reference, `as:downlink:${crypto.randomUUID()}`],
+      });
+
+      await chirpstack('txack', { queueItemId: `q-1-${suffix}`, gatewayId: 'gw-1', fCntDown: 4 });
+      await chirpstack('ack', { queueItemId: `q-1-${suffix}`, acknowledged: true, fCntDown: 4 });
+      // acknowledged false is protobuf's zero value: ChirpStack leaves it out when the ack timed out.
+      await chirpstack('ack', { queueItemId: `q-2-${suffix}`, fCntDown: 5 });
+      // The neighbour's queue item named in an event of the valve's: not the valve's downlink.
+      await chirpstack('ack', { queueItemId: `q-3-${suffix}`, acknowledged: true });
+      await tts({ downlink_ack: downlink(`iot:downlink:a-${suffix}`) });
+      await tts({
+        downlink_failed: {
+          downlink: downlink(`iot:downlink:b-${suffix}`),
+          error: {
+            namespace: 'pkg/networkserver',
+            name: 'application_downlink_too_long',
+            message_format: 'application downlink too long',
+          },
+        },
+      });
+      await tts({ downlink_nack: downlink(`iot:downlink:c-${suffix}`) });
+      await drained(ingest.service);
+      // A late ack of the timed-out item (or a redelivered report) does not move a settled downlink.
+      await chirpstack('ack', {
+        queueItemId: `q-2-${suffix}`,
+        acknowledged: true,
+        time: '2026-02-01T12:10:00Z',
+      });
+      await drained(ingest.service);
+
+      const { rows } = await suite.db.query<{
+        id: number;
+        state: string;
+        error: string | null;
+        acknowledged_at: Date | null;
+      }>(
+        'SELECT id::int AS id, state, error, acknowledged_at FROM downlinks WHERE id = ANY($1) ORDER BY id',
+        [Object.values(ids)],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      expect(byId.get(ids.acked)).toEqual({
+        id: ids.acked,
+        state: 'acknowledged',
+        error: null,
+        acknowledged_at: new Date('2026-02-01T12:00:00Z'),
+      });
+      expect(byId.get(ids.timedOut)).toMatchObject({
+        state: 'failed',
+        error: 'not acknowledged by the device (ChirpStack)',
+        acknowledged_at: null,
+      });
+      expect(byId.get(ids.neighbours)).toMatchObject({ state: 'sent', acknowledged_at: null });
+      expect(byId.get(ids.foreign)).toMatchObject({ state: 'sent', acknowledged_at: null });
+      expect(byId.get(ids.ttsAcked)).toMatchObject({
+        state: 'acknowledged',
+        acknowledged_at: new Date('2026-02-01T12:00:05Z'),
+      });
+      expect(byId.get(ids.ttsFailed)).toMatchObject({
+        state: 'failed',
+        error: 'The Things Stack: application downlink too long',
+      });
+      // TTS queues a downlink the device did not acknowledge again: still on its way.
+      expect(byId.get(ids.ttsNacked)).toMatchObject({ state: 'sent' });
+
+      const logs = await suite.db.query<{ level: number; message: string }>(
+        'SELECT level, message FROM device_logs WHERE device_id = $1 ORDER BY id',
+        [valve.id],
+      );
+      expect(logs.rows).toEqual([
+        { level: 6, message: 'downlink sent by gateway gw-1' },
+        { level: 5, message: 'downlink acknowledged by the device' },
+        { level: 4, message: 'downlink not acknowledged by the device' },
+        { level: 5, message: 'downlink acknowledged by the device' },
+        { level: 5, message: 'downlink on port 10 acknowledged by the device' },
+        { level: 3, message: 'downlink on port 10 failed: application downlink too long' },
+        {
+          level: 4,
+          message: 'downlink on port 10 not acknowledged by the device; The Things Stack queues it again',
+        },
+        { level: 5, message: 'downlink acknowledged by the device' },
+      ]);
+    });
+
     it('keeps where a TTS webhook says the device’s downlinks go, rewritten only when it changes', async () => {
       const company = await createCompany(suite.db);
       const token = await createIntegrationToken(suite.db, company, 'tts');

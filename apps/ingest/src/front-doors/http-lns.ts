@@ -10,16 +10,17 @@ import {
   type IngestIntegrationToken,
   normalizeDevEui,
 } from '../devices/device-directory.js';
-import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
+import type { DownlinkOutcome, UplinkEnvelope, UplinkSource } from '../envelope.js';
 import {
   chirpStackDevEui,
   chirpStackDeviceLog,
+  chirpStackDownlinkOutcome,
   isChirpStackEvent,
   parseChirpStackStatus,
   parseChirpStackUp,
 } from '../lns/chirpstack.js';
 import { dateOrUndefined, isRecord, type LnsUplink } from '../lns/lns-uplink.js';
-import { parseTtsUplink, ttsDownlinkRoute } from '../lns/tts.js';
+import { parseTtsDownlinkEvent, parseTtsUplink, ttsDevEui, ttsDownlinkRoute } from '../lns/tts.js';
 import { readToken } from './http-auth.js';
 import { ingestErrors } from './http-errors.js';
 
@@ -76,6 +77,42 @@ async function acceptLns(ctx: IngestContext, device: IngestDevice, source: Uplin
   );
 }
 
+/**
+ * A network server's event about a device (not an uplink) into the log: a device log entry, and the
+ * outcome of the downlink it reports on, if any; the storage writer writes both.
+ */
+async function publishDeviceEvent(
+  ctx: IngestContext,
+  device: IngestDevice,
+  event: {
+    source: UplinkSource;
+    name: string;
+    log: { level: number; message: string };
+    downlink?: DownlinkOutcome | undefined;
+    measuredAt: Date | undefined;
+    messageId: string | undefined;
+    metadata: Record<string, unknown>;
+  },
+): Promise<void> {
+  const receivedAt = new Date();
+  const measuredAt = event.measuredAt ?? receivedAt;
+  const envelope: UplinkEnvelope = {
+    v: 1,
+    kind: 'log',
+    deviceId: device.id,
+    companyId: device.companyId,
+    source: event.source,
+    receivedAt: receivedAt.toISOString(),
+    measuredAt: measuredAt.toISOString(),
+    messageId: event.messageId ?? `${event.name}:${measuredAt.toISOString()}`,
+    data: {},
+    log: event.log,
+    ...(event.downlink ? { downlink: event.downlink } : {}),
+    metadata: event.metadata,
+  };
+  await ctx.publisher.publishOrRefuse([envelope]);
+}
+
 export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): void {
   app.post<{ Querystring: { event?: string } }>('/chirpstack', async (request, reply) => {
     const token = await integrationToken(ctx, request, 'chirpstack');
@@ -106,31 +143,34 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
       await ctx.publisher.publishOrRefuse([envelope]);
       return reply.code(202).send(accepted(envelope));
     }
-    // join, ack, txack, log: device log entries of a known device. Not uplinks; answered 200 either way
-    // so ChirpStack does not retry an event nobody needs.
+    // join, ack, txack, log: device log entries of a known device (an ack also settles its downlink). Not
+    // uplinks; answered 200 either way so ChirpStack does not retry an event nobody needs.
     const entry = chirpStackDeviceLog(event, body);
     const devEui = chirpStackDevEui(body);
     const device = entry && devEui ? await ctx.directory.deviceByDevEui(token.companyId, devEui) : null;
     if (entry && device) {
-      const receivedAt = new Date();
-      const measuredAt = dateOrUndefined(body.time) ?? receivedAt;
-      const envelope: UplinkEnvelope = {
-        v: 1,
-        kind: 'log',
-        deviceId: device.id,
-        companyId: device.companyId,
+      await publishDeviceEvent(ctx, device, {
         source: 'chirpstack',
-        receivedAt: receivedAt.toISOString(),
-        measuredAt: measuredAt.toISOString(),
+        name: event,
+        log: entry,
+        downlink: chirpStackDownlinkOutcome(event, body),
+        measuredAt: dateOrUndefined(body.time),
+        // Events without a deduplication id (ack, txack, log) are told apart by their queue item: two at
+        // the same time are not one event repeated.
         messageId:
           typeof body.deduplicationId === 'string'
             ? body.deduplicationId
-            : `${event}:${measuredAt.toISOString()}`,
-        data: {},
-        log: entry,
-        metadata: { lns: 'chirpstack', event, context: body.context, code: body.code },
-      };
-      await ctx.publisher.publishOrRefuse([envelope]);
+            : typeof body.queueItemId === 'string'
+              ? `${event}:${body.queueItemId}`
+              : undefined,
+        metadata: {
+          lns: 'chirpstack',
+          event,
+          context: body.context,
+          code: body.code,
+          queueItemId: body.queueItemId,
+        },
+      });
     }
     request.log.info(
       { event, known: isChirpStackEvent(event), devEui: chirpStackDevEui(body), companyId: token.companyId },
@@ -143,6 +183,24 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
     const token = await integrationToken(ctx, request, 'tts');
     const body = bodyObject(request.body);
     const uplink = parseTtsUplink(body);
+    const downlinkEvent = uplink ? null : parseTtsDownlinkEvent(body);
+    if (downlinkEvent) {
+      // Like ChirpStack's device events: 200 either way, an unknown device's message is not retried.
+      const devEui = downlinkEvent.devEui ?? normalizeDevEui(request.query.dev_eui);
+      const device = devEui ? await ctx.directory.deviceByDevEui(token.companyId, devEui) : null;
+      if (device) {
+        await publishDeviceEvent(ctx, device, {
+          source: 'tts',
+          name: downlinkEvent.event,
+          log: downlinkEvent.log,
+          downlink: downlinkEvent.outcome,
+          measuredAt: downlinkEvent.measuredAt,
+          messageId: downlinkEvent.messageId,
+          metadata: { lns: 'tts', event: downlinkEvent.event, devEui: ttsDevEui(body) },
+        });
+      }
+      return reply.code(200).send({ payload: { event: downlinkEvent.event, handled: device !== null } });
+    }
     if (!uplink) {
       request.log.info(
         { keys: Object.keys(body), companyId: token.companyId },

@@ -1,11 +1,12 @@
 /**
  * ChirpStack v4 HTTP integration: events arrive as `POST ...?event=<type>` with the protobuf JSON
  * mapping of the event (camelCase; zero values omitted). `up` is an uplink; `status` carries the
- * battery; join, ack, txack and log events become device log entries; location and integration events
- * are acknowledged and logged by the process only.
+ * battery; join, ack, txack and log events become device log entries, and an ack settles the downlink
+ * it names; location and integration events are acknowledged and logged by the process only.
  */
 import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
+import type { DownlinkOutcome } from '../envelope.js';
 import {
   base64OrUndefined,
   bestReception,
@@ -120,4 +121,20 @@ export function chirpStackDeviceLog(
     default:
       return null;
   }
+}
+
+/**
+ * What an `ack` event says of the downlink it names by `queueItemId` (the reference the notifier stored):
+ * ChirpStack sends it when the device acknowledged a confirmed downlink, or with `acknowledged` false
+ * (omitted, being protobuf's zero value) when the acknowledgement timed out. ChirpStack does not send the
+ * item again then, so the downlink failed. undefined for other events and for an ack without an item id.
+ */
+export function chirpStackDownlinkOutcome(
+  event: string,
+  body: Record<string, unknown>,
+): DownlinkOutcome | undefined {
+  if (event !== 'ack' || typeof body.queueItemId !== 'string' || body.queueItemId === '') return undefined;
+  return body.acknowledged === true
+    ? { reference: body.queueItemId, state: 'acknowledged' }
+    : { reference: body.queueItemId, state: 'failed', error: 'not acknowledged by the device (ChirpStack)' };
 }

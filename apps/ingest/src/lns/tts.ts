@@ -3,7 +3,10 @@
  * received_at, uplink_message }`. A webhook with a field mask may send only `uplink_message`, so the
  * DevEUI can also come from the URL (`?dev_eui={{.DevEUI}}` in the webhook's path template).
  */
+import { TTS_DOWNLINK_CORRELATION_PREFIX } from '@iot/db';
+import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
+import type { DownlinkOutcome } from '../envelope.js';
 import {
   base64OrUndefined,
   bestReception,
@@ -59,6 +62,97 @@ export function parseTtsUplink(body: Record<string, unknown>): LnsUplink | null 
         : [],
     },
   };
+}
+
+/** A TTS message about a downlink: its device log entry and, where it settles the downlink, the outcome. */
+export interface TtsDownlinkEvent {
+  devEui: string | null;
+  /** The message's type: downlink_ack, downlink_nack, downlink_sent, downlink_failed or downlink_queued. */
+  event: (typeof TTS_DOWNLINK_MESSAGES)[number];
+  log: { level: number; message: string };
+  outcome?: DownlinkOutcome;
+  measuredAt: Date | undefined;
+  /** `<event>:<our correlation id>`, so reports on two downlinks at the same time are not one repeated. */
+  messageId: string | undefined;
+}
+
+const TTS_DOWNLINK_MESSAGES = [
+  'downlink_ack',
+  'downlink_nack',
+  'downlink_sent',
+  'downlink_failed',
+  'downlink_queued',
+] as const;
+
+/** The notifier's correlation id among the downlink's (or, failing that, the message's) correlation ids. */
+function ourCorrelationId(...lists: unknown[]): string | undefined {
+  for (const list of lists) {
+    if (!Array.isArray(list)) continue;
+    const id = list.find(
+      (c): c is string => typeof c === 'string' && c.startsWith(TTS_DOWNLINK_CORRELATION_PREFIX),
+    );
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/**
+ * A downlink message of a TTS webhook (one with the downlink message types enabled): `downlink_ack` (the
+ * device acknowledged a confirmed downlink) settles it as acknowledged, `downlink_failed` as failed; a
+ * `downlink_nack` leaves it sent, since the Application Server queues a downlink the device did not
+ * acknowledge again. Each is a device log entry. null for a message of another kind.
+ */
+export function parseTtsDownlinkEvent(body: Record<string, unknown>): TtsDownlinkEvent | null {
+  const event = TTS_DOWNLINK_MESSAGES.find((name) => isRecord(body[name]));
+  if (!event) return null;
+  const message = body[event] as Record<string, unknown>;
+  // downlink_failed wraps the downlink with the error; the others are the downlink itself.
+  const downlink = event === 'downlink_failed' && isRecord(message.downlink) ? message.downlink : message;
+  const reference = ourCorrelationId(downlink.correlation_ids, body.correlation_ids);
+  const port = numberOrUndefined(downlink.f_port);
+  const what = port === undefined ? 'downlink' : `downlink on port ${port}`;
+  let log: TtsDownlinkEvent['log'];
+  let outcome: DownlinkOutcome | undefined;
+  switch (event) {
+    case 'downlink_ack':
+      log = { level: DEVICE_LOG_LEVEL.info, message: `${what} acknowledged by the device` };
+      if (reference) outcome = { reference, state: 'acknowledged' };
+      break;
+    case 'downlink_nack':
+      log = {
+        level: DEVICE_LOG_LEVEL.warning,
+        message: `${what} not acknowledged by the device; The Things Stack queues it again`,
+      };
+      break;
+    case 'downlink_failed': {
+      const error = ttsErrorText(message.error);
+      log = { level: DEVICE_LOG_LEVEL.error, message: `${what} failed: ${error}` };
+      if (reference) outcome = { reference, state: 'failed', error: `The Things Stack: ${error}` };
+      break;
+    }
+    case 'downlink_sent':
+      log = { level: DEVICE_LOG_LEVEL.debug, message: `${what} sent to a gateway` };
+      break;
+    case 'downlink_queued':
+      log = { level: DEVICE_LOG_LEVEL.debug, message: `${what} queued at The Things Stack` };
+      break;
+  }
+  return {
+    devEui: ttsDevEui(body),
+    event,
+    log,
+    ...(outcome ? { outcome } : {}),
+    measuredAt: dateOrUndefined(body.received_at),
+    messageId: reference ? `${event}:${reference}` : undefined,
+  };
+}
+
+/** TTS's error details (`{ namespace, name, message_format, attributes }`) as one line. */
+function ttsErrorText(error: unknown): string {
+  if (!isRecord(error)) return 'unknown error';
+  const format = typeof error.message_format === 'string' ? error.message_format : undefined;
+  const name = typeof error.name === 'string' ? error.name : undefined;
+  return format ?? name ?? 'unknown error';
 }
 
 /** The queue path TTS names in X-Downlink-Push: application, webhook and device ids, then `down/push`. */

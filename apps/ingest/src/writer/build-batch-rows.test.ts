@@ -57,3 +57,47 @@ describe('buildBatchRows times', () => {
     expect(isUplinkEnvelope(envelope('not a time'))).toBe(false);
   });
 });
+
+describe('buildBatchRows downlink outcomes', () => {
+  const report = (messageId: string, downlink: unknown): UplinkEnvelope => ({
+    ...envelope('2026-02-01T12:00:00.000Z', messageId, {}),
+    kind: 'log',
+    source: 'chirpstack',
+    log: { level: 5, message: 'downlink acknowledged by the device' },
+    downlink: downlink as UplinkEnvelope['downlink'],
+  });
+
+  it('takes a log envelope’s outcome with the device and company it came for, and skips malformed ones', () => {
+    const rows = buildBatchRows([
+      report('ack:q-1', { reference: 'q-1', state: 'acknowledged' }),
+      report('ack:q-2', { reference: 'q-2', state: 'failed', error: 'not acknowledged by the device' }),
+      report('ack:q-3', { reference: 'q-3', state: 'failed' }),
+      // From the log, so not trusted: each of these would otherwise fail the batch's statement or
+      // move a downlink to a state the table does not have.
+      report('ack:bad-1', { reference: 'q-4', state: 'sent' }),
+      report('ack:bad-2', { reference: 42, state: 'acknowledged' }),
+      report('ack:bad-3', { reference: '', state: 'acknowledged' }),
+      report('ack:bad-4', 'q-5'),
+      // An uplink never carries one.
+      {
+        ...envelope('2026-02-01T12:00:01.000Z', 'up-1'),
+        downlink: { reference: 'q-6', state: 'acknowledged' },
+      },
+    ]);
+    const at = '2026-02-01T12:00:00.000Z';
+    expect(rows.downlinks).toEqual([
+      { device_id: 5, company_id: 2, reference: 'q-1', state: 'acknowledged', error: null, at },
+      {
+        device_id: 5,
+        company_id: 2,
+        reference: 'q-2',
+        state: 'failed',
+        error: 'not acknowledged by the device',
+        at,
+      },
+      { device_id: 5, company_id: 2, reference: 'q-3', state: 'failed', error: 'failed', at },
+    ]);
+    // Every report is still a device log entry.
+    expect(rows.logs).toHaveLength(7);
+  });
+});

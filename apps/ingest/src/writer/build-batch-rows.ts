@@ -1,4 +1,11 @@
-import type { DeviceCurrentRow, DeviceDataRow, DeviceLogRow, DeviceStatusRow, TimedValue } from '@iot/db';
+import type {
+  DeviceCurrentRow,
+  DeviceDataRow,
+  DeviceLogRow,
+  DeviceStatusRow,
+  DownlinkOutcomeRow,
+  TimedValue,
+} from '@iot/db';
 import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import type { UplinkEnvelope } from '../envelope.js';
 import { extractDeviceStatus } from './extract-device-status.js';
@@ -8,6 +15,7 @@ export interface BatchRows {
   current: DeviceCurrentRow[];
   status: DeviceStatusRow[];
   logs: DeviceLogRow[];
+  downlinks: DownlinkOutcomeRow[];
 }
 
 /** A record is used only if it has the envelope's shape; anything else is reported and skipped. */
@@ -58,13 +66,31 @@ const later = (a: string, b: string) =>
   a.length === 24 && b.length === 24 ? a >= b : Date.parse(a) >= Date.parse(b);
 
 /**
+ * A log envelope's downlink outcome as a row, if it has a usable one: the record comes from the log, so
+ * its shape is checked here rather than trusted (a malformed one would fail the batch's statement).
+ */
+function downlinkOutcomeRow(e: UplinkEnvelope, at: string): DownlinkOutcomeRow | null {
+  const d = e.downlink;
+  if (!d || typeof d.reference !== 'string' || d.reference === '') return null;
+  if (d.state !== 'acknowledged' && d.state !== 'failed') return null;
+  return {
+    device_id: e.deviceId,
+    company_id: e.companyId,
+    reference: d.reference,
+    state: d.state,
+    error: d.state === 'failed' ? (typeof d.error === 'string' ? d.error : 'failed') : null,
+    at,
+  };
+}
+
+/**
  * Turns a batch of envelopes into one list of rows per table: a data point per uplink, one coalesced
  * device_current row and one status row per device (per field the newest value of the batch wins),
- * and the device log entries. An envelope repeated within the batch (same device, time and message id)
- * counts once.
+ * the device log entries, and the downlink outcomes network servers reported. An envelope repeated
+ * within the batch (same device, time and message id) counts once.
  */
 export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows {
-  const rows: BatchRows = { data: [], current: [], status: [], logs: [] };
+  const rows: BatchRows = { data: [], current: [], status: [], logs: [], downlinks: [] };
   const current = new Map<number, DeviceCurrentRow>();
   const status = new Map<number, DeviceStatusRow>();
   const seen = new Set<string>();
@@ -131,6 +157,8 @@ export function buildBatchRows(envelopes: readonly UplinkEnvelope[]): BatchRows 
         raw: null,
         created_at: e.receivedAt ?? at,
       });
+      const outcome = downlinkOutcomeRow(e, at);
+      if (outcome) rows.downlinks.push(outcome);
       continue;
     }
 

@@ -72,6 +72,14 @@ async function rowsOf(deviceId: number) {
   return rows.map((r) => ({ ...r, encoded: r.encoded ? Buffer.from(r.encoded).toString('hex') : null }));
 }
 
+async function referenceOf(deviceId: number) {
+  const { rows } = await db.query<{ reference: string | null }>(
+    'SELECT reference FROM downlinks WHERE device_id = $1',
+    [deviceId],
+  );
+  return rows.map((r) => r.reference);
+}
+
 describe('sendDownlink on the machine’s Mosquitto (127.0.0.1:1883)', () => {
   // Each row: a spec action command, its parameters, the driver that supports it.
   it.each([
@@ -233,14 +241,6 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     return target;
   }
 
-  async function referenceOf(deviceId: number) {
-    const { rows } = await db.query<{ reference: string | null }>(
-      'SELECT reference FROM downlinks WHERE device_id = $1',
-      [deviceId],
-    );
-    return rows.map((r) => r.reference);
-  }
-
   it('queues the driver’s bytes for the DevEUI with the company’s token; row sent with ChirpStack’s item id', async () => {
     const published: string[] = [];
     const publishSpy: DownlinkPublish = async (topic) => {
@@ -270,7 +270,8 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
           id: expect.any(String),
           devEui: target.devEui,
           fPort: 10,
-          confirmed: false,
+          // Confirmed: ChirpStack's ack event then says whether the relay board got it.
+          confirmed: true,
           data: '01040101',
           authorization: `Bearer ${API_TOKEN}`,
         },
@@ -478,14 +479,19 @@ describe('LoRaWAN downlinks pushed to The Things Stack v3 (local HTTP server in 
                 f_port: 10,
                 frm_payload: Buffer.from('01040201', 'hex').toString('base64'),
                 priority: 'NORMAL',
+                confirmed: true,
+                // TTS names no queue item: ours comes back in the downlink's ack or failed message.
+                correlation_ids: [expect.stringMatching(/^iot:downlink:[0-9a-f-]{36}$/)],
               },
             ],
           },
         },
       ]);
       expect(chirpstack.queued).toEqual([]);
-      expect(sent).toMatchObject({ via: 'tts', topic: null, reference: null });
+      const correlationId = tts.pushed[0]!.body.downlinks[0]!.correlation_ids![0];
+      expect(sent).toMatchObject({ via: 'tts', topic: null, reference: correlationId });
       expect((await rowsOf(target.id))[0]).toMatchObject({ state: 'sent', encoded: '01040201', error: null });
+      expect(await referenceOf(target.id)).toEqual([correlationId]);
     } finally {
       await tts.close();
       await chirpstack.close();

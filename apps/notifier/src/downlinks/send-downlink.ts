@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DownlinkError, getDriver } from '@iot/codecs';
 import {
   type Db,
@@ -5,6 +6,7 @@ import {
   findTtsDownlinkRoute,
   type NetworkServerAccess,
   type Queryable,
+  TTS_DOWNLINK_CORRELATION_PREFIX,
   type TtsDownlinkRoute,
   withTenant,
 } from '@iot/db';
@@ -45,7 +47,7 @@ export interface SentDownlink {
   bytes: Uint8Array;
   /**
    * mqtt: published on `topic`; chirpstack: queued at the company's ChirpStack as item `reference`; tts:
-   * pushed to the device's queue at The Things Stack (which names no item).
+   * pushed to the device's queue at The Things Stack (which names no item) with correlation id `reference`.
    */
   via: 'mqtt' | 'chirpstack' | 'tts';
   topic: string | null;
@@ -106,7 +108,10 @@ export async function loadDownlinkDevice(
  * LoRaWAN device (one with a DevEUI), queued at its network server, which sends it after the device's
  * next uplink: The Things Stack when the device's webhook named its downlink queue (migration 0022),
  * else the company's ChirpStack v4 (migration 0021). Recorded in `downlinks`: queued with the encoded
- * bytes and port, then sent (with the network server's queue item id) or failed. Errors are the spec's
+ * bytes and port, then sent or failed. A LoRaWAN downlink is confirmed and keeps a reference (ChirpStack's
+ * queue item id, or for TTS our correlation id): the network server's report that the device acknowledged
+ * it, or that it failed, reaches ingest, and the storage writer moves the sent row on (updateDownlinkOutcomes
+ * in @iot/db). A command that switches a relay or a valve is worth knowing arrived. Errors are the spec's
  * downlink codes (section 8): 92 unknown command, 93 the device (driver, transport) cannot take it, 94 a
  * bad parameter, 95 the broker or network server did not take it (`details.permanent` when a retry would
  * be refused the same way). Nothing is recorded for 92 to 94.
@@ -140,10 +145,14 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     throw error;
   }
   const bytes = Buffer.from(encoded.bytes);
+  // TTS names no queue item, so the downlink goes with a correlation id of ours, known before it leaves.
+  let reference: string | null =
+    route.via === 'tts' ? `${TTS_DOWNLINK_CORRELATION_PREFIX}${randomUUID()}` : null;
   const { rows } = await withTenant(db, device.companyId, (tx) =>
     tx.query<{ id: number }>(
-      `INSERT INTO downlinks (company_id, device_id, command, payload, encoded, fport, state, created_by, rule_id)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8) RETURNING id`,
+      `INSERT INTO downlinks (company_id, device_id, command, payload, encoded, fport, state, created_by, rule_id,
+                              reference)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8, $9) RETURNING id`,
       [
         device.companyId,
         device.id,
@@ -153,23 +162,23 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
         encoded.fPort,
         options.userId ?? null,
         options.ruleId ?? null,
+        reference,
       ],
     ),
   );
   const id = rows[0]!.id;
   const topic = route.via === 'mqtt' ? downlinkTopic(device.uuid) : null;
-  let reference: string | null = null;
   try {
     if (route.via === 'tts') {
       await pushTtsDownlink(
         route.tts,
-        { fPort: encoded.fPort, bytes },
+        { fPort: encoded.fPort, bytes, confirmed: true, correlationId: reference! },
         { allowPrivate: options.allowPrivateTargets ?? false },
       );
     } else if (route.via === 'chirpstack') {
       ({ reference } = await enqueueChirpstackDownlink(
         route.chirpstack,
-        { devEui: device.devEui!, fPort: encoded.fPort, bytes },
+        { devEui: device.devEui!, fPort: encoded.fPort, bytes, confirmed: true },
         { allowPrivate: options.allowPrivateTargets ?? false },
       ));
     } else {
@@ -178,7 +187,7 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
     }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await markDownlink(db, device.companyId, id, 'failed', message, null);
+    await markDownlink(db, device.companyId, id, 'failed', message, reference);
     throw apiError('DOWNLINK_SEND_FAILED', {
       downlinkId: id,
       reason: message,

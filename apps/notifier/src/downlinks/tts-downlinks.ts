@@ -1,8 +1,10 @@
 /**
  * LoRaWAN downlinks pushed to The Things Stack v3 through its webhook downlink API: POST to the push URL
  * the device's webhook named (X-Downlink-Push, kept by ingest, migration 0022) with its API key as bearer
- * token and `{ downlinks: [{ f_port, frm_payload, priority }] }`. TTS queues the bytes and sends them
- * after the device's next uplink; its answer carries no id of the queued item.
+ * token and `{ downlinks: [{ f_port, frm_payload, priority, confirmed, correlation_ids }] }`. TTS queues
+ * the bytes and sends them after the device's next uplink. Its answer carries no id of the queued item,
+ * so the downlink carries ours as a correlation id (TTS_DOWNLINK_CORRELATION_PREFIX): TTS keeps it and
+ * sends it back with the downlink's ack and failed messages, which ingest matches to the downlink.
  *
  * The URL came in a request header, so it is called like an http action: through the notifier's address
  * guard (no loopback, private or link-local target unless HTTP_ACTIONS_ALLOW_PRIVATE), on a fresh
@@ -21,13 +23,26 @@ export interface TtsPushOptions {
 
 export async function pushTtsDownlink(
   route: TtsDownlinkRoute,
-  item: { fPort: number; bytes: Uint8Array },
+  item: {
+    fPort: number;
+    bytes: Uint8Array;
+    /** The device acknowledges it (TTS sends downlink_ack, or downlink_nack and queues it again). */
+    confirmed: boolean;
+    /** Ours, `iot:downlink:...`: comes back in the downlink's messages. */
+    correlationId: string;
+  },
   options: TtsPushOptions,
 ): Promise<void> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const body = JSON.stringify({
     downlinks: [
-      { f_port: item.fPort, frm_payload: Buffer.from(item.bytes).toString('base64'), priority: 'NORMAL' },
+      {
+        f_port: item.fPort,
+        frm_payload: Buffer.from(item.bytes).toString('base64'),
+        priority: 'NORMAL',
+        confirmed: item.confirmed,
+        correlation_ids: [item.correlationId],
+      },
     ],
   });
   const signal = AbortSignal.timeout(timeoutMs);

@@ -10,7 +10,15 @@ import type { AddressInfo } from 'node:net';
 export interface TtsPush {
   path: string;
   authorization: string | undefined;
-  body: { downlinks: { f_port: number; frm_payload: string; priority: string }[] };
+  body: {
+    downlinks: {
+      f_port: number;
+      frm_payload: string;
+      priority: string;
+      confirmed?: boolean;
+      correlation_ids?: string[];
+    }[];
+  };
 }
 
 export interface TtsStandIn {

@@ -472,18 +472,57 @@ export async function insertDeviceLogRows(q: Queryable, rows: readonly DeviceLog
   );
 }
 
+/**
+ * What a network server reported about a downlink it was given (ChirpStack's `ack` event, The Things
+ * Stack's downlink_ack and downlink_failed messages), matched to the `downlinks` row by the reference the
+ * notifier stored with it: ChirpStack's queue item id, or the correlation id the notifier gave TTS.
+ */
+export interface DownlinkOutcomeRow {
+  device_id: number;
+  company_id: number;
+  reference: string;
+  state: 'acknowledged' | 'failed';
+  error: string | null;
+  /** ISO time of the report. */
+  at: string;
+}
+
+/**
+ * Moves sent downlinks to their outcome. Only a `sent` row moves, so a report delivered twice (the log
+ * redelivers a batch) or after another outcome changes nothing. The row must be of the device and company
+ * the report came for: a network server's report cannot touch another company's downlinks.
+ */
+export async function updateDownlinkOutcomes(
+  q: Queryable,
+  rows: readonly DownlinkOutcomeRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `UPDATE downlinks d SET state = r.state, error = r.error,
+            acknowledged_at = CASE WHEN r.state = 'acknowledged' THEN r.at ELSE d.acknowledged_at END
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, reference text, state text,
+            error text, at timestamptz)
+      WHERE d.device_id = r.device_id AND d.company_id = r.company_id AND d.reference = r.reference
+        AND d.state = 'sent'`,
+    [jsonParam(rows)],
+  );
+}
+
 export interface IngestBatchRows {
   data: readonly DeviceDataRow[];
   current: readonly DeviceCurrentRow[];
   status: readonly DeviceStatusRow[];
   logs: readonly DeviceLogRow[];
+  /** Rare (a network server's reports on downlinks): no statement when empty. */
+  downlinks?: readonly DownlinkOutcomeRow[];
 }
 
 /**
  * The storage writer's batch in one transaction: reported positions, latest values with device status,
- * data points and log entries, one multi-row statement each. Returns the number of data points inserted.
+ * data points, log entries and downlink outcomes, one multi-row statement each. Returns the number of
+ * data points inserted.
  *
- * On PGlite (in its worker thread) the four statements are sent together instead of one after another:
+ * On PGlite (in its worker thread) the statements are sent together instead of one after another:
  * the worker runs a transaction's statements in the order they arrive, so PGlite does not wait for a
  * round trip to the main thread, which is busy with the front door and the rules worker, between
  * statements while it holds its one connection. The first error (a statement fails, the later ones then
@@ -507,6 +546,7 @@ export async function writeIngestBatch(db: Db, rows: IngestBatchRows): Promise<n
         upsertDeviceStateRows(tx, rows.current, rows.status),
         insertDeviceDataRows(tx, rows.data),
         insertDeviceLogRows(tx, rows.logs),
+        updateDownlinkOutcomes(tx, rows.downlinks ?? []),
       ]);
       return stored;
     }
@@ -514,6 +554,7 @@ export async function writeIngestBatch(db: Db, rows: IngestBatchRows): Promise<n
     await upsertDeviceStateRows(tx, rows.current, rows.status);
     const stored = await insertDeviceDataRows(tx, rows.data);
     await insertDeviceLogRows(tx, rows.logs);
+    await updateDownlinkOutcomes(tx, rows.downlinks ?? []);
     return stored;
   });
 }

@@ -12,7 +12,10 @@ export interface DownlinkRecord {
   state: 'queued' | 'sent' | 'acknowledged' | 'failed';
   attempts: number;
   error: string | null;
-  /** The network server's id of a LoRaWAN downlink (ChirpStack's queue item id); null over MQTT. */
+  /**
+   * How a LoRaWAN downlink is found again when its network server reports on it: ChirpStack's queue item
+   * id, or the correlation id it was pushed to The Things Stack with; null over MQTT.
+   */
   reference: string | null;
   createdBy: number | null;
   ruleId: number | null;
@@ -68,3 +71,10 @@ export async function listDownlinks(
     acknowledgedAt: r.acknowledged_at,
   }));
 }
+
+/**
+ * The reference of a downlink pushed to The Things Stack, which names no queue item of its own: the
+ * notifier sends it as the downlink's correlation id, TTS keeps it among the downlink's correlation ids
+ * and sends it back with the downlink's ack, nack, sent and failed messages, where ingest finds it.
+ */
+export const TTS_DOWNLINK_CORRELATION_PREFIX = 'iot:downlink:';

@@ -103,6 +103,13 @@ export function DownlinkDialog({ device }: { device: Device }) {
                   <span className="block text-xs text-muted-foreground">
                     {formatDateTime(d.created_at, i18n.language)}
                   </span>
+                  {d.acknowledged_at && (
+                    <span className="block text-xs text-muted-foreground" data-testid="downlink-acknowledged">
+                      {t('downlink.acknowledgedAt', {
+                        time: formatDateTime(d.acknowledged_at, i18n.language),
+                      })}
+                    </span>
+                  )}
                   {d.error && <span className="block text-xs text-destructive">{d.error}</span>}
                 </span>
                 <Badge
