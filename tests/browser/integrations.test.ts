@@ -171,6 +171,9 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       [relayBoardId],
     );
     expect(rows[0]).toEqual({ state: 'sent', reference: chirpstack.queued[0]!.id });
+    expect(await latest.getByTestId('downlink-awaiting').textContent()).toBe(
+      'beim Netzwerkserver eingereiht, wartet auf das Gerät',
+    );
 
     // The board acknowledges the confirmed command; ChirpStack's ack event names the queue item. The open
     // dialog follows the history and shows it acknowledged, with when.
@@ -191,6 +194,7 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       .poll(() => latest.getByTestId('downlink-state').getAttribute('data-state'), { timeout: 20_000 })
       .toBe('acknowledged');
     // The demo's users read German: the time as 22.11.2026, 13:11.
+    expect(await latest.getByTestId('downlink-awaiting').count()).toBe(0);
     expect(await latest.getByTestId('downlink-acknowledged').textContent()).toMatch(
       /^vom Gerät bestätigt \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/,
     );

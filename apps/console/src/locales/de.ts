@@ -630,4 +630,5 @@ export const de: ConsoleMessages = {
   'downlink.state.acknowledged': 'Bestätigt',
   'downlink.state.failed': 'Fehlgeschlagen',
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
+  'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
 };

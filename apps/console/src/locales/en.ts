@@ -629,6 +629,7 @@ export const en = {
   'downlink.state.acknowledged': 'Acknowledged',
   'downlink.state.failed': 'Failed',
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
+  'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;

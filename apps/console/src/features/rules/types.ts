@@ -106,6 +106,8 @@ export interface Downlink {
   state: string;
   attempts: number;
   error: string | null;
+  /** set for a LoRaWAN command: its network server reports when the device acknowledged it */
+  reference: string | null;
   rule_id: number | null;
   created_at: string;
   sent_at: string | null;

@@ -103,6 +103,11 @@ export function DownlinkDialog({ device }: { device: Device }) {
                   <span className="block text-xs text-muted-foreground">
                     {formatDateTime(d.created_at, i18n.language)}
                   </span>
+                  {d.state === 'sent' && d.reference !== null && (
+                    <span className="block text-xs text-muted-foreground" data-testid="downlink-awaiting">
+                      {t('downlink.awaitingAcknowledgement')}
+                    </span>
+                  )}
                   {d.acknowledged_at && (
                     <span className="block text-xs text-muted-foreground" data-testid="downlink-acknowledged">
                       {t('downlink.acknowledgedAt', {
