@@ -6,6 +6,9 @@
  * alarm; the email reaches the SMTP server, the SMS the Twilio endpoint, the system message the messages
  * table and the relay-on downlink the cooling controller's topic on Mosquitto, each exactly once.
  */
+
+import { readMail, startTestSmtp, type TestSmtp } from '@iot/notifier/testing/smtp';
+import { startTwilioStandIn, type TwilioStandIn } from '@iot/notifier/testing/twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ColdRoomDemo,
@@ -21,7 +24,6 @@ import {
   MOSQUITTO_URL,
   startDistributedTestPlatform,
 } from '../support/distributed-test-platform.js';
-import { readMail, startSmtpServer, startTwilioStandIn } from '../support/stand-ins.js';
 import { waitFor } from '../support/wait-for.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,13 +31,13 @@ const TWILIO_SID = 'AC00000000000000000000000000000042';
 const TWILIO_TOKEN = 'cold-room-test-token';
 const TWILIO_FROM = '+4930231250001';
 
-let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let twilio: Awaited<ReturnType<typeof startTwilioStandIn>>;
+let smtp: TestSmtp;
+let twilio: TwilioStandIn;
 let platform: DistributedTestPlatform;
 let demo: ColdRoomDemo;
 
 beforeAll(async () => {
-  smtp = await startSmtpServer();
+  smtp = await startTestSmtp();
   twilio = await startTwilioStandIn();
   platform = await startDistributedTestPlatform({
     SMTP_URL: smtp.url,

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestDb, type TestDb } from '@iot/db/testing';
 import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,50 +11,28 @@ import {
   testConfig,
   waitFor,
 } from '../test-support/fixtures';
+import { startTwilioStandIn } from '../test-support/twilio';
 
 const SID = 'AC00000000000000000000000000000001';
 const TOKEN = 'test-token';
 
-interface TwilioRequest {
-  path: string;
-  authorization: string | undefined;
-  form: Record<string, string>;
-}
-
-/** A local endpoint that answers like Twilio's REST API (architecture: stand-in for a paid cloud). */
-async function startFakeTwilio(): Promise<{ url: string; requests: TwilioRequest[]; server: Server }> {
-  const requests: TwilioRequest[] = [];
+/**
+ * The Twilio stand-in, with two provider answers of its own: a hiccup (503) on the first try of a message
+ * to one number, and Twilio's error 21211 for a number it cannot reach.
+ */
+function startFakeTwilio() {
   const failedOnce = new Set<string>();
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on('end', () => {
-      const form = Object.fromEntries(new URLSearchParams(body));
-      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, form });
+  return startTwilioStandIn({
+    refuse: ({ form }) => {
       if (form.To === '+4915100000503' && !failedOnce.has(form.Body ?? '')) {
-        // A provider hiccup on the first try of this message.
         failedOnce.add(form.Body ?? '');
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ code: 20503, message: 'Service unavailable', status: 503 }));
-        return;
+        return { status: 503, code: 20503, message: 'Service unavailable' };
       }
-      if (form.To === '+4915199999999') {
-        // Twilio's answer for a number it cannot reach (error 21211).
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ code: 21211, message: "Invalid 'To' Phone Number", status: 400 }));
-        return;
-      }
-      const kind = req.url?.endsWith('/Calls.json') ? 'CA' : 'SM';
-      res.writeHead(201, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({ sid: `${kind}${String(requests.length).padStart(32, '0')}`, status: 'queued' }),
-      );
-    });
+      if (form.To === '+4915199999999')
+        return { status: 400, code: 21211, message: "Invalid 'To' Phone Number" };
+      return undefined;
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server };
 }
 
 describe('SMS and voice actions through the real twilio library', () => {
@@ -86,7 +62,7 @@ describe('SMS and voice actions through the real twilio library', () => {
   afterAll(async () => {
     await notifier?.stop();
     await notifier?.queue.close();
-    await new Promise((resolve) => twilio?.server.close(resolve));
+    await twilio?.close();
     await db?.drop();
   });
 

@@ -1,4 +1,7 @@
-/** An SMTP server started in a test (architecture: the local stand-in for a mail provider). Tests only. */
+/**
+ * An SMTP server started in a test (architecture: the local stand-in for a mail provider). Tests only;
+ * exported as `@iot/notifier/testing/smtp` for the end-to-end tests.
+ */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -105,11 +108,26 @@ export function mailText(data: string): string {
   const split = data.indexOf('\r\n\r\n');
   const head = data.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
   const body = data.slice(split + 4);
-  const headers = head.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_m, kind: string, text: string) =>
-    kind.toUpperCase() === 'B'
-      ? Buffer.from(text, 'base64').toString('utf8')
-      : decodeQuotedPrintable(text, true),
+  // Whitespace between two adjacent encoded words is not part of the text (RFC 2047 6.2); a line break
+  // after the last one is the end of its header.
+  const headers = head.replace(
+    /=\?UTF-8\?([QB])\?([^?]*)\?=(?:[ \t]+(?==\?UTF-8\?))?/gi,
+    (_m, kind: string, text: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text, true),
   );
   const quoted = /content-transfer-encoding: quoted-printable/i.test(head);
   return `${headers}\r\n\r\n${quoted ? decodeQuotedPrintable(body, false) : body}`;
+}
+
+/** The subject and the text of a plain-text mail as nodemailer writes it, decoded (see mailText). */
+export function readMail(mail: ReceivedMail): { subject: string; text: string } {
+  const decoded = mailText(mail.data);
+  const split = decoded.indexOf('\r\n\r\n');
+  const head = decoded.slice(0, split);
+  return {
+    subject: (/^Subject: (.*)$/im.exec(head)?.[1] ?? '').trim(),
+    text: decoded.slice(split + 4).trim(),
+  };
 }
