@@ -40,7 +40,7 @@ export function Topbar({
   const { t } = useTranslation();
   return (
     <header
-      className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur"
+      className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background px-3"
       data-testid="topbar"
       data-variant={mobile ? 'mobile' : 'desktop'}
     >

@@ -329,7 +329,7 @@ export function DevicesPage() {
           data-testid="devices-scroll"
         >
           <table className="grid min-w-[72rem]" aria-rowcount={tableRows.length} data-testid="devices-table">
-            <thead className="sticky top-0 z-10 grid border-b bg-muted/80 text-xs font-medium text-muted-foreground backdrop-blur">
+            <thead className="sticky top-0 z-10 grid border-b bg-muted text-xs font-medium text-muted-foreground">
               <tr className="grid" style={{ gridTemplateColumns: GRID }}>
                 {table.getHeaderGroups()[0]?.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
