@@ -78,39 +78,40 @@ async function acceptLns(ctx: IngestContext, device: IngestDevice, source: Uplin
 }
 
 /**
- * A network server's event about a device (not an uplink) into the log: a device log entry, and the
- * outcome of the downlink it reports on, if any; the storage writer writes both.
+ * A network server's event about a device that is not an uplink, as an envelope for the log: a `status`
+ * (device status only) or a `log` entry, the latter with the outcome of the downlink it reports on, if any.
+ * The storage writer writes them.
  */
-async function publishDeviceEvent(
-  ctx: IngestContext,
+function deviceEventEnvelope(
   device: IngestDevice,
   event: {
+    kind: 'status' | 'log';
     source: UplinkSource;
     name: string;
-    log: { level: number; message: string };
-    downlink?: DownlinkOutcome | undefined;
     measuredAt: Date | undefined;
     messageId: string | undefined;
+    data?: UplinkEnvelope['data'];
+    log?: { level: number; message: string };
+    downlink?: DownlinkOutcome | undefined;
     metadata: Record<string, unknown>;
   },
-): Promise<void> {
+): UplinkEnvelope {
   const receivedAt = new Date();
   const measuredAt = event.measuredAt ?? receivedAt;
-  const envelope: UplinkEnvelope = {
+  return {
     v: 1,
-    kind: 'log',
+    kind: event.kind,
     deviceId: device.id,
     companyId: device.companyId,
     source: event.source,
     receivedAt: receivedAt.toISOString(),
     measuredAt: measuredAt.toISOString(),
     messageId: event.messageId ?? `${event.name}:${measuredAt.toISOString()}`,
-    data: {},
-    log: event.log,
+    data: event.data ?? {},
+    ...(event.log ? { log: event.log } : {}),
     ...(event.downlink ? { downlink: event.downlink } : {}),
     metadata: event.metadata,
   };
-  await ctx.publisher.publishOrRefuse([envelope]);
 }
 
 export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): void {
@@ -126,20 +127,15 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
     if (event === 'status') {
       const device = await deviceOfCompany(ctx, token.companyId, chirpStackDevEui(body));
       const status = parseChirpStackStatus(body);
-      const receivedAt = new Date();
-      const measuredAt = status.measuredAt ?? receivedAt;
-      const envelope: UplinkEnvelope = {
-        v: 1,
+      const envelope = deviceEventEnvelope(device, {
         kind: 'status',
-        deviceId: device.id,
-        companyId: device.companyId,
         source: 'chirpstack',
-        receivedAt: receivedAt.toISOString(),
-        measuredAt: measuredAt.toISOString(),
-        messageId: status.messageId ?? `status:${measuredAt.toISOString()}`,
+        name: 'status',
+        measuredAt: status.measuredAt,
+        messageId: status.messageId,
         data: status.batteryLevel === undefined ? {} : { battery_level: status.batteryLevel },
         metadata: { lns: 'chirpstack', event: 'status', margin: status.margin },
-      };
+      });
       await ctx.publisher.publishOrRefuse([envelope]);
       return reply.code(202).send(accepted(envelope));
     }
@@ -149,7 +145,8 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
     const devEui = chirpStackDevEui(body);
     const device = entry && devEui ? await ctx.directory.deviceByDevEui(token.companyId, devEui) : null;
     if (entry && device) {
-      await publishDeviceEvent(ctx, device, {
+      const envelope = deviceEventEnvelope(device, {
+        kind: 'log',
         source: 'chirpstack',
         name: event,
         log: entry,
@@ -171,6 +168,7 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
           queueItemId: body.queueItemId,
         },
       });
+      await ctx.publisher.publishOrRefuse([envelope]);
     }
     request.log.info(
       { event, known: isChirpStackEvent(event), devEui: chirpStackDevEui(body), companyId: token.companyId },
@@ -189,7 +187,8 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
       const devEui = downlinkEvent.devEui ?? normalizeDevEui(request.query.dev_eui);
       const device = devEui ? await ctx.directory.deviceByDevEui(token.companyId, devEui) : null;
       if (device) {
-        await publishDeviceEvent(ctx, device, {
+        const envelope = deviceEventEnvelope(device, {
+          kind: 'log',
           source: 'tts',
           name: downlinkEvent.event,
           log: downlinkEvent.log,
@@ -198,6 +197,7 @@ export function registerLnsRoutes(app: FastifyInstance, ctx: IngestContext): voi
           messageId: downlinkEvent.messageId,
           metadata: { lns: 'tts', event: downlinkEvent.event, devEui: ttsDevEui(body) },
         });
+        await ctx.publisher.publishOrRefuse([envelope]);
       }
       return reply.code(200).send({ payload: { event: downlinkEvent.event, handled: device !== null } });
     }
