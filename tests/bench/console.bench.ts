@@ -10,10 +10,10 @@
  * and a map of every device; "empty" with the same three widgets and no devices (the baseline). Per
  * dashboard and run: the time from navigation to ready (table rows, chart data loaded, map idle), when the
  * start-up device list had arrived, the JS the page loaded (decoded and over the wire: the hashed files are
- * cached from the sign-in), and requestAnimationFrame deltas while the map pans (p50, p95, and the mean:
- * the time per drawn frame, see runSetup) at the default
- * zoom (clustered) and at street zoom, beside the compositor's floor on the same page (a CSS animation, no
- * map work). Also the first screen's gzipped JS in apps/console/dist. Chromium uses SwiftShader
+ * cached from the sign-in), and requestAnimationFrame deltas (p50, p95, and the mean: the time per drawn
+ * frame, see runSetup) while the map pans at the default zoom (clustered) and at street zoom and while it
+ * zooms two levels in and out, beside the compositor's floor on the same page (a CSS animation, no map
+ * work). Also the first screen's gzipped JS in apps/console/dist. Chromium uses SwiftShader
  * (--use-angle=swiftshader) for WebGL; everything is measured twice, with the GPU compositor (the required
  * flags) and with the software compositor (--disable-gpu-compositing added), see SETUPS. The map counts as
  * ready once it is idle with its loaded devices drawn (the test build's data-ready), and the measured
@@ -62,6 +62,7 @@ interface TestMap {
   once(event: 'idle', listener: () => void): void;
   jumpTo(options: { center: [number, number]; zoom: number }): void;
   panBy(offset: [number, number], options: { duration: number; easing?: (t: number) => number }): void;
+  zoomTo(zoom: number, options: { duration: number; easing?: (t: number) => number }): void;
 }
 /** The console's test build registers its maps here. */
 type MapWindow = Window & { __IOT_MAPS__?: Record<string, TestMap> };
@@ -173,10 +174,14 @@ function mean(values: number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
-/** rAF deltas while the map pans 600 px right and back over two seconds. */
-async function panFrames(page: Page, mapId: string, zoom: number): Promise<number[]> {
+/**
+ * rAF deltas while the map moves for two seconds from `zoom` at the default centre: `pan` 600 px right and
+ * back, `zoom` two levels in and out again (the clusters of the start are scaled while the zoom runs and
+ * recomputed when it ends, as a wheel zoom does).
+ */
+async function moveFrames(page: Page, mapId: string, zoom: number, move: 'pan' | 'zoom'): Promise<number[]> {
   return page.evaluate(
-    ([id, z, lat, lng]) =>
+    ([id, z, lat, lng, how]) =>
       new Promise<number[]>((resolve) => {
         const map = (window as MapWindow).__IOT_MAPS__?.[id as string];
         if (!map) return resolve([]);
@@ -194,8 +199,14 @@ async function panFrames(page: Page, mapId: string, zoom: number): Promise<numbe
           };
           requestAnimationFrame(tick);
           const linear = (t: number) => t;
-          map.panBy([600, 0], { duration: 1000, easing: linear });
-          setTimeout(() => map.panBy([-600, 0], { duration: 1000, easing: linear }), 1050);
+          const options = { duration: 1000, easing: linear };
+          if (how === 'pan') {
+            map.panBy([600, 0], options);
+            setTimeout(() => map.panBy([-600, 0], options), 1050);
+          } else {
+            map.zoomTo((z as number) + 2, options);
+            setTimeout(() => map.zoomTo(z as number, options), 1050);
+          }
           setTimeout(() => {
             running = false;
             resolve(deltas.slice(1));
@@ -206,7 +217,7 @@ async function panFrames(page: Page, mapId: string, zoom: number): Promise<numbe
         setTimeout(start, 3000);
         map.jumpTo({ center: [lng as number, lat as number], zoom: z as number });
       }),
-    [mapId, zoom, CENTER.latitude, CENTER.longitude] as const,
+    [mapId, zoom, CENTER.latitude, CENTER.longitude, move] as const,
   );
 }
 
@@ -397,8 +408,9 @@ async function measure(browser: Browser, platform: TestPlatform, seeded: Seeded)
   const fullListMs = await startupListIn(page);
   await page.waitForTimeout(500);
   const frames = {
-    'pan, default zoom 11': await panFrames(page, mapId, 11),
-    'pan, street zoom 15': await panFrames(page, mapId, 15),
+    'pan, default zoom 11': await moveFrames(page, mapId, 11, 'pan'),
+    'pan, street zoom 15': await moveFrames(page, mapId, 15, 'pan'),
+    'zoom 11 -> 13 -> 11': await moveFrames(page, mapId, 11, 'zoom'),
     'compositor floor (CSS animation, no map work)': await cssAnimationFrames(page),
   };
   await context.close();
