@@ -2,8 +2,8 @@
  * POST /core/devices/{id}/downlink and GET /core/devices/{id}/downlinks. A command is checked with the
  * domain's parseActionCommand first (92 unknown command, 94 bad parameter, nothing recorded), then sent
  * through the notifier's sendDownlink (the device's driver encodes it; 93 when it cannot, or when a LoRaWAN
- * device's company has no network server; a `downlinks` row queued -> sent, or failed with 95 when the
- * broker or network server does not take it). ROLE_ADMIN/ROLE_MAINUSER (64); a
+ * device has no downlink route; a `downlinks` row queued -> sent, or failed with 95 when the broker or
+ * network server does not take it). ROLE_ADMIN/ROLE_MAINUSER (64); a
  * device outside the acting company is 10.
  */
 import type { Db } from '@iot/db/db';

@@ -23,6 +23,11 @@ const DownlinkBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** How a LoRaWAN command's network server report finds it again. */
+const REFERENCE =
+  "ChirpStack's queue item id, or the correlation id the command was pushed to The Things Stack with; " +
+  'null over MQTT';
+
 const SentPayload = Type.Object({
   id: Type.Integer(),
   state: Type.String(),
@@ -31,10 +36,10 @@ const SentPayload = Type.Object({
   fport: Type.Integer(),
   encoded: Type.String({ description: 'hex of the bytes sent' }),
   via: Type.String({
-    description: 'mqtt, or chirpstack for a LoRaWAN device (queued at the network server)',
+    description: 'mqtt, or for a LoRaWAN device tts or chirpstack (queued at its network server)',
   }),
   topic: Nullable(Type.String({ description: 'the MQTT topic; null for LoRaWAN' })),
-  reference: Nullable(Type.String({ description: "the network server's queue item id; null over MQTT" })),
+  reference: Nullable(Type.String({ description: REFERENCE })),
 });
 
 const DownlinkPayload = Type.Object({
@@ -44,10 +49,13 @@ const DownlinkPayload = Type.Object({
   params: Type.Record(Type.String(), Type.Unknown()),
   encoded: Nullable(Type.String()),
   fport: Nullable(Type.Integer()),
-  state: Type.String({ description: 'queued | sent | acknowledged | failed' }),
+  state: Type.String({
+    description:
+      'queued | sent | acknowledged | failed; a LoRaWAN command becomes acknowledged or failed when its network server reports',
+  }),
   attempts: Type.Integer(),
   error: Nullable(Type.String()),
-  reference: Nullable(Type.String({ description: "the network server's queue item id (LoRaWAN)" })),
+  reference: Nullable(Type.String({ description: REFERENCE })),
   created_by: Nullable(Type.Integer()),
   rule_id: Nullable(Type.Integer()),
   created_at: Type.String({ format: 'date-time' }),
