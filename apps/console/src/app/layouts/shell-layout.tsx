@@ -1,9 +1,10 @@
 import { MOBILE_BREAKPOINT_PX } from '@iot/domain';
 import { Building2Icon } from 'lucide-react';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { DeviceActionsProvider } from '../../components/device-actions';
+import { LazyPanel } from '../../components/lazy-panel';
 import { OverlayHost, useOverlay } from '../../components/shell/overlay-host';
 import { ShellFooter } from '../../components/shell/shell-footer';
 import { Sidebar } from '../../components/shell/sidebar';
@@ -79,9 +80,9 @@ function ShellFrame({ user }: { user: CurrentUser }) {
       },
       testId: 'company-drawer',
       render: (close) => (
-        <Suspense fallback={<p className="p-4 text-sm text-muted-foreground">{t('common.loading')}</p>}>
+        <LazyPanel>
           <SettingsDrawer user={user} onDone={close} />
-        </Suspense>
+        </LazyPanel>
       ),
     });
   const doLogout = () => logout.mutate(undefined, { onSettled: () => navigate('/login', { replace: true }) });

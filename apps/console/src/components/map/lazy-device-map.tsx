@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy } from 'react';
+import { LazyPanel } from '../lazy-panel';
 import type { DeviceMapProps } from './device-map';
 
 // MapLibre and deck.gl are a lazy chunk, loaded only when a map is on screen (or about to be).
@@ -7,10 +7,9 @@ export const preloadDeviceMap = () => import('./device-map');
 const DeviceMap = lazy(() => preloadDeviceMap().then((m) => ({ default: m.DeviceMap })));
 
 export function LazyDeviceMap(props: DeviceMapProps) {
-  const { t } = useTranslation();
   return (
-    <Suspense fallback={<p className="p-4 text-sm text-muted-foreground">{t('common.loading')}</p>}>
+    <LazyPanel>
       <DeviceMap {...props} />
-    </Suspense>
+    </LazyPanel>
   );
 }

@@ -1,6 +1,7 @@
 import { ActivityIcon, BellRingIcon, MailCheckIcon, SendIcon, SigmaIcon } from 'lucide-react';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy } from 'react';
 import type { DeviceAction } from '../../components/device-actions';
+import { LazyPanel } from '../../components/lazy-panel';
 
 const RulesDrawer = lazy(() => import('./components/rules-drawer').then((m) => ({ default: m.RulesDrawer })));
 const VirtualFieldsDrawer = lazy(() =>
@@ -16,10 +17,6 @@ const DownlinkDialog = lazy(() =>
   import('./components/downlink-dialog').then((m) => ({ default: m.DownlinkDialog })),
 );
 
-function Lazy({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<p className="p-4 text-sm text-muted-foreground">…</p>}>{children}</Suspense>;
-}
-
 /** This feature's views of a device, for the device drawer (registered by the app). */
 export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
   {
@@ -27,9 +24,9 @@ export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
     labelKey: 'rules.open',
     icon: BellRingIcon,
     render: (device) => (
-      <Lazy>
+      <LazyPanel>
         <RulesDrawer device={device} />
-      </Lazy>
+      </LazyPanel>
     ),
   },
   {
@@ -37,9 +34,9 @@ export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
     labelKey: 'notifications.open',
     icon: MailCheckIcon,
     render: (device) => (
-      <Lazy>
+      <LazyPanel>
         <NotificationsDrawer device={device} />
-      </Lazy>
+      </LazyPanel>
     ),
   },
   {
@@ -47,9 +44,9 @@ export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
     labelKey: 'virtual.open',
     icon: SigmaIcon,
     render: (device) => (
-      <Lazy>
+      <LazyPanel>
         <VirtualFieldsDrawer device={device} />
-      </Lazy>
+      </LazyPanel>
     ),
   },
   {
@@ -57,9 +54,9 @@ export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
     labelKey: 'checks.open',
     icon: ActivityIcon,
     render: (device) => (
-      <Lazy>
+      <LazyPanel>
         <SensorChecksDrawer device={device} />
-      </Lazy>
+      </LazyPanel>
     ),
   },
   {
@@ -69,9 +66,9 @@ export const RULES_DEVICE_ACTIONS: DeviceAction[] = [
     editorsOnly: true,
     as: 'dialog',
     render: (device) => (
-      <Lazy>
+      <LazyPanel>
         <DownlinkDialog device={device} />
-      </Lazy>
+      </LazyPanel>
     ),
   },
 ];

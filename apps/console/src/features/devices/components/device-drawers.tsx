@@ -1,5 +1,5 @@
-import { lazy, type ReactNode, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, type ReactNode } from 'react';
+import { LazyPanel } from '../../../components/lazy-panel';
 import type { EntityHeaderInfo } from '../../../components/shell/entity-drawer-header';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import type { Device } from '../../../types/device';
@@ -45,13 +45,8 @@ export function deviceHeader(device: Device): EntityHeaderInfo {
   };
 }
 
-function Loading() {
-  const { t } = useTranslation();
-  return <p className="p-4 text-sm text-muted-foreground">{t('common.loading')}</p>;
-}
-
 function lazyBody(node: ReactNode) {
-  return <Suspense fallback={<Loading />}>{node}</Suspense>;
+  return <LazyPanel>{node}</LazyPanel>;
 }
 
 /** Opens the device drawers: the device itself in the first slot, its views stacked in the second. */

@@ -1,6 +1,7 @@
 import { BellIcon, MailIcon } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyPanel } from '../../../components/lazy-panel';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { Button } from '../../../components/ui/button';
 import { useMessages } from '../api/get-messages';
@@ -18,9 +19,9 @@ export function MessagesButton() {
       header: { name: t('messages.title'), icon: <MailIcon /> },
       testId: 'messages-drawer',
       render: () => (
-        <Suspense fallback={<p className="p-4 text-sm text-muted-foreground">{t('common.loading')}</p>}>
+        <LazyPanel>
           <MessagesDrawer />
-        </Suspense>
+        </LazyPanel>
       ),
     });
   return (
