@@ -30,9 +30,8 @@ export interface DeviceState {
   clicks: number;
   startedAt: number;
   rnd: () => number;
-  /** Frames sent within the current second (see buildUplink). */
-  second?: number;
-  framesThisSecond?: Set<string>;
+  /** Frames (hex) sent within the last REPEAT_WINDOW_MS, with when (see buildUplink). */
+  recentFrames?: Map<string, number>;
   /** Fields the device's downlinks have set (a relay switched on): they win over the generator's. */
   reported?: Reading;
 }
@@ -142,6 +141,13 @@ export interface Uplink {
   messageId: string;
 }
 
+/**
+ * How long a frame a device sent is not sent again (see buildUplink): frames built up to this far apart
+ * can arrive in one second when the front door takes them up to half a second late. Longer windows leave
+ * devices with few distinct frames (the frost sensor) no frame to draw.
+ */
+const REPEAT_WINDOW_MS = 1500;
+
 export function buildUplink(
   device: SimDevice,
   profile: DeviceProfile,
@@ -152,20 +158,20 @@ export function buildUplink(
   if (profile.frameDriver) {
     // Ingest identifies a frame without its own id by device, bytes and second of receipt, so the same frame
     // twice in one second is stored once. At simulation rates above one per second per device, draw again
-    // (real devices do not report that often, and their readings would differ).
-    const second = Math.floor(now / 1000);
-    if (state.second !== second) {
-      state.second = second;
-      state.framesThisSecond = new Set();
-    }
+    // (real devices do not report that often, and their readings would differ). Not only within the
+    // second the frame is built in: frames built in two seconds can arrive in one (a busy machine delays
+    // some), so the frames of the last REPEAT_WINDOW_MS count.
+    state.recentFrames ??= new Map();
+    const recent = state.recentFrames;
+    for (const [hex, at] of recent) if (now - at >= REPEAT_WINDOW_MS) recent.delete(hex);
     let generated = completeForFrame(profile.frameDriver, reading, state, now);
     let frame = encodeFrame(profile.frameDriver, generated);
-    for (let draw = 0; draw < 20 && state.framesThisSecond?.has(hexOf(frame.bytes)); draw += 1) {
+    for (let draw = 0; draw < 20 && recent.has(hexOf(frame.bytes)); draw += 1) {
       const again = profile.kind.reading(demoHour(now), state.rnd, profile.index);
       generated = completeForFrame(profile.frameDriver, again, state, now);
       frame = encodeFrame(profile.frameDriver, generated);
     }
-    state.framesThisSecond?.add(hexOf(frame.bytes));
+    recent.set(hexOf(frame.bytes), now);
     return {
       deviceId: device.id,
       body: frame.bytes,
