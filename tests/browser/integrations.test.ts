@@ -201,6 +201,58 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     await context.close();
   });
 
+  it('a command the device never acknowledged reaches every user as a message in their language', async () => {
+    // Runs after the test above: the network server is set. The main user sends another relay command…
+    const { context, page } = await signedIn('main@demo.test');
+    const commands = await openCommandDialog(page);
+    await expect.poll(() => commands.getByTestId('downlink-via').getAttribute('data-via')).toBe('chirpstack');
+    const before = chirpstack.queued.length;
+    await commands.getByTestId('downlink-command').selectOption('reboot');
+    await commands.getByTestId('downlink-send').click();
+    await expect.poll(() => chirpstack.queued.length, { timeout: 15_000 }).toBe(before + 1);
+    await context.close();
+
+    // …that the board never acknowledges: ChirpStack's ack event then leaves out `acknowledged`.
+    const ack = await fetch(`${platform.ingestUrl}/chirpstack?event=ack`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${chirpstackToken}` },
+      body: JSON.stringify({
+        time: new Date().toISOString(),
+        deviceInfo: { devEui: DEV_EUI, deviceName: RELAY_BOARD },
+        queueItemId: chirpstack.queued[before]!.id,
+        fCntDown: 2,
+      }),
+    });
+    expect(ack.status).toBe(200);
+
+    // A plain user, who never saw the dialog, reads it in the messages drawer, worded in German.
+    const reader = await signedIn('user@demo.test');
+    await expect
+      .poll(
+        async () => {
+          await reader.page.reload();
+          return Number(await reader.page.getByTestId('messages-button').getAttribute('data-unread'));
+        },
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
+    await reader.page.getByTestId('messages-button').click();
+    const message = reader.page
+      .getByTestId('messages-drawer')
+      .locator('[data-kind="downlink_failed"]')
+      .filter({ hasText: RELAY_BOARD });
+    await message.waitFor();
+    // The subject follows the badge "Neu" of an unread message.
+    expect(await message.getByTestId('message-subject').textContent()).toBe(
+      `NeuBefehl nicht zugestellt: ${RELAY_BOARD}`,
+    );
+    expect(await message.getByTestId('message-body').textContent()).toMatch(
+      /^„Gerät neu starten“, gesendet \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, hat das Gerät nicht erreicht: not acknowledged by the device \(ChirpStack\)\. /,
+    );
+    await keepScreenshot(reader.page, 'messages-downlink-failed');
+    await reader.context.close();
+  });
+
   it('a plain user’s settings have no integrations tab', async () => {
     const { context, page } = await signedIn('user@demo.test');
     await page.getByTestId('user-menu').click();

@@ -1,5 +1,5 @@
 import type { Config } from '@iot/config';
-import { type Db, findRecordedJobsSince } from '@iot/db';
+import { type Db, expireUnansweredDownlinks, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
 import { createDbJobKeyStore, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
 import { enqueueNotifyAction, NOTIFY_ACTION, type NotifyActionPayload } from '@iot/notifier';
@@ -23,7 +23,10 @@ export interface StartRulesWorkerOptions {
   eventLog?: EventLog;
   /** Where notify jobs go; the platform hands in the notifier's. Else openJobQueue(config), closed on stop. */
   queue?: JobQueue;
-  /** Timer of no-data checks and rules (ms); 0 switches it off. Default 60 s. */
+  /**
+   * Timer of no-data checks and rules (ms); 0 switches it off. Default 60 s. Each tick also fails the
+   * LoRaWAN commands whose network server has not reported on them within config.DOWNLINK_ACK_TIMEOUT_HOURS.
+   */
   timerIntervalMs?: number;
   /** Log batches: at most this many uplinks, a partly filled batch waits at most maxWaitMs. */
   maxBatch?: number;
@@ -46,9 +49,17 @@ export interface StartRulesWorkerOptions {
   afterCommit?: (info: { jobs: number; records: number }) => Promise<void> | void;
 }
 
+export interface TimerTickResult {
+  /** Notify jobs handed over, devices judged for no-data checks and rules. */
+  jobs: number;
+  devices: number;
+  /** LoRaWAN commands failed for want of a report from their network server. */
+  expiredDownlinks: number;
+}
+
 export interface RulesWorkerService extends Service {
   /** Runs one timer tick now (tests, tools); resolves when its jobs were handed over. */
-  tick(): Promise<{ jobs: number; devices: number }>;
+  tick(): Promise<TimerTickResult>;
   /** Log partitions this member owns right now (changes while the consumer group rebalances). */
   partitions(): readonly number[];
 }
@@ -168,7 +179,8 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
 
   // Jobs of a tick whose enqueue failed are kept and handed over first at the next tick.
   let unsent: unknown[] = [];
-  let running: Promise<{ jobs: number; devices: number }> | undefined;
+  let running: Promise<TimerTickResult> | undefined;
+  const downlinkAckTimeoutMs = config.DOWNLINK_ACK_TIMEOUT_HOURS * 3_600_000;
   const tick = () => {
     running ??= (async () => {
       try {
@@ -183,7 +195,14 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
           unsent.push(...result.jobs);
           throw error;
         });
-        return { jobs: result.jobs.length, devices: result.devices };
+        const expired = await expireUnansweredDownlinks(db, {
+          now: new Date(clock()),
+          timeoutMs: downlinkAckTimeoutMs,
+        });
+        if (expired.length > 0) {
+          log.warn({ downlinks: expired.map((d) => d.id) }, 'LoRaWAN commands without a report failed');
+        }
+        return { jobs: result.jobs.length, devices: result.devices, expiredDownlinks: expired.length };
       } finally {
         running = undefined;
       }

@@ -464,6 +464,74 @@ forEachDb((suite) => {
     });
   });
 
+  describe('unanswered LoRaWAN commands', () => {
+    it('fails a command its network server never reported on after DOWNLINK_ACK_TIMEOUT_HOURS, and tells its company once', async () => {
+      const now = Date.now();
+      const h = await harness(suite.db, { clock: () => now });
+      const hour = 60 * minute;
+      const mine = await createDevice(suite.db, 'Valve north');
+      const theirs = await createDevice(suite.db, 'Valve south');
+      const downlink = (
+        device: { companyId: number; deviceId: number },
+        state: string,
+        reference: string | null,
+        sentHoursAgo: number,
+      ) =>
+        insertId(
+          suite.db,
+          `INSERT INTO downlinks (company_id, device_id, command, state, reference, created_at, sent_at)
+           VALUES ($1, $2, 'switch_valve', $3, $4, $5, $5)`,
+          [device.companyId, device.deviceId, state, reference, new Date(now - sentHoursAgo * hour)],
+        );
+      const ids = {
+        unanswered: await downlink(mine, 'sent', 'q-unanswered', 25),
+        young: await downlink(mine, 'sent', 'q-young', 23),
+        mqtt: await downlink(mine, 'sent', null, 25), // MQTT: no report ever comes, `sent` is final
+        acknowledged: await downlink(mine, 'acknowledged', 'q-acked', 25),
+        theirs: await downlink(theirs, 'sent', 'q-theirs', 48),
+      };
+
+      expect(await h.worker.tick()).toMatchObject({ expiredDownlinks: 2 });
+      expect(await h.worker.tick()).toMatchObject({ expiredDownlinks: 0 });
+
+      const { rows } = await suite.db.query<{ id: number; state: string; error: string | null }>(
+        'SELECT id::int AS id, state, error FROM downlinks WHERE id = ANY($1) ORDER BY id',
+        [Object.values(ids)],
+      );
+      expect(rows).toEqual([
+        { id: ids.unanswered, state: 'failed', error: 'no report from the network server within 24 h' },
+        { id: ids.young, state: 'sent', error: null },
+        { id: ids.mqtt, state: 'sent', error: null },
+        { id: ids.acknowledged, state: 'acknowledged', error: null },
+        { id: ids.theirs, state: 'failed', error: 'no report from the network server within 24 h' },
+      ]);
+      const messages = await suite.db.query<{
+        company_id: number;
+        subject: string;
+        kind: string;
+        params: unknown;
+      }>(
+        `SELECT company_id::int AS company_id, subject, kind, params FROM messages
+          WHERE company_id = ANY($1) ORDER BY company_id`,
+        [[mine.companyId, theirs.companyId]],
+      );
+      expect(messages.rows).toEqual([
+        {
+          company_id: mine.companyId,
+          subject: 'Command not delivered: Valve north',
+          kind: 'downlink_failed',
+          params: expect.objectContaining({ downlink_id: ids.unanswered, device: 'Valve north' }),
+        },
+        {
+          company_id: theirs.companyId,
+          subject: 'Command not delivered: Valve south',
+          kind: 'downlink_failed',
+          params: expect.objectContaining({ downlink_id: ids.theirs, device: 'Valve south' }),
+        },
+      ]);
+    });
+  });
+
   describe('stage hook (tests/bench/rules.bench.ts)', () => {
     it('reports a batch at its stage boundaries, in order, only while the iot:stage channel has a subscriber', async () => {
       const seen: [string, string[]][] = [];

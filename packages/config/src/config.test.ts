@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       DEMO_DATA: true,
       COOKIE_SECURE: false,
       HTTP_ACTIONS_ALLOW_PRIVATE: false,
+      DOWNLINK_ACK_TIMEOUT_HOURS: 24,
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
@@ -37,6 +38,8 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'localhost:5432' }, 'DATABASE_URL'],
     [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ DOWNLINK_ACK_TIMEOUT_HOURS: '0' }, 'DOWNLINK_ACK_TIMEOUT_HOURS'],
+    [{ DOWNLINK_ACK_TIMEOUT_HOURS: 'a day' }, 'DOWNLINK_ACK_TIMEOUT_HOURS'],
     [{ PROFILE: 'distributed' }, 'DATABASE_URL: required in the distributed profile'],
   ])('rejects %j naming %s', (env, named) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -70,6 +70,12 @@ export const ConfigSchema = Type.Object({
    * link-local and private addresses.
    */
   HTTP_ACTIONS_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  /**
+   * Hours a LoRaWAN command may wait at its network server for a report (acknowledged or failed) before
+   * it counts as failed and the company gets a system message. A class A device takes its command after
+   * its next uplink and acknowledges it in the one after, so this must cover two reporting intervals.
+   */
+  DOWNLINK_ACK_TIMEOUT_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 30, default: 24 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },

@@ -107,6 +107,8 @@ export function presentMessage(m: MessageRecord) {
     read_at: iso(m.readAt),
     device_id: m.deviceId,
     rule_id: m.ruleId,
+    kind: m.kind,
+    params: m.params,
     created_at: m.createdAt.toISOString(),
   };
 }

@@ -419,6 +419,11 @@ export const de: ConsoleMessages = {
   'outbox.emails-empty': 'Keine E-Mails.',
   'outbox.phone-empty': 'Keine SMS oder Anrufe.',
   'outbox.no-permission': 'Der Postausgang ist für Benutzer mit ROLE_ADMIN oder ROLE_MAINUSER.',
+  'messages.kind.downlink_failed.subject': 'Befehl nicht zugestellt: {{device}}',
+  'messages.kind.downlink_failed.body':
+    '„{{command}}“, gesendet {{sent}}, hat das Gerät nicht erreicht: {{error}}. Prüfen Sie das Gerät und senden Sie den Befehl erneut.',
+  'messages.kind.downlink_failed.body-rule':
+    'Der Befehl „{{command}}“ einer Regel, gesendet {{sent}}, hat das Gerät nicht erreicht: {{error}}. Prüfen Sie das Gerät und senden Sie den Befehl erneut.',
   'messages.outbox-link': 'Postausgang: E-Mail, SMS und Anrufe',
 
   'error.url': 'Bitte eine Webadresse mit http:// oder https:// eingeben.',

@@ -420,6 +420,11 @@ export const en = {
   'outbox.emails-empty': 'No email.',
   'outbox.phone-empty': 'No SMS or calls.',
   'outbox.no-permission': 'The outbox is for users with ROLE_ADMIN or ROLE_MAINUSER.',
+  'messages.kind.downlink_failed.subject': 'Command not delivered: {{device}}',
+  'messages.kind.downlink_failed.body':
+    '"{{command}}", sent {{sent}}, did not reach the device: {{error}}. Check the device and send the command again.',
+  'messages.kind.downlink_failed.body-rule':
+    'A rule\'s command "{{command}}", sent {{sent}}, did not reach the device: {{error}}. Check the device and send the command again.',
   'messages.outbox-link': 'Outbox: email, SMS and calls',
 
   'error.url': 'Please enter a web address starting with http:// or https://.',

@@ -277,6 +277,45 @@ forEachDb((suite) => {
         },
         { level: 5, message: 'downlink acknowledged by the device' },
       ]);
+
+      // The two failures reach the company's users as system messages (migration 0023), once each,
+      // although the late ack came again; nothing reaches the other company.
+      const messages = await suite.db.query<{
+        company_id: number;
+        level: number;
+        kind: string;
+        params: unknown;
+      }>(
+        `SELECT company_id::int AS company_id, level::int AS level, kind, params FROM messages
+          WHERE company_id = ANY($1) ORDER BY id`,
+        [[company, other]],
+      );
+      const valveName = (
+        await suite.db.query<{ name: string }>('SELECT name FROM devices WHERE id = $1', [valve.id])
+      ).rows[0]!.name;
+      expect(messages.rows).toEqual([
+        {
+          company_id: company,
+          level: 3,
+          kind: 'downlink_failed',
+          params: expect.objectContaining({
+            downlink_id: ids.timedOut,
+            device: valveName,
+            command: 'switch_valve',
+            error: 'not acknowledged by the device (ChirpStack)',
+            by_rule: false,
+          }),
+        },
+        {
+          company_id: company,
+          level: 3,
+          kind: 'downlink_failed',
+          params: expect.objectContaining({
+            downlink_id: ids.ttsFailed,
+            error: 'The Things Stack: application downlink too long',
+          }),
+        },
+      ]);
     });
 
     it('keeps where a TTS webhook says the device’s downlinks go, rewritten only when it changes', async () => {

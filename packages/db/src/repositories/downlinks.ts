@@ -78,3 +78,28 @@ export async function listDownlinks(
  * and sends it back with the downlink's ack, nack, sent and failed messages, where ingest finds it.
  */
 export const TTS_DOWNLINK_CORRELATION_PREFIX = 'iot:downlink:';
+
+/**
+ * Fails the LoRaWAN commands whose network server has said nothing about them for `timeoutMs`: neither
+ * that the device acknowledged them nor that they failed (a TTS webhook without its downlink message
+ * types, a ChirpStack whose event integration is not set up, a device that went silent). Such a command
+ * would otherwise stay `sent` for good, and an operator would take a valve for closed that never got its
+ * command. Migration 0023's trigger tells the company with a system message. A report that arrives later
+ * changes nothing (updateDownlinkOutcomes moves `sent` rows only). MQTT commands have no report: `sent`
+ * is their last state, so rows without a reference are left alone. Runs across companies, as the
+ * platform's own housekeeping, on the downlinks_pending_idx partial index.
+ */
+export async function expireUnansweredDownlinks(
+  q: Queryable,
+  options: { now: Date; timeoutMs: number },
+): Promise<{ id: number; companyId: number; deviceId: number }[]> {
+  const cutoff = new Date(options.now.getTime() - options.timeoutMs);
+  const hours = Math.round((options.timeoutMs / 3_600_000) * 10) / 10;
+  const { rows } = await q.query<{ id: number; company_id: number; device_id: number }>(
+    `UPDATE downlinks SET state = 'failed', error = $2
+      WHERE state = 'sent' AND reference IS NOT NULL AND created_at < $1 AND sent_at < $1
+      RETURNING id::int AS id, company_id::int AS company_id, device_id::int AS device_id`,
+    [cutoff, `no report from the network server within ${hours} h`],
+  );
+  return rows.map((r) => ({ id: r.id, companyId: r.company_id, deviceId: r.device_id }));
+}

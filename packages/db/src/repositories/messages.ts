@@ -15,6 +15,12 @@ export interface MessageRecord {
   readAt: Date | null;
   deviceId: number | null;
   ruleId: number | null;
+  /**
+   * Set on the platform's own messages (migration 0023: `downlink_failed`), null on a rule's system
+   * action: what the message says, with `params`, so a reader's console can word it in their language.
+   */
+  kind: string | null;
+  params: Record<string, unknown> | null;
   createdAt: Date;
 }
 
@@ -33,6 +39,8 @@ interface Row {
   read_at: Date | null;
   device_id: number | null;
   rule_id: number | null;
+  kind: string | null;
+  params: Record<string, unknown> | null;
   created_at: Date;
 }
 
@@ -49,6 +57,8 @@ function toRecord(row: Row): MessageRecord {
     readAt: row.read_at,
     deviceId: row.device_id,
     ruleId: row.rule_id,
+    kind: row.kind,
+    params: row.params,
     createdAt: row.created_at,
   };
 }
@@ -61,7 +71,7 @@ export async function listMessages(
 ): Promise<MessageRecord[]> {
   const { rows } = await q.query<Row>(
     `SELECT id::int AS id, user_id::int AS user_id, subject, body, level::int AS level, is_read, read_at,
-            device_id::int AS device_id, rule_id::int AS rule_id, created_at
+            device_id::int AS device_id, rule_id::int AS rule_id, kind, params, created_at
        FROM messages WHERE ${VISIBLE} ${options.includeRead ? '' : 'AND NOT is_read'}
       ORDER BY created_at DESC, id DESC LIMIT $3`,
     [companyId, userId, options.limit],

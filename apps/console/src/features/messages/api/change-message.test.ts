@@ -13,6 +13,8 @@ const message = (id: number, is_read: boolean): Message => ({
   is_read,
   read_at: null,
   device_id: null,
+  kind: null,
+  params: null,
   rule_id: null,
   created_at: '2026-11-21T06:00:00Z',
 });

@@ -14,6 +14,7 @@ import { canEdit } from '../../../lib/roles';
 import { useDeleteMessage, useReadMessage } from '../api/change-message';
 import { useMessages } from '../api/get-messages';
 import type { Message } from '../types';
+import { useMessageText } from './message-text';
 
 /** The messages drawer: unread messages (read ones too with the toggle), mark read, delete read ones. */
 export function MessagesDrawer() {
@@ -25,11 +26,12 @@ export function MessagesDrawer() {
   const remove = useDeleteMessage();
   const list = messages.data;
   const user = useCurrentUser();
+  const textOf = useMessageText();
 
   const confirmDelete = async (message: Message) => {
     const ok = await overlay.confirm({
       title: t('messages.delete-title'),
-      message: t('messages.delete-message', { subject: message.subject }),
+      message: t('messages.delete-message', { subject: textOf(message).subject }),
       confirmLabel: t('common.delete'),
       destructive: true,
       testId: 'message-delete-confirm',
@@ -72,6 +74,7 @@ export function MessagesDrawer() {
               className="rounded-lg border p-3"
               data-testid={`message-${message.id}`}
               data-read={message.is_read}
+              data-kind={message.kind ?? undefined}
             >
               <div className="flex items-start justify-between gap-2">
                 <div className="min-w-0">
@@ -81,7 +84,7 @@ export function MessagesDrawer() {
                         {t('messages.new')}
                       </Badge>
                     )}
-                    {message.subject}
+                    {textOf(message).subject}
                   </p>
                   <p className="text-xs text-muted-foreground">
                     {formatDateTime(message.created_at, i18n.language)}
@@ -116,7 +119,9 @@ export function MessagesDrawer() {
                   )}
                 </div>
               </div>
-              <p className="mt-2 text-sm whitespace-pre-wrap break-words">{message.body}</p>
+              <p className="mt-2 text-sm whitespace-pre-wrap break-words" data-testid="message-body">
+                {textOf(message).body}
+              </p>
             </li>
           ))}
         </ul>

@@ -23,6 +23,20 @@ const Message = Type.Object({
   read_at: Nullable(Type.String({ format: 'date-time' })),
   device_id: Nullable(Type.Integer()),
   rule_id: Nullable(Type.Integer()),
+  kind: Nullable(
+    Type.String({
+      description:
+        "null: a rule's system action (subject and body as the rule wrote them). downlink_failed: the platform's " +
+        'own message that a command queued at a LoRaWAN network server failed or got no report in time ' +
+        '(DOWNLINK_ACK_TIMEOUT_HOURS); subject and body are English, params lets a client word it itself',
+    }),
+  ),
+  params: Nullable(
+    Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'downlink_failed: downlink_id, device (name), command, error, sent_at, by_rule (sent by a rule action)',
+    }),
+  ),
   created_at: Type.String({ format: 'date-time' }),
 });
 

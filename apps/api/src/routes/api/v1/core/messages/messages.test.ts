@@ -92,4 +92,46 @@ forEachDb((suite) => {
       { id: foreign, is_read: false },
     ]);
   });
+
+  it("lists a failed LoRaWAN command as the platform's own message with its kind and parameters; a rule's has none", async () => {
+    const team = await createTeam(suite.db);
+    const insert = async (sql: string, params: unknown[]) =>
+      (await suite.db.query<{ id: number }>(`${sql} RETURNING id::int AS id`, params)).rows[0]!.id;
+    const valve = await insert(`INSERT INTO devices (company_id, name) VALUES ($1, 'Valve 7')`, [
+      team.company.id,
+    ]);
+    const sentAt = new Date('2026-03-01T06:00:00Z');
+    const downlink = await insert(
+      `INSERT INTO downlinks (company_id, device_id, command, state, reference, sent_at)
+       VALUES ($1, $2, 'switch_solenoid_valve', 'sent', 'q-7', $3)`,
+      [team.company.id, valve, sentAt],
+    );
+    await insert(`INSERT INTO messages (company_id, subject, body) VALUES ($1, 'Too warm', '9 °C')`, [
+      team.company.id,
+    ]);
+    await suite.db.query(`UPDATE downlinks SET state = 'failed', error = 'device offline' WHERE id = $1`, [
+      downlink,
+    ]);
+
+    const client = await signIn(team.plain.email);
+    const res = await client.get('/api/v1/core/messages?show_read=0');
+    expect(res.status).toBe(200);
+    const [failed, rule] = res.body.payload.messages;
+    expect(failed).toMatchObject({
+      subject: 'Command not delivered: Valve 7',
+      body: 'switch_solenoid_valve: device offline',
+      level: 3,
+      device_id: valve,
+      kind: 'downlink_failed',
+      params: {
+        downlink_id: downlink,
+        device: 'Valve 7',
+        command: 'switch_solenoid_valve',
+        error: 'device offline',
+        by_rule: false,
+      },
+    });
+    expect(new Date(failed.params.sent_at)).toEqual(sentAt);
+    expect(rule).toMatchObject({ subject: 'Too warm', kind: null, params: null });
+  });
 });
