@@ -150,6 +150,8 @@ export async function evaluateUplinkBatch(options: {
 
   const trace = stageHook();
   const ids = trace ? uplinks.map((u) => u.uplink.messageId) : [];
+  // High priority: on PGlite's one connection this batch, which may carry an alarm to its notification,
+  // goes before the storage writer's bulk transactions waiting beside it (Db TransactionOptions).
   return db.transaction(async (tx) => {
     trace?.('rw: transaction started', ids);
     const inputs = await readInputs(tx, refs, ruleCache);
@@ -314,8 +316,10 @@ export async function evaluateUplinkBatch(options: {
       ...(pendingRules ? { pendingRules } : {}),
       ...(handOver.claimed ? { claimed: handOver.claimed } : {}),
     };
-  });
+  }, HIGH_PRIORITY);
 }
+
+const HIGH_PRIORITY = { priority: 'high' } as const;
 
 /**
  * The batch's devices, their active rules, virtual fields and sensor checks, the state rows locked.

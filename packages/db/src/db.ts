@@ -23,7 +23,7 @@ export interface Db extends Queryable {
    * Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws.
    * Inside `fn` use only `tx`: calling this `Db` again from inside throws (on PGlite it would wait forever).
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * LISTEN to `channel`; resolves once the LISTEN is in effect. PostgreSQL: on a dedicated connection;
    * notifications sent while it was down are lost, so `onLost` runs when the connection is found lost
@@ -38,6 +38,16 @@ export interface Db extends Queryable {
     onLost?: () => void,
   ): Promise<Unlisten>;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * `high`: on PGlite, whose one connection runs one transaction at a time, this transaction goes before
+   * every waiting one without it (pglite-worker.js, "two lanes"): the rules worker's batches, which carry
+   * an alarm to its notification, do not queue behind the storage writer's bulk writes. PostgreSQL runs
+   * transactions side by side on its pool and ignores it.
+   */
+  priority?: 'high';
 }
 
 /** Stops one subscription of `Db.listen`. */

@@ -1,4 +1,4 @@
-export type { Db, Queryable, QueryResult, Unlisten } from './db';
+export type { Db, Queryable, QueryResult, TransactionOptions, Unlisten } from './db';
 export {
   loadMigrationsFromDir,
   type MigrateOptions,

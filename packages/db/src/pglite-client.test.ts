@@ -262,6 +262,64 @@ describe('PGlite in a worker thread', () => {
     expect(plain % 2).toBe(0);
   });
 
+  it('starts a high-priority transaction before those already waiting, and the rest in their order', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await db.exec('CREATE TABLE log (seq serial, what text)');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = () => {};
+    const holds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const write = (what: string) => (tx: { query: Db['query'] }) =>
+      tx.query('INSERT INTO log (what) VALUES ($1)', [what]).then(() => undefined);
+    // The running transaction holds PGlite's connection while the others arrive.
+    const running = db.transaction(async (tx) => {
+      await write('running')(tx);
+      holding();
+      await held;
+    });
+    await holds;
+    const waiting = [
+      db.transaction(write('bulk 1')),
+      db.transaction(write('bulk 2')),
+      db.transaction(write('alarm 1'), { priority: 'high' }),
+      db.transaction(write('bulk 3')),
+      db.transaction(write('alarm 2'), { priority: 'high' }),
+    ];
+    await sleep(50);
+    release();
+    await Promise.all([running, ...waiting]);
+    const { rows } = await db.query<{ what: string }>('SELECT what FROM log ORDER BY seq');
+    expect(rows.map((r) => r.what)).toEqual(['running', 'alarm 1', 'alarm 2', 'bulk 1', 'bulk 2', 'bulk 3']);
+  });
+
+  it('close ends the transactions still waiting for the connection: their callers see it closed', async () => {
+    const db = await openPglite();
+    await db.exec('CREATE TABLE t (v text)');
+    let holding = () => {};
+    const holds = new Promise<void>((resolve) => {
+      holding = resolve;
+    });
+    const running = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO t VALUES ('running')");
+      holding();
+      await sleep(200);
+      await tx.query('SELECT 1');
+    });
+    await holds;
+    const queued = db.transaction((tx) => tx.query("INSERT INTO t VALUES ('queued')"), { priority: 'high' });
+    const outcomes = Promise.allSettled([running, queued]);
+    await db.close();
+    for (const outcome of await outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect(String((outcome as PromiseRejectedResult).reason)).toMatch(/closed/);
+    }
+  });
+
   it('delivers the notifications of committed transactions to listen, and none after unlisten', async () => {
     const db = await openPglite();
     open.push(db);

@@ -193,11 +193,13 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
   const db: Db = {
     kind: 'pglite',
     ...statementsOutsideTransactions(() => db, direct),
-    async transaction(fn) {
+    async transaction(fn, options) {
       assertNotInTransaction(db, 'transaction');
       // fn runs at once: its first statement follows `begin` and waits in the worker for BEGIN (which
-      // waits for every transaction before it), so PGlite does not wait for this thread in between.
-      const { id: tx, reply: begun } = send<number>({ op: 'begin' });
+      // waits for the transactions admitted before it), so PGlite does not wait for this thread in between.
+      const { id: tx, reply: begun } = send<number>(
+        options?.priority ? { op: 'begin', priority: options.priority } : { op: 'begin' },
+      );
       begun.catch(() => undefined);
       let result: Awaited<ReturnType<typeof fn>>;
       try {

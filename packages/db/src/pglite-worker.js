@@ -6,8 +6,9 @@
  * Requests from the main thread: { id, op, ... } with op
  *   query { sql, params, tx? } -> { rows, rowCount }
  *   exec  { sql, tx? }         -> undefined
- *   begin {}                   -> its own id, once PGlite's BEGIN ran; statements name it as `tx` and may
- *                                 follow at once (they wait here for BEGIN)
+ *   begin { priority? }        -> its own id, once PGlite's BEGIN ran; statements name it as `tx` and may
+ *                                 follow at once (they wait here for BEGIN); `priority: 'high'` goes before
+ *                                 every waiting transaction without it (see admitNext)
  *   commit { tx } / rollback { tx } -> undefined, once PGlite's COMMIT / ROLLBACK ran
  *   close {}                   -> undefined, once PGlite is closed; the worker then ends
  *   listen { channel } / unlisten { channel } -> undefined, once PGlite's LISTEN / UNLISTEN ran
@@ -90,11 +91,51 @@ async function target(tx) {
 }
 
 /**
- * Starts transaction `id`. The main thread does not wait for BEGIN: it sends the transaction's first
- * statement right behind `begin`, which waits here until PGlite's BEGIN ran. So PGlite, which holds its
- * one connection for the whole transaction, does not sit idle for a round trip to a busy main thread.
+ * Transactions waiting for PGlite's one connection, in two lanes. PGlite's own mutex is first come, first
+ * served; here the transactions that carry an alarm to its notification (the rules worker's batches,
+ * `priority: 'high'`) go before the bulk work waiting beside them (the storage writer's batches, the
+ * notifier's bookkeeping), so an alarm waits at most for the one transaction PGlite runs, not for every
+ * write queued before it. One transaction is handed to PGlite at a time; plain statements outside
+ * transactions go to PGlite directly, as before.
  */
-function begin(id) {
+const waiting = { high: [], normal: [] };
+let running = false;
+
+function admitNext() {
+  if (running) return;
+  const next = waiting.high.shift() ?? waiting.normal.shift();
+  if (!next) return;
+  running = true;
+  next();
+}
+
+/**
+ * Starts transaction `id` once admitted. The main thread does not wait for BEGIN: it sends the
+ * transaction's first statement right behind `begin`, which waits here until PGlite's BEGIN ran. So
+ * PGlite, which holds its one connection for the whole transaction, does not sit idle for a round trip to
+ * a busy main thread.
+ */
+function begin(id, priority) {
+  let finished;
+  // close() waits for queued transactions too: it ends them early, they run BEGIN and ROLLBACK.
+  const done = new Promise((resolve) => {
+    finished = resolve;
+  });
+  inFlight.add(done);
+  done.finally(() => inFlight.delete(done));
+  const open = startable(id);
+  (priority === 'high' ? waiting.high : waiting.normal).push(() =>
+    open.start().finally(() => {
+      running = false;
+      finished();
+      admitNext();
+    }),
+  );
+  admitNext();
+}
+
+/** Transaction `id`, registered so that its statements can wait for it; `start` runs its BEGIN. */
+function startable(id) {
   let opened;
   let notOpened;
   const open = {
@@ -111,6 +152,12 @@ function begin(id) {
   };
   open.opened.catch(() => {});
   transactions.set(id, open);
+  open.start = () => runTransaction(open, id, opened, notOpened);
+  return open;
+}
+
+/** Runs admitted transaction `id`; resolves when it ended, whichever way. */
+function runTransaction(open, id, opened, notOpened) {
   // PGlite's transaction: BEGIN under its mutex (a plain query waits for the whole transaction), then
   // the callback holds it open until the main thread sends commit (resolve) or rollback (reject).
   const done = pglite.transaction(
@@ -140,8 +187,7 @@ function begin(id) {
       fail(open.endId, error);
     },
   );
-  inFlight.add(settled);
-  settled.finally(() => inFlight.delete(settled));
+  return settled;
 }
 
 function end(id, tx, commit) {
@@ -318,7 +364,7 @@ async function close(id) {
 parentPort.on('message', (message) => {
   const { id, op } = message;
   if (closing) return fail(id, new Error('PGlite is closed'));
-  if (op === 'begin') return begin(id);
+  if (op === 'begin') return begin(id, message.priority);
   if (op === 'commit' || op === 'rollback') return end(id, message.tx, op === 'commit');
   if (op === 'close') return void close(id);
   const work = run(message).then(

@@ -56,7 +56,7 @@ function testDb(db: Db, url: string | undefined, drop: () => Promise<void>): Tes
     url,
     query: (sql, params) => db.query(sql, params),
     exec: (sql) => db.exec(sql),
-    transaction: (fn) => db.transaction(fn),
+    transaction: (fn, options) => db.transaction(fn, options),
     ...(db.listen ? { listen: db.listen.bind(db) } : {}),
     close: () => db.close(),
     drop,
