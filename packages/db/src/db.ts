@@ -42,10 +42,11 @@ export interface Db extends Queryable {
 
 export interface TransactionOptions {
   /**
-   * `high`: on PGlite, whose one connection runs one transaction at a time, this transaction goes before
-   * every waiting one without it (pglite-worker.js, "two lanes"): the rules worker's batches, which carry
-   * an alarm to its notification, do not queue behind the storage writer's bulk writes. PostgreSQL runs
-   * transactions side by side on its pool and ignores it.
+   * `high`: on PGlite, whose one connection runs one transaction or statement at a time, this transaction
+   * goes before every waiting transaction and plain statement without it (pglite-worker.js, packages/db
+   * README "Two lanes"): the rules worker's batches, which carry an alarm to its notification, do not
+   * queue behind the storage writer's bulk writes or the maintenance pass. PostgreSQL runs transactions
+   * side by side on its pool and ignores it.
    */
   priority?: 'high';
 }

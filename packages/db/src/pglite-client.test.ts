@@ -262,7 +262,7 @@ describe('PGlite in a worker thread', () => {
     expect(plain % 2).toBe(0);
   });
 
-  it('starts a high-priority transaction before those already waiting, and the rest in their order', async () => {
+  it('starts a high-priority transaction before the transactions and plain statements already waiting, and the rest in their order', async () => {
     const db = await openPglite();
     open.push(db);
     await db.exec('CREATE TABLE log (seq serial, what text)');
@@ -285,6 +285,7 @@ describe('PGlite in a worker thread', () => {
     await holds;
     const waiting = [
       db.transaction(write('bulk 1')),
+      db.query("INSERT INTO log (what) VALUES ('plain')"),
       db.transaction(write('bulk 2')),
       db.transaction(write('alarm 1'), { priority: 'high' }),
       db.transaction(write('bulk 3')),
@@ -294,7 +295,15 @@ describe('PGlite in a worker thread', () => {
     release();
     await Promise.all([running, ...waiting]);
     const { rows } = await db.query<{ what: string }>('SELECT what FROM log ORDER BY seq');
-    expect(rows.map((r) => r.what)).toEqual(['running', 'alarm 1', 'alarm 2', 'bulk 1', 'bulk 2', 'bulk 3']);
+    expect(rows.map((r) => r.what)).toEqual([
+      'running',
+      'alarm 1',
+      'alarm 2',
+      'bulk 1',
+      'plain',
+      'bulk 2',
+      'bulk 3',
+    ]);
   });
 
   it('close ends the transactions still waiting for the connection: their callers see it closed', async () => {

@@ -91,15 +91,27 @@ async function target(tx) {
 }
 
 /**
- * Transactions waiting for PGlite's one connection, in two lanes. PGlite's own mutex is first come, first
- * served; here the transactions that carry an alarm to its notification (the rules worker's batches,
- * `priority: 'high'`) go before the bulk work waiting beside them (the storage writer's batches, the
- * notifier's bookkeeping), so an alarm waits at most for the one transaction PGlite runs, not for every
- * write queued before it. One transaction is handed to PGlite at a time; plain statements outside
- * transactions go to PGlite directly, as before.
+ * Work waiting for PGlite's one connection, in two lanes. PGlite's own mutex is first come, first served;
+ * here the transactions that carry an alarm to its notification (the rules worker's batches,
+ * `priority: 'high'`) go before the work waiting beside them: the storage writer's batches, the notifier's
+ * bookkeeping, and plain statements outside transactions (the API's reads, the maintenance pass's VACUUM
+ * and ANALYZE, each up to a few hundred milliseconds). So an alarm waits at most for the one piece of work
+ * PGlite runs, not for everything queued before it. The rest keeps its order. One piece is handed to
+ * PGlite at a time, which is all PGlite runs anyway.
  */
 const waiting = { high: [], normal: [] };
 let running = false;
+
+/** Queues `start` (which resolves once its work ended, whichever way) in its lane. */
+function admit(priority, start) {
+  (priority === 'high' ? waiting.high : waiting.normal).push(() =>
+    start().finally(() => {
+      running = false;
+      admitNext();
+    }),
+  );
+  admitNext();
+}
 
 function admitNext() {
   if (running) return;
@@ -124,14 +136,7 @@ function begin(id, priority) {
   inFlight.add(done);
   done.finally(() => inFlight.delete(done));
   const open = startable(id);
-  (priority === 'high' ? waiting.high : waiting.normal).push(() =>
-    open.start().finally(() => {
-      running = false;
-      finished();
-      admitNext();
-    }),
-  );
-  admitNext();
+  admit(priority, () => open.start().finally(finished));
 }
 
 /** Transaction `id`, registered so that its statements can wait for it; `start` runs its BEGIN. */
@@ -367,10 +372,17 @@ parentPort.on('message', (message) => {
   if (op === 'begin') return begin(id, message.priority);
   if (op === 'commit' || op === 'rollback') return end(id, message.tx, op === 'commit');
   if (op === 'close') return void close(id);
-  const work = run(message).then(
-    (result) => reply(id, result),
-    (error) => fail(id, error),
-  );
+  const execute = () =>
+    run(message).then(
+      (result) => reply(id, result),
+      (error) => fail(id, error),
+    );
+  // A statement of a transaction runs in it (the transaction holds the connection); a plain statement
+  // waits in the normal lane like a transaction of its own.
+  const work =
+    message.tx === undefined && (op === 'query' || op === 'exec')
+      ? new Promise((resolve) => admit(undefined, () => execute().finally(resolve)))
+      : execute();
   inFlight.add(work);
   work.finally(() => inFlight.delete(work));
 });
