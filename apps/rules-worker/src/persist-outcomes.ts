@@ -65,6 +65,25 @@ export async function persistOutcomes(
   outcomes: readonly DeviceOutcome[],
   now: number,
 ): Promise<NotifyActionPayload[]> {
+  const { jobs, logs } = await writeAlarms(tx, outcomes, now);
+  await insertDeviceLogRows(tx, logs);
+  return jobs;
+}
+
+/**
+ * persistOutcomes up to its last statement: writes the alarms and returns the jobs with the device log
+ * rows still to insert, so that a caller on PGlite can send that insert together with its next
+ * statements (evaluateUplinkBatch). `pipelined`: the alarms' clear and insert are sent together, without
+ * waiting for one reply before sending the next statement (PGlite's worker runs a transaction's
+ * statements in the order they arrive; node-postgres must not be sent a second query on a client whose
+ * first is running).
+ */
+export async function writeAlarms(
+  tx: Queryable,
+  outcomes: readonly DeviceOutcome[],
+  now: number,
+  options: { pipelined?: boolean } = {},
+): Promise<{ jobs: NotifyActionPayload[]; logs: DeviceLogRow[] }> {
   const logs: DeviceLogRow[] = [];
   const inserts: AlarmRow[] = [];
   const clears: AlarmClearRow[] = [];
@@ -138,8 +157,14 @@ export async function persistOutcomes(
     raisesByRule.set(String(row.rule_id), list);
   }
 
-  await clearAlarms(tx, clears);
-  const alarmIds = await insertAlarms(tx, inserts);
+  // Clear before insert: a new episode's raise must not meet the open alarm it replaces.
+  let alarmIds: Awaited<ReturnType<typeof insertAlarms>>;
+  if (options.pipelined)
+    [, alarmIds] = await Promise.all([clearAlarms(tx, clears), insertAlarms(tx, inserts)]);
+  else {
+    await clearAlarms(tx, clears);
+    alarmIds = await insertAlarms(tx, inserts);
+  }
   // The alarm a firing names: the one its episode raised in this batch (inserted above), else the
   // rule's open alarm, read only for the firings that need it (a firing whose raise came in an earlier
   // batch, or whose insert met an open alarm already there). The common firing raised its own alarm.
@@ -210,8 +235,7 @@ export async function persistOutcomes(
       });
     }
   }
-  await insertDeviceLogRows(tx, logs);
-  return jobs;
+  return { jobs, logs };
 }
 
 function alarmRow(

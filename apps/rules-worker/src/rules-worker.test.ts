@@ -552,8 +552,8 @@ forEachDb((suite) => {
           'rw: transaction started',
           'rw: devices, rules, fields and checks read',
           'rw: states written',
-          'rw: alarms and device log written',
-          'rw: jobs preloaded and claimed',
+          'rw: alarms written',
+          'rw: device log written, jobs preloaded and claimed',
           'rw: committed',
           'rw: jobs handed over',
         ]);

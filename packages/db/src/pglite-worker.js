@@ -8,7 +8,7 @@
  *   exec  { sql, tx? }         -> undefined
  *   begin { priority? }        -> its own id, once PGlite's BEGIN ran; statements name it as `tx` and may
  *                                 follow at once (they wait here for BEGIN); `priority: 'high'` goes before
- *                                 every waiting transaction without it (see admitNext)
+ *                                 every waiting transaction and plain statement without it (see admit)
  *   commit { tx } / rollback { tx } -> undefined, once PGlite's COMMIT / ROLLBACK ran
  *   close {}                   -> undefined, once PGlite is closed; the worker then ends
  *   listen { channel } / unlisten { channel } -> undefined, once PGlite's LISTEN / UNLISTEN ran
