@@ -225,15 +225,27 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     });
     expect(ack.status).toBe(200);
 
-    // A plain user, who never saw the dialog, reads it in the messages drawer, worded in German.
+    // The storage writer fails the command and the trigger writes the company's message…
+    await expect
+      .poll(
+        async () =>
+          (
+            await platform.db.query(
+              `SELECT 1 FROM messages WHERE kind = 'downlink_failed' AND device_id = $1`,
+              [relayBoardId],
+            )
+          ).rows.length,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    // …which a plain user, who never saw the dialog, reads in the messages drawer, worded in German.
     const reader = await signedIn('user@demo.test');
     await expect
       .poll(
-        async () => {
-          await reader.page.reload();
-          return Number(await reader.page.getByTestId('messages-button').getAttribute('data-unread'));
+        async () => Number(await reader.page.getByTestId('messages-button').getAttribute('data-unread')),
+        {
+          timeout: 20_000,
         },
-        { timeout: 20_000 },
       )
       .toBeGreaterThan(0);
     await reader.page.getByTestId('messages-button').click();
