@@ -259,10 +259,18 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       `NeuBefehl nicht zugestellt: ${RELAY_BOARD}`,
     );
     expect(await message.getByTestId('message-body').textContent()).toMatch(
-      /^„Gerät neu starten“, gesendet \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, hat das Gerät nicht erreicht: not acknowledged by the device \(ChirpStack\)\. /,
+      /^„Gerät neu starten“, gesendet \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, hat das Gerät nicht erreicht: vom Gerät nicht bestätigt\. /,
     );
     await keepScreenshot(reader.page, 'messages-downlink-failed');
     await reader.context.close();
+
+    // The main user's command history shows it failed, with the reason in German too.
+    const manager = await signedIn('main@demo.test');
+    const history = (await openCommandDialog(manager.page)).getByTestId('downlink-history');
+    const latest = history.locator('[data-testid^="downlink-"]').first();
+    await expect.poll(() => latest.getByTestId('downlink-state').getAttribute('data-state')).toBe('failed');
+    expect(await latest.getByTestId('downlink-error').textContent()).toBe('vom Gerät nicht bestätigt');
+    await manager.context.close();
   });
 
   it('a plain user’s settings have no integrations tab', async () => {

@@ -5,6 +5,7 @@ export * from './constants/log-levels';
 export * from './constants/rules';
 export * from './constants/session';
 export * from './constants/ui';
+export * from './downlinks/downlink-failure';
 export * from './display/area';
 export * from './display/battery';
 export * from './display/email';

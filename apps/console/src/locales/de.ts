@@ -634,6 +634,9 @@ export const de: ConsoleMessages = {
   'downlink.state.sent': 'Gesendet',
   'downlink.state.acknowledged': 'Bestätigt',
   'downlink.state.failed': 'Fehlgeschlagen',
+  'downlink.error.not_acknowledged': 'vom Gerät nicht bestätigt',
+  'downlink.error.no_report': 'keine Meldung des Netzwerkservers innerhalb von {{hours}} h',
+  'downlink.error.network_server': 'der Netzwerkserver meldet: {{detail}}',
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
 };

@@ -633,6 +633,9 @@ export const en = {
   'downlink.state.sent': 'Sent',
   'downlink.state.acknowledged': 'Acknowledged',
   'downlink.state.failed': 'Failed',
+  'downlink.error.not_acknowledged': 'not acknowledged by the device',
+  'downlink.error.no_report': 'no report from the network server within {{hours}} h',
+  'downlink.error.network_server': 'the network server reports: {{detail}}',
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
 };

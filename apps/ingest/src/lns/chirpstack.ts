@@ -4,7 +4,7 @@
  * battery; join, ack, txack and log events become device log entries, and an ack settles the downlink
  * it names; location and integration events are acknowledged and logged by the process only.
  */
-import { DEVICE_LOG_LEVEL } from '@iot/domain';
+import { DEVICE_LOG_LEVEL, DOWNLINK_NOT_ACKNOWLEDGED_CHIRPSTACK } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
 import type { DownlinkOutcome } from '../envelope.js';
 import {
@@ -136,5 +136,5 @@ export function chirpStackDownlinkOutcome(
   if (event !== 'ack' || typeof body.queueItemId !== 'string' || body.queueItemId === '') return undefined;
   return body.acknowledged === true
     ? { reference: body.queueItemId, state: 'acknowledged' }
-    : { reference: body.queueItemId, state: 'failed', error: 'not acknowledged by the device (ChirpStack)' };
+    : { reference: body.queueItemId, state: 'failed', error: DOWNLINK_NOT_ACKNOWLEDGED_CHIRPSTACK };
 }

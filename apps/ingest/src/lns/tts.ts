@@ -4,7 +4,7 @@
  * DevEUI can also come from the URL (`?dev_eui={{.DevEUI}}` in the webhook's path template).
  */
 import { TTS_DOWNLINK_CORRELATION_PREFIX } from '@iot/db';
-import { DEVICE_LOG_LEVEL } from '@iot/domain';
+import { DEVICE_LOG_LEVEL, DOWNLINK_TTS_FAILED_PREFIX } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
 import type { DownlinkOutcome } from '../envelope.js';
 import {
@@ -127,7 +127,7 @@ export function parseTtsDownlinkEvent(body: Record<string, unknown>): TtsDownlin
     case 'downlink_failed': {
       const error = ttsErrorText(message.error);
       log = { level: DEVICE_LOG_LEVEL.error, message: `${what} failed: ${error}` };
-      if (reference) outcome = { reference, state: 'failed', error: `The Things Stack: ${error}` };
+      if (reference) outcome = { reference, state: 'failed', error: `${DOWNLINK_TTS_FAILED_PREFIX}${error}` };
       break;
     }
     case 'downlink_sent':

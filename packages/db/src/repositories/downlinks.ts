@@ -1,4 +1,5 @@
 /** Downlink history of a device (migration 0002) for the console; the notifier's sendDownlink writes it. */
+import { downlinkNoReportError } from '@iot/domain';
 import type { Queryable } from '../db';
 
 export interface DownlinkRecord {
@@ -94,12 +95,11 @@ export async function expireUnansweredDownlinks(
   options: { now: Date; timeoutMs: number },
 ): Promise<{ id: number; companyId: number; deviceId: number }[]> {
   const cutoff = new Date(options.now.getTime() - options.timeoutMs);
-  const hours = Math.round((options.timeoutMs / 3_600_000) * 10) / 10;
   const { rows } = await q.query<{ id: number; company_id: number; device_id: number }>(
     `UPDATE downlinks SET state = 'failed', error = $2
       WHERE state = 'sent' AND reference IS NOT NULL AND created_at < $1 AND sent_at < $1
       RETURNING id::int AS id, company_id::int AS company_id, device_id::int AS device_id`,
-    [cutoff, `no report from the network server within ${hours} h`],
+    [cutoff, downlinkNoReportError(options.timeoutMs / 3_600_000)],
   );
   return rows.map((r) => ({ id: r.id, companyId: r.company_id, deviceId: r.device_id }));
 }

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { downlinkErrorText } from '../../../lib/downlink-error';
 import { formatDateTime } from '../../../lib/format';
 import type { Message } from '../types';
 
@@ -21,7 +22,7 @@ export function useMessageText(): (message: Message) => { subject: string; body:
           {
             command,
             sent,
-            error: p.error ?? '–',
+            error: p.error ? downlinkErrorText(p.error, t, i18n.language) : '–',
           },
         ),
       };

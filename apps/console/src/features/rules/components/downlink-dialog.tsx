@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { downlinkErrorText } from '../../../lib/downlink-error';
 import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import type { Device } from '../../../types/device';
@@ -115,7 +116,11 @@ export function DownlinkDialog({ device }: { device: Device }) {
                       })}
                     </span>
                   )}
-                  {d.error && <span className="block text-xs text-destructive">{d.error}</span>}
+                  {d.error && (
+                    <span className="block text-xs text-destructive" data-testid="downlink-error">
+                      {downlinkErrorText(d.error, t, i18n.language)}
+                    </span>
+                  )}
                 </span>
                 <Badge
                   variant={STATE_VARIANT[d.state] ?? 'outline'}
