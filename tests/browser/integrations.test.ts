@@ -61,6 +61,20 @@ async function openIntegrations(page: Page) {
   return panel;
 }
 
+/** ChirpStack's ack event for the relay board, as its HTTP integration posts it, with the test's token. */
+async function reportAck(event: { queueItemId: string; acknowledged?: true; fCntDown: number }) {
+  const res = await fetch(`${platform.ingestUrl}/chirpstack?event=ack`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${chirpstackToken}` },
+    body: JSON.stringify({
+      time: new Date().toISOString(),
+      deviceInfo: { devEui: DEV_EUI, deviceName: RELAY_BOARD },
+      ...event,
+    }),
+  });
+  expect(res.status).toBe(200);
+}
+
 /** The relay board's command dialog, from the device list. */
 async function openCommandDialog(page: Page) {
   await page.goto(`/devices?q=${encodeURIComponent(RELAY_BOARD)}`);
@@ -178,18 +192,7 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     // The board acknowledges the confirmed command; ChirpStack's ack event names the queue item. The open
     // dialog follows the history and shows it acknowledged, with when.
     expect(chirpstack.queued[0]!.confirmed).toBe(true);
-    const ack = await fetch(`${platform.ingestUrl}/chirpstack?event=ack`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${chirpstackToken}` },
-      body: JSON.stringify({
-        time: new Date().toISOString(),
-        deviceInfo: { devEui: DEV_EUI, deviceName: RELAY_BOARD },
-        queueItemId: chirpstack.queued[0]!.id,
-        acknowledged: true,
-        fCntDown: 1,
-      }),
-    });
-    expect(ack.status).toBe(200);
+    await reportAck({ queueItemId: chirpstack.queued[0]!.id, acknowledged: true, fCntDown: 1 });
     await expect
       .poll(() => latest.getByTestId('downlink-state').getAttribute('data-state'), { timeout: 20_000 })
       .toBe('acknowledged');
@@ -213,17 +216,7 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     await context.close();
 
     // …that the board never acknowledges: ChirpStack's ack event then leaves out `acknowledged`.
-    const ack = await fetch(`${platform.ingestUrl}/chirpstack?event=ack`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${chirpstackToken}` },
-      body: JSON.stringify({
-        time: new Date().toISOString(),
-        deviceInfo: { devEui: DEV_EUI, deviceName: RELAY_BOARD },
-        queueItemId: chirpstack.queued[before]!.id,
-        fCntDown: 2,
-      }),
-    });
-    expect(ack.status).toBe(200);
+    await reportAck({ queueItemId: chirpstack.queued[before]!.id, fCntDown: 2 });
 
     // The storage writer fails the command and the trigger writes the company's message…
     await expect
