@@ -255,6 +255,10 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       /^„Gerät neu starten“, gesendet \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, hat das Gerät nicht erreicht: vom Gerät nicht bestätigt\. /,
     );
     await keepScreenshot(reader.page, 'messages-downlink-failed');
+    // The message leads to the device, found in the device list.
+    await message.getByTestId('message-device-link').click();
+    await reader.page.getByTestId(`device-row-${relayBoardId}`).waitFor();
+    expect(new URL(reader.page.url()).searchParams.get('q')).toBe(RELAY_BOARD);
     await reader.context.close();
 
     // The main user's command history shows it failed, with the reason in German too.

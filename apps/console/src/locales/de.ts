@@ -424,6 +424,7 @@ export const de: ConsoleMessages = {
     '„{{command}}“, gesendet {{sent}}, hat das Gerät nicht erreicht: {{error}}. Prüfen Sie das Gerät und senden Sie den Befehl erneut.',
   'messages.kind.downlink_failed.body-rule':
     'Der Befehl „{{command}}“ einer Regel, gesendet {{sent}}, hat das Gerät nicht erreicht: {{error}}. Prüfen Sie das Gerät und senden Sie den Befehl erneut.',
+  'messages.show-device': 'Gerät anzeigen',
   'messages.outbox-link': 'Postausgang: E-Mail, SMS und Anrufe',
 
   'error.url': 'Bitte eine Webadresse mit http:// oder https:// eingeben.',

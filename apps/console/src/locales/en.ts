@@ -425,6 +425,7 @@ export const en = {
     '"{{command}}", sent {{sent}}, did not reach the device: {{error}}. Check the device and send the command again.',
   'messages.kind.downlink_failed.body-rule':
     'A rule\'s command "{{command}}", sent {{sent}}, did not reach the device: {{error}}. Check the device and send the command again.',
+  'messages.show-device': 'Show the device',
   'messages.outbox-link': 'Outbox: email, SMS and calls',
 
   'error.url': 'Please enter a web address starting with http:// or https://.',

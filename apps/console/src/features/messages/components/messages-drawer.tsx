@@ -122,6 +122,17 @@ export function MessagesDrawer() {
               <p className="mt-2 text-sm whitespace-pre-wrap break-words" data-testid="message-body">
                 {textOf(message).body}
               </p>
+              {message.kind === 'downlink_failed' && message.params && (
+                // The device list, searched for the device: its drawer has the command history.
+                <Link
+                  to={`/devices?q=${encodeURIComponent(message.params.device)}`}
+                  onClick={() => overlay.closeDrawer()}
+                  className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline"
+                  data-testid="message-device-link"
+                >
+                  {t('messages.show-device')}
+                </Link>
+              )}
             </li>
           ))}
         </ul>
