@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Db } from './db';
 import { openPglite } from './pglite';
 import { pgliteWorkerOf } from './pglite-client';
+import { deferred } from './repositories/deletion-test-support';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -266,23 +267,17 @@ describe('PGlite in a worker thread', () => {
     const db = await openPglite();
     open.push(db);
     await db.exec('CREATE TABLE log (seq serial, what text)');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = () => {};
-    const holds = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
+    const held = deferred();
+    const holds = deferred();
     const write = (what: string) => (tx: { query: Db['query'] }) =>
       tx.query('INSERT INTO log (what) VALUES ($1)', [what]).then(() => undefined);
     // The running transaction holds PGlite's connection while the others arrive.
     const running = db.transaction(async (tx) => {
       await write('running')(tx);
-      holding();
-      await held;
+      holds.resolve();
+      await held.promise;
     });
-    await holds;
+    await holds.promise;
     const waiting = [
       db.transaction(write('bulk 1')),
       db.query("INSERT INTO log (what) VALUES ('plain')"),
@@ -292,7 +287,7 @@ describe('PGlite in a worker thread', () => {
       db.transaction(write('alarm 2'), { priority: 'high' }),
     ];
     await sleep(50);
-    release();
+    held.resolve();
     await Promise.all([running, ...waiting]);
     const { rows } = await db.query<{ what: string }>('SELECT what FROM log ORDER BY seq');
     expect(rows.map((r) => r.what)).toEqual([
@@ -309,17 +304,14 @@ describe('PGlite in a worker thread', () => {
   it('close ends the transactions still waiting for the connection: their callers see it closed', async () => {
     const db = await openPglite();
     await db.exec('CREATE TABLE t (v text)');
-    let holding = () => {};
-    const holds = new Promise<void>((resolve) => {
-      holding = resolve;
-    });
+    const holds = deferred();
     const running = db.transaction(async (tx) => {
       await tx.query("INSERT INTO t VALUES ('running')");
-      holding();
+      holds.resolve();
       await sleep(200);
       await tx.query('SELECT 1');
     });
-    await holds;
+    await holds.promise;
     const queued = db.transaction((tx) => tx.query("INSERT INTO t VALUES ('queued')"), { priority: 'high' });
     const outcomes = Promise.allSettled([running, queued]);
     await db.close();
