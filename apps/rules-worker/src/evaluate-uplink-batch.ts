@@ -328,7 +328,11 @@ export async function evaluateUplinkBatch(options: {
     const pipelined = db.kind === 'pglite';
     const writeStates = async () => {
       const [pending] = await inOrder(pipelined, [
-        () => (ruleCache ? ruleCache.save(tx, ruleStates, unwrittenRules) : saveRuleStates(tx, ruleStates)),
+        async (): Promise<PendingRules | undefined> => {
+          if (ruleCache) return ruleCache.save(tx, ruleStates, unwrittenRules);
+          await saveRuleStates(tx, ruleStates);
+          return undefined;
+        },
         () => saveVirtualFieldStates(tx, fieldStates),
         () => saveSensorCheckStates(tx, checkStates),
         () =>
@@ -336,8 +340,8 @@ export async function evaluateUplinkBatch(options: {
             tx,
             derivedRows.map((d) => d.row),
           ),
-      ]);
-      return ruleCache ? (pending as PendingRules) : undefined;
+      ] as const);
+      return pending;
     };
     const [pendingRules, { jobs: fresh, logs }] = await inOrder(pipelined, [
       async () => {

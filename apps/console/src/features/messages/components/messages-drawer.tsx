@@ -68,73 +68,76 @@ export function MessagesDrawer() {
         </p>
       ) : (
         <ul className="flex flex-col gap-2">
-          {list.messages.map((message) => (
-            <li
-              key={message.id}
-              className="rounded-lg border p-3"
-              data-testid={`message-${message.id}`}
-              data-read={message.is_read}
-              data-kind={message.kind ?? undefined}
-            >
-              <div className="flex items-start justify-between gap-2">
-                <div className="min-w-0">
-                  <p className="font-medium break-words" data-testid="message-subject">
+          {list.messages.map((message) => {
+            const text = textOf(message);
+            return (
+              <li
+                key={message.id}
+                className="rounded-lg border p-3"
+                data-testid={`message-${message.id}`}
+                data-read={message.is_read}
+                data-kind={message.kind ?? undefined}
+              >
+                <div className="flex items-start justify-between gap-2">
+                  <div className="min-w-0">
+                    <p className="font-medium break-words" data-testid="message-subject">
+                      {!message.is_read && (
+                        <Badge className="mr-2" data-testid="message-unread">
+                          {t('messages.new')}
+                        </Badge>
+                      )}
+                      {text.subject}
+                    </p>
+                    <p className="text-xs text-muted-foreground">
+                      {formatDateTime(message.created_at, i18n.language)}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 gap-1">
                     {!message.is_read && (
-                      <Badge className="mr-2" data-testid="message-unread">
-                        {t('messages.new')}
-                      </Badge>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={t('messages.mark-read')}
+                        title={t('messages.mark-read')}
+                        disabled={read.isPending}
+                        onClick={() => read.mutate(message.id)}
+                        data-testid={`message-read-${message.id}`}
+                      >
+                        <CheckIcon />
+                      </Button>
                     )}
-                    {textOf(message).subject}
-                  </p>
-                  <p className="text-xs text-muted-foreground">
-                    {formatDateTime(message.created_at, i18n.language)}
-                  </p>
+                    {message.is_read && (
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={t('common.delete')}
+                        title={t('common.delete')}
+                        disabled={remove.isPending}
+                        onClick={() => void confirmDelete(message)}
+                        data-testid={`message-delete-${message.id}`}
+                      >
+                        <Trash2Icon className="text-destructive" />
+                      </Button>
+                    )}
+                  </div>
                 </div>
-                <div className="flex shrink-0 gap-1">
-                  {!message.is_read && (
-                    <Button
-                      size="icon"
-                      variant="ghost"
-                      aria-label={t('messages.mark-read')}
-                      title={t('messages.mark-read')}
-                      disabled={read.isPending}
-                      onClick={() => read.mutate(message.id)}
-                      data-testid={`message-read-${message.id}`}
-                    >
-                      <CheckIcon />
-                    </Button>
-                  )}
-                  {message.is_read && (
-                    <Button
-                      size="icon"
-                      variant="ghost"
-                      aria-label={t('common.delete')}
-                      title={t('common.delete')}
-                      disabled={remove.isPending}
-                      onClick={() => void confirmDelete(message)}
-                      data-testid={`message-delete-${message.id}`}
-                    >
-                      <Trash2Icon className="text-destructive" />
-                    </Button>
-                  )}
-                </div>
-              </div>
-              <p className="mt-2 text-sm whitespace-pre-wrap break-words" data-testid="message-body">
-                {textOf(message).body}
-              </p>
-              {message.kind === 'downlink_failed' && message.params && (
-                // The device list, searched for the device: its drawer has the command history.
-                <Link
-                  to={`/devices?q=${encodeURIComponent(message.params.device)}`}
-                  onClick={() => overlay.closeDrawer()}
-                  className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline"
-                  data-testid="message-device-link"
-                >
-                  {t('messages.show-device')}
-                </Link>
-              )}
-            </li>
-          ))}
+                <p className="mt-2 text-sm whitespace-pre-wrap break-words" data-testid="message-body">
+                  {text.body}
+                </p>
+                {message.kind === 'downlink_failed' && message.params && (
+                  // The device list, searched for the device: its drawer has the command history.
+                  <Link
+                    to={`/devices?q=${encodeURIComponent(message.params.device)}`}
+                    onClick={() => overlay.closeDrawer()}
+                    className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline"
+                    data-testid="message-device-link"
+                  >
+                    {t('messages.show-device')}
+                  </Link>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {canEdit(user?.roles) && (
