@@ -91,19 +91,6 @@ describe('operators on a series (once per episode)', () => {
     ]);
     expect(result.fired).toEqual([3]);
   });
-
-  it('refuses an uplink older than the last one evaluated', () => {
-    const result = run(
-      rule({ operator: 'gte', value: 30 }),
-      [
-        [120, 20],
-        [60, 40],
-      ],
-      true,
-    );
-    expect(result.fired).toEqual([]);
-    expect(result.suppressed).toEqual(['1:out_of_order']);
-  });
 });
 
 describe('time window', () => {

@@ -111,7 +111,8 @@ function suppressed<TAction>(
 /**
  * A data rule on one uplink. Semantics (README "Rules"):
  * - An uplink without a numeric value for the field leaves the rule untouched (it neither holds nor
- *   breaks a window); an uplink older than the last evaluated one is `out_of_order`.
+ *   breaks a window). The caller hands in the uplink at its `evaluationTime` for this rule, so time
+ *   never runs backwards here.
  * - Episode: lte/gte/eq/in/out start an episode when the condition starts to hold; rie/fae when the
  *   value crosses the threshold (first value ever: no crossing). The episode lasts while the level holds.
  * - The episode must last `timeWindowSeconds` (between uplink times) before it is confirmed. Confirmed:
@@ -129,8 +130,6 @@ export function evaluateDataRule<TAction>(
   if (!field || !operator) return null;
   const value = input.virtual[field] ?? readValue(input.data, field);
   if (value === null) return null;
-  if (prior.lastAt !== undefined && input.at < prior.lastAt)
-    return suppressed(rule, prior, input, 'out_of_order');
   const condition = { operator, value: rule.value, rangeMin: rule.rangeMin, rangeMax: rule.rangeMax };
   const previous = prior.lastValue;
   const state = copyState(prior, input.at);
@@ -197,8 +196,6 @@ export function evaluateClickRule<TAction>(
 ): RuleStep<TAction> | null {
   const clickType = readValue(input.data, 'click_type');
   if (clickType === null) return null;
-  if (prior.lastAt !== undefined && input.at < prior.lastAt)
-    return suppressed(rule, prior, input, 'out_of_order');
   const state = copyState(prior, input.at);
   if (((rule.clickType ?? 0) & clickType) === 0) return suppressed(rule, state, input, 'click_type');
   const blocked = blockedBy(rule, state, input.at, input.time);

@@ -7,7 +7,7 @@ import {
 } from './evaluate-rule';
 import { DEFAULT_TIME_ZONE, type LocalTime, localTime } from './local-time';
 import { evaluateSensorCheck } from './sensor-checks';
-import { toEpochMs } from './time';
+import { evaluationTime, laterOf, toEpochMs } from './time';
 import type {
   AlarmDecision,
   DerivedUplink,
@@ -104,25 +104,42 @@ export function evaluateUplinks<TAction = unknown>(
       derived.push({ data: { ...uplink.data }, virtual: {}, errors: [] });
       return;
     }
+    const receivedAt = toEpochMs(uplink.receivedAt);
     let time: LocalTime | undefined;
     const timeOf = (): LocalTime => {
       time ??= localTime(at, timeZone);
       return time;
     };
+    const localTimeOf = (ms: number): LocalTime => (ms === at ? timeOf() : localTime(ms, timeZone));
     let virtual: Record<string, number> = {};
     let data: Record<string, unknown> = uplink.data as Record<string, unknown>;
     const errors: DerivedUplink['errors'] = [];
+    let late: DerivedUplink['late'];
     if (plan.fields.length > 0) {
-      const computed = computePreparedFields(plan.fields, uplink.data, at, timeOf(), fieldStates, false);
+      const clock = { at, receivedAt, localTime: localTimeOf };
+      const computed = computePreparedFields(plan.fields, uplink.data, clock, fieldStates, false);
       Object.assign(fieldStates, computed.states);
       virtual = computed.values;
       data = { ...uplink.data, ...computed.data };
       errors.push(...computed.errors);
+      late = computed.late;
     }
-    derived.push({ data, virtual, errors });
+    const entry: DerivedUplink = { data, virtual, errors };
+    derived.push(entry);
 
+    // Silence ends when the platform hears from the device: a no_data check or rule takes the receipt,
+    // so a device whose clock lags behind is not taken for silent by the timer.
+    const heardAt = receivedAt > at ? receivedAt : at;
     for (const check of checks) {
-      const step = evaluateSensorCheck(check, checkStates[check.id] ?? {}, index, at, uplink.data, virtual);
+      const checkAt = check.kind === 'no_data' ? heardAt : at;
+      const step = evaluateSensorCheck(
+        check,
+        checkStates[check.id] ?? {},
+        index,
+        checkAt,
+        uplink.data,
+        virtual,
+      );
       checkStates[check.id] = step.state;
       if (step.alarm) alarms.push(step.alarm);
     }
@@ -131,15 +148,22 @@ export function evaluateUplinks<TAction = unknown>(
     for (const rule of rules) {
       const prior = ruleStates[rule.id] ?? {};
       let step: RuleStep<TAction> | null = null;
-      if (rule.trigger === 'data') step = evaluateDataRule(rule, prior, input);
-      else if (rule.trigger === 'click') step = evaluateClickRule(rule, prior, input);
-      else step = heardFrom(rule, prior, index, at);
+      if (rule.trigger === 'no_data') step = heardFrom(rule, prior, index, heardAt);
+      else {
+        // An uplink older than the rule's last one: evaluated at a later time (`evaluationTime`).
+        const ruleAt = evaluationTime(at, receivedAt, prior.lastAt);
+        const ruleInput = ruleAt === at ? input : { ...input, at: ruleAt, time: () => localTimeOf(ruleAt) };
+        if (rule.trigger === 'data') step = evaluateDataRule(rule, prior, ruleInput);
+        else step = evaluateClickRule(rule, prior, ruleInput);
+        if (step && ruleAt !== at) late = laterOf(late, prior.lastAt!, ruleAt);
+      }
       if (!step) continue;
       ruleStates[rule.id] = step.state;
       if (step.alarm) alarms.push(step.alarm);
       if (step.firing) firings.push(step.firing);
       if (step.suppression) suppressed.push(step.suppression);
     }
+    if (late) entry.late = late;
   });
 
   return {

@@ -4,3 +4,26 @@ export function toEpochMs(value: number | string | null | undefined): number {
   if (typeof value === 'string') return Date.parse(value);
   return Number.NaN;
 }
+
+/**
+ * The time a rule or an aggregation function evaluates an uplink at. Time never runs backwards for it:
+ * an uplink older than the last one it saw (delivered late, or from a device clock that stepped back)
+ * is evaluated at the later of that last time and the uplink's receipt, not skipped. Skipping it would
+ * silence a device whose clock stepped back until the clock caught up, and lose what a late reading
+ * says (a limit crossed, an episode ended, a meter's consumption). Receipt rather than the last time
+ * alone, so that a clock stuck in the past does not freeze time windows and periods.
+ */
+export function evaluationTime(at: number, receivedAt: number, lastAt: number | undefined): number {
+  if (lastAt === undefined || at >= lastAt) return at;
+  return receivedAt > lastAt ? receivedAt : lastAt;
+}
+
+/** The late-uplink report with the later last time and evaluation time of the two. */
+export function laterOf(
+  late: { lastAt: number; evaluatedAt: number } | undefined,
+  lastAt: number,
+  evaluatedAt: number,
+): { lastAt: number; evaluatedAt: number } {
+  if (!late) return { lastAt, evaluatedAt };
+  return { lastAt: Math.max(late.lastAt, lastAt), evaluatedAt: Math.max(late.evaluatedAt, evaluatedAt) };
+}

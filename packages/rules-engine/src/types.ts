@@ -77,7 +77,7 @@ export interface SensorCheck {
  * episode ends (JSON drops it), which keeps the object's shape fixed on the hot path.
  */
 export interface RuleState {
-  /** Time (epoch ms) of the last uplink this rule evaluated; older uplinks are out of order. */
+  /** Time (epoch ms) the rule last evaluated an uplink at; an older uplink is evaluated at a later time (`evaluationTime`). */
   lastAt?: number;
   /** Last numeric value of the data field (edges of rie / fae). */
   lastValue?: number;
@@ -131,8 +131,7 @@ export type SuppressReason =
   | 'click_type'
   | 'time_window'
   | 'not_edge'
-  | 'first_value'
-  | 'out_of_order';
+  | 'first_value';
 
 export interface Firing<TAction = unknown> {
   ruleId: string;
@@ -172,7 +171,7 @@ export interface AlarmDecision {
 
 export interface FieldError {
   field: string;
-  reason: 'missing_input' | 'non_finite' | 'out_of_order';
+  reason: 'missing_input' | 'non_finite';
 }
 
 export interface DerivedUplink {
@@ -181,4 +180,9 @@ export interface DerivedUplink {
   /** Numeric values of all virtual fields (stored or not), before mapping: what rules compare. */
   virtual: Record<string, number>;
   errors: FieldError[];
+  /**
+   * Set when the uplink was older than the last one a rule or aggregation function of the device
+   * evaluated: that latest last time, and the latest time it was evaluated at instead (`evaluationTime`).
+   */
+  late?: { lastAt: number; evaluatedAt: number };
 }

@@ -10,6 +10,7 @@ import { type CompiledFormula, compileFormula, type FormulaProblem } from './com
 import { DEFAULT_TIME_ZONE, type LocalTime, localTime } from './local-time';
 import { mapValue } from './map-value';
 import { readValue } from './read-value';
+import { evaluationTime, laterOf } from './time';
 import type { Device, FieldError, UplinkData, VirtualField, VirtualFieldState } from './types';
 
 /** A virtual field ready to evaluate: its full name, compiled formula and aggregation function. */
@@ -148,24 +149,35 @@ export interface ComputedFields {
   states: Record<string, VirtualFieldState>;
 }
 
+/** When a data point happened, for the aggregation functions. */
+export interface PointClock {
+  /** The point's time (epoch ms). */
+  at: number;
+  /** When the platform received it: the time of a point older than a function's last one. */
+  receivedAt: number;
+  /** Local time in the company's zone of any instant (the point's own is asked for most). */
+  localTime: (ms: number) => LocalTime;
+}
+
 /**
- * Computes the virtual fields for one data point at time `at`. Stateful aggregation functions read and
- * return their state; the read path (fields with store = false) runs the same function over the stored
- * points in time order, starting from empty states. An input earlier than the field's last one is out
- * of order: it gets no value and leaves the state alone.
+ * Computes the virtual fields for one data point. Stateful aggregation functions read and return their
+ * state; the read path (fields with store = false) runs the same function over the stored points in
+ * time order, starting from empty states. A point older than a function's last one is aggregated at
+ * its `evaluationTime` (the function's last time or the point's receipt), not dropped: a meter's
+ * reading delivered late still counts.
  */
 export function computePreparedFields(
   prepared: readonly PreparedField[],
   data: UplinkData,
-  at: number,
-  time: LocalTime,
+  clock: PointClock,
   states: Readonly<Record<string, VirtualFieldState>>,
   includeUnstored: boolean,
-): ComputedFields {
+): ComputedFields & { late?: { lastAt: number; evaluatedAt: number } } {
   const values: Record<string, number> = {};
   const out: Record<string, string | number> = {};
   const errors: FieldError[] = [];
   const nextStates: Record<string, VirtualFieldState> = {};
+  let late: { lastAt: number; evaluatedAt: number } | undefined;
   const read = (name: string): number | null => values[name] ?? readValue(data, name);
   for (const { field, key, formula, fn } of prepared) {
     const state = states[field.id] ?? {};
@@ -189,11 +201,9 @@ export function computePreparedFields(
     }
     let value: number | null = input;
     if (fn) {
-      if (state.lastAt !== undefined && at < state.lastAt) {
-        errors.push({ field: key, reason: 'out_of_order' });
-        continue;
-      }
-      const step = aggregate(fn, input, at, time, state);
+      const at = evaluationTime(clock.at, clock.receivedAt, state.lastAt);
+      if (at !== clock.at) late = laterOf(late, state.lastAt!, at);
+      const step = aggregate(fn, input, at, clock.localTime(at), state);
       nextStates[field.id] = step.state;
       value = step.value;
     }
@@ -201,7 +211,9 @@ export function computePreparedFields(
     values[key] = value;
     if (includeUnstored || field.store !== false) out[key] = mapValue(value, field.mapping);
   }
-  return { values, data: out, errors, states: nextStates };
+  return late
+    ? { values, data: out, errors, states: nextStates, late }
+    : { values, data: out, errors, states: nextStates };
 }
 
 /**
@@ -217,12 +229,11 @@ export function computeVirtualFields(options: {
   states?: Readonly<Record<string, VirtualFieldState>>;
 }): ComputedFields & { problems: VirtualFieldProblem[] } {
   const prepared = prepareVirtualFields(options.device, options.virtualFields);
-  const time = localTime(options.at, options.timeZone ?? DEFAULT_TIME_ZONE);
+  const timeZone = options.timeZone ?? DEFAULT_TIME_ZONE;
   const computed = computePreparedFields(
     prepared.fields,
     options.data,
-    options.at,
-    time,
+    { at: options.at, receivedAt: options.at, localTime: (ms) => localTime(ms, timeZone) },
     options.states ?? {},
     true,
   );
