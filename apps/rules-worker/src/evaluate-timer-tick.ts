@@ -81,6 +81,7 @@ export async function evaluateTimerTick(options: {
         firings: result.firings,
         suppressed: result.suppressed,
         alarms: result.alarms,
+        late: [],
         messageIdOf: (_index, ruleId) => silenceStart(ruleId),
       });
     }

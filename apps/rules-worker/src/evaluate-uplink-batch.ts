@@ -302,8 +302,13 @@ export async function evaluateUplinkBatch(options: {
         });
       });
 
-      // A device whose uplinks fired, suppressed and raised or cleared nothing has nothing to persist.
-      if (result.firings.length + result.suppressed.length + result.alarms.length === 0) continue;
+      const late: DeviceOutcome['late'][number][] = [];
+      result.derived.forEach((d, i) => {
+        if (d.late) late.push({ uplinkIndex: i, measuredAt: uplinkTime(ordered[i]!.uplink, now), ...d.late });
+      });
+      // A device whose uplinks fired, suppressed, raised or cleared nothing, none late, has nothing to log.
+      if (result.firings.length + result.suppressed.length + result.alarms.length + late.length === 0)
+        continue;
       outcomes.push({
         device,
         rules: new Map(deviceRules.map((r) => [String(r.id), r])),
@@ -311,6 +316,7 @@ export async function evaluateUplinkBatch(options: {
         firings: result.firings,
         suppressed: result.suppressed,
         alarms: result.alarms,
+        late,
         messageIdOf: (index) => (index === null ? 'timer' : ordered[index]!.uplink.messageId),
       });
     }
@@ -406,8 +412,9 @@ async function readInputs(
  * log keeps a device's records in the order they were appended, but in the distributed profile several
  * ingest processes share the broker's subscription, so two uplinks of a device can be appended in the
  * opposite order to their publishing when one process lags. Evaluated in log order, the older one would
- * be suppressed as `out_of_order` (and an episode it ended would not end); in time order both count.
- * Across batches the engine's guard still applies. The log cursor keeps using log order.
+ * be late (evaluated after the newer one, at the newer one's time); in time order each is evaluated when
+ * it happened. Across batches the engine evaluates an older uplink at a later time (rules engine README,
+ * "Time"). The log cursor keeps using log order.
  */
 function inTimeOrder(uplinks: PositionedUplink[], now: number): PositionedUplink[] {
   // The common batch has one uplink per device: nothing to parse or order.

@@ -1,7 +1,7 @@
 /**
- * Replay detection. The engine's own guard (`out_of_order`) is strict: an uplink at exactly the time a
- * rule or aggregation last saw is evaluated again, which for a click rule is a second firing and for
- * `sum_up` a second count. So the worker remembers, in every state row of a device (rules.state,
+ * Replay detection. The engine evaluates every uplink it is given, an older one at a later time (rules
+ * engine README, "Time"): a redelivered uplink would be evaluated again, which for a click rule is a
+ * second firing and for `sum_up` a second count. So the worker remembers, in every state row of a device (rules.state,
  * virtual_data_fields.state, sensor_checks.state, key `_cursor`, written in the batch's transaction),
  * the log position of the last uplink it committed: partition, offset and the producer's timestamp.
  * A record at or before that position is one the worker already committed and is skipped.

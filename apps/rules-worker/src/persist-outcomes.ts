@@ -24,6 +24,8 @@ export interface DeviceOutcome {
   firings: readonly Firing<RulesWorkerAction>[];
   suppressed: readonly Suppression[];
   alarms: readonly AlarmDecision[];
+  /** Uplinks older than the last one a rule or function evaluated, and the time they were evaluated at. */
+  late: readonly { uplinkIndex: number; measuredAt: number; lastAt: number; evaluatedAt: number }[];
   /** The message id a firing or suppression belongs to: the uplink's, or a timer tick's stable id. */
   messageIdOf: (uplinkIndex: number | null, ruleId: string) => string;
 }
@@ -45,8 +47,6 @@ export function describeSuppression(reason: SuppressReason, rule: RulesWorkerRul
       return 'no new episode (already fired while the condition holds, or no threshold crossing)';
     case 'first_value':
       return 'first value of the rule: no crossing yet';
-    case 'out_of_order':
-      return 'uplink older than the last one the rule evaluated';
   }
 }
 
@@ -219,6 +219,19 @@ export async function writeAlarms(
         },
       });
     }
+    for (const l of outcome.late)
+      logs.push({
+        ...base,
+        level: DEVICE_LOG_LEVEL.info,
+        message: `Uplink measured at ${iso(l.measuredAt)} is older than the last one its rules evaluated (${iso(l.lastAt)}): evaluated as of ${iso(l.evaluatedAt)} (late delivery, or the device clock is behind)`,
+        payload: {
+          kind: 'uplink_late',
+          messageId: outcome.messageIdOf(l.uplinkIndex, ''),
+          measuredAt: iso(l.measuredAt),
+          lastAt: iso(l.lastAt),
+          evaluatedAt: iso(l.evaluatedAt),
+        },
+      });
     for (const s of outcome.suppressed) {
       const rule = outcome.rules.get(s.ruleId);
       logs.push({

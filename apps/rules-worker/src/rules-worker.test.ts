@@ -85,7 +85,8 @@ interface Harness {
   processed: string[];
   publish(
     device: { companyId: number; deviceId: number },
-    uplinks: { data: Record<string, unknown>; at: number; id?: string }[],
+    /** `at`: measured and received then; `receivedAt` when received at another time. */
+    uplinks: { data: Record<string, unknown>; at: number; receivedAt?: number; id?: string }[],
   ): Promise<string[]>;
   settle(): Promise<void>;
 }
@@ -141,7 +142,7 @@ async function harness(
             deviceId: device.deviceId,
             companyId: device.companyId,
             source: 'http',
-            receivedAt: new Date(u.at).toISOString(),
+            receivedAt: new Date(u.receivedAt ?? u.at).toISOString(),
             measuredAt: new Date(u.at).toISOString(),
             messageId: ids[i],
             data: u.data,
@@ -165,6 +166,7 @@ async function harness(
 }
 
 const minute = 60_000;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 async function deviceLogs(db: Queryable, deviceId: number) {
   const { rows } = await db.query<{ level: number; message: string; payload: Record<string, unknown> }>(
@@ -263,11 +265,48 @@ forEachDb((suite) => {
         `${rule.ruleId}:${warmer}:${rule.actionId}`,
       ]);
       const logs = await deviceLogs(suite.db, device.deviceId);
-      expect(logs.filter((l) => l.payload.reason === 'out_of_order')).toEqual([]);
+      expect(logs.filter((l) => l.payload.kind === 'uplink_late')).toEqual([]);
       expect((await alarms(suite.db, device.deviceId)).map((a) => [a.state, a.value])).toEqual([
         ['cleared', 9],
         ['raised', 9.5],
       ]);
+    });
+
+    it('keeps notifying when the device clock steps back, and says so in the device log', async () => {
+      const h = await harness(suite.db);
+      const device = await createDevice(suite.db);
+      const rule = await createRule(suite.db, device, {}); // gte 8
+      const t0 = Date.now() - 30 * minute;
+      const [first] = await h.publish(device, [{ data: { temperature: 9 }, at: t0 }]);
+      await h.settle();
+      // From here on the device's clock reads an hour behind; each uplink is received on time.
+      await h.publish(device, [
+        { data: { temperature: 5 }, at: t0 - 50 * minute, receivedAt: t0 + 10 * minute },
+      ]);
+      await h.settle();
+      const [again] = await h.publish(device, [
+        { data: { temperature: 9.5 }, at: t0 - 40 * minute, receivedAt: t0 + 20 * minute },
+      ]);
+      await h.settle();
+
+      expect(h.processed).toEqual([
+        `${rule.ruleId}:${first}:${rule.actionId}`,
+        `${rule.ruleId}:${again}:${rule.actionId}`,
+      ]);
+      expect((await alarms(suite.db, device.deviceId)).map((a) => [a.state, a.value])).toEqual([
+        ['cleared', 9],
+        ['raised', 9.5],
+      ]);
+      const late = (await deviceLogs(suite.db, device.deviceId)).filter(
+        (l) => l.payload.kind === 'uplink_late',
+      );
+      expect(
+        late.map((l) => [l.level, l.payload.measuredAt, l.payload.lastAt, l.payload.evaluatedAt]),
+      ).toEqual([
+        [5, iso(t0 - 50 * minute), iso(t0), iso(t0 + 10 * minute)],
+        [5, iso(t0 - 40 * minute), iso(t0 + 10 * minute), iso(t0 + 20 * minute)],
+      ]);
+      expect(late[0]!.message).toContain('older than the last one its rules evaluated');
     });
 
     it('clears the alarm in a later batch when the condition ends', async () => {
