@@ -129,7 +129,7 @@ export function evaluateUplinks<TAction = unknown>(
 
     // Silence ends when the platform hears from the device: a no_data check or rule takes the receipt,
     // so a device whose clock lags behind is not taken for silent by the timer.
-    const heardAt = receivedAt > at ? receivedAt : at;
+    const heardAt = Number.isFinite(receivedAt) ? Math.max(receivedAt, at) : at;
     for (const check of checks) {
       const checkAt = check.kind === 'no_data' ? heardAt : at;
       const step = evaluateSensorCheck(
