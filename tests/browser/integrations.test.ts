@@ -255,10 +255,20 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
       /^„Gerät neu starten“, gesendet \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, hat das Gerät nicht erreicht: vom Gerät nicht bestätigt\. /,
     );
     await keepScreenshot(reader.page, 'messages-downlink-failed');
-    // The message leads to the device, found in the device list.
+    // The message opens the device's drawer on the device list, found by id; the link leaves the URL.
     await message.getByTestId('message-device-link').click();
+    const drawer = reader.page.getByTestId('device-drawer');
+    await drawer.waitFor();
+    expect(await drawer.textContent()).toContain(RELAY_BOARD);
+    await expect.poll(() => new URL(reader.page.url()).search).toBe('');
     await reader.page.getByTestId(`device-row-${relayBoardId}`).waitFor();
-    expect(new URL(reader.page.url()).searchParams.get('q')).toBe(RELAY_BOARD);
+    // A link to a device the reader cannot see (deleted, or another company's) says so.
+    await reader.page.goto('/devices?device=999999999');
+    await reader.page.getByTestId('toast-info').waitFor();
+    expect(await reader.page.getByTestId('toast-info').textContent()).toContain(
+      'nicht mehr in Ihrer Geräteliste',
+    );
+    expect(await reader.page.getByTestId('device-drawer').count()).toBe(0);
     await reader.context.close();
 
     // The main user's command history shows it failed, with the reason in German too.

@@ -197,6 +197,7 @@ export const de: ConsoleMessages = {
   'module.water_association': 'Wasserverband',
   'module.external_api': 'Externe API',
   'module.paid_messaging': 'Kostenpflichtige Nachrichten',
+  'devices.linked-not-found': 'Das verlinkte Gerät ist nicht mehr in Ihrer Geräteliste.',
   'devices.presets': 'Schnellfilter',
   'devices.preset.all': 'Alle',
   'devices.preset.online': 'Online',

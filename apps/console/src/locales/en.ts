@@ -199,6 +199,7 @@ export const en = {
   'module.water_association': 'Water association',
   'module.external_api': 'External API',
   'module.paid_messaging': 'Paid messaging',
+  'devices.linked-not-found': 'The linked device is no longer in your device list.',
   'devices.presets': 'Quick filters',
   'devices.preset.all': 'All',
   'devices.preset.online': 'Online',

@@ -18,6 +18,7 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { renderTableContent } from '../../../components/ui/table';
 import { useDevices } from '../../../lib/devices/get-devices';
+import { notifyInfo } from '../../../lib/notify';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import { cn } from '../../../lib/utils';
 import type { Device } from '../../../types/device';
@@ -96,6 +97,25 @@ export function DevicesPage() {
     }, 250);
     return () => clearTimeout(timer);
   }, [search, filter, params, navigate]);
+
+  // `?device=<id>` (a message's link) opens that device's drawer once the list is here, then leaves the
+  // URL, so that closing the drawer does not open it again. By id: a renamed device is still found.
+  const linkedId = params.get('device');
+  const handledLink = useRef<string | null>(null);
+  useEffect(() => {
+    if (linkedId === null) handledLink.current = null;
+    if (linkedId === null || !devices.data || handledLink.current === linkedId) return;
+    handledLink.current = linkedId;
+    const next = new URLSearchParams(params);
+    next.delete('device');
+    const query = next.toString();
+    void navigate(`${presetSegment ? `/devices/${presetSegment}` : '/devices'}${query ? `?${query}` : ''}`, {
+      replace: true,
+    });
+    const device = devices.data.find((d) => String(d.id) === linkedId);
+    if (device) drawers.openDevice(device);
+    else notifyInfo(t('devices.linked-not-found'));
+  }, [linkedId, devices.data, params, presetSegment, navigate, drawers, t]);
 
   const all = devices.data ?? NO_DEVICES;
   const options = useMemo(() => filterOptions(all), [all]);

@@ -124,10 +124,11 @@ export function MessagesDrawer() {
                 <p className="mt-2 text-sm whitespace-pre-wrap break-words" data-testid="message-body">
                   {text.body}
                 </p>
-                {message.kind === 'downlink_failed' && message.params && (
-                  // The device list, searched for the device: its drawer has the command history.
+                {message.kind === 'downlink_failed' && message.device_id !== null && (
+                  // The device's drawer on the device list (by id, so a renamed device is found too):
+                  // from there its command history is one click away.
                   <Link
-                    to={`/devices?q=${encodeURIComponent(message.params.device)}`}
+                    to={`/devices?device=${message.device_id}`}
                     onClick={() => overlay.closeDrawer()}
                     className="mt-1 inline-block text-sm text-primary underline-offset-4 hover:underline"
                     data-testid="message-device-link"
