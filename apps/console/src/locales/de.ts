@@ -425,6 +425,13 @@ export const de: ConsoleMessages = {
     '„{{command}}“, gesendet {{sent}}, hat das Gerät nicht erreicht: {{error}}. Prüfen Sie das Gerät und senden Sie den Befehl erneut.',
   'messages.kind.downlink_failed.body-rule':
     'Der Befehl „{{command}}“ einer Regel, gesendet {{sent}}, hat das Gerät nicht erreicht: {{error}}. Prüfen Sie das Gerät und senden Sie den Befehl erneut.',
+  'messages.kind.action_failed.subject': 'Aktion nicht ausgeführt: {{rule}}',
+  'messages.kind.action_failed.body_one':
+    '{{channel}} an {{recipient}} (Gerät {{device}}) ist fehlgeschlagen: {{error}}. Prüfen Sie die Einstellungen der Aktion; weitere Fehler dieser Aktion erzeugen keine Nachricht, bis diese gelesen ist.',
+  'messages.kind.action_failed.body_other':
+    '{{channel}} an {{recipient}} (Gerät {{device}}) ist fehlgeschlagen, auch nach {{count}} Versuchen: {{error}}. Prüfen Sie die Einstellungen der Aktion; weitere Fehler dieser Aktion erzeugen keine Nachricht, bis diese gelesen ist.',
+  'messages.kind.action_failed.body-command':
+    'Der Befehl „{{command}}“ der Regel an {{target}} (auf eine Meldung von {{device}}) konnte nicht gesendet werden: {{error}}. Prüfen Sie das Gerät und die Verbindung zu seinem Netz; weitere Fehler dieser Aktion erzeugen keine Nachricht, bis diese gelesen ist.',
   'messages.show-device': 'Gerät anzeigen',
   'messages.outbox-link': 'Postausgang: E-Mail, SMS und Anrufe',
 

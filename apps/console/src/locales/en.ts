@@ -426,6 +426,13 @@ export const en = {
     '"{{command}}", sent {{sent}}, did not reach the device: {{error}}. Check the device and send the command again.',
   'messages.kind.downlink_failed.body-rule':
     'A rule\'s command "{{command}}", sent {{sent}}, did not reach the device: {{error}}. Check the device and send the command again.',
+  'messages.kind.action_failed.subject': 'Action not carried out: {{rule}}',
+  'messages.kind.action_failed.body_one':
+    "{{channel}} to {{recipient}} (device {{device}}) failed: {{error}}. Check the action's settings; later failures of this action add no message until this one is read.",
+  'messages.kind.action_failed.body_other':
+    "{{channel}} to {{recipient}} (device {{device}}) failed, also after {{count}} attempts: {{error}}. Check the action's settings; later failures of this action add no message until this one is read.",
+  'messages.kind.action_failed.body-command':
+    'The rule\'s command "{{command}}" to {{target}} (on an uplink of {{device}}) could not be sent: {{error}}. Check the device and the connection to its network; later failures of this action add no message until this one is read.',
   'messages.show-device': 'Show the device',
   'messages.outbox-link': 'Outbox: email, SMS and calls',
 

@@ -17,6 +17,11 @@ function refusedForGood(details: unknown): boolean {
   );
 }
 
+function reasonOf(details: unknown): string {
+  const reason = (details as { reason?: unknown } | null)?.reason;
+  return typeof reason === 'string' ? reason : JSON.stringify(details);
+}
+
 export function createRemoteControlChannel(
   db: Db,
   publish: () => Promise<DownlinkPublish | undefined>,
@@ -53,10 +58,11 @@ export function createRemoteControlChannel(
       } catch (error) {
         // 92 to 94 are the action's own fault and stay so; 95 (broker or network server unreachable) is
         // worth a retry, unless the network server refused in a way a retry meets again (token, device).
-        if (isDownlinkError(error) && (error.code !== 95 || refusedForGood(error.details))) {
-          throw new PermanentDeliveryError(`${error.code} ${error.message} ${JSON.stringify(error.details)}`);
-        }
-        throw error;
+        // The log and the company's message (migration 0024) show the reason, not only the code's text.
+        if (!isDownlinkError(error)) throw error;
+        const text = `${error.code} ${error.message}: ${reasonOf(error.details)}`;
+        if (error.code !== 95 || refusedForGood(error.details)) throw new PermanentDeliveryError(text);
+        throw new Error(text);
       }
     },
   };

@@ -433,8 +433,25 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
           status: 'failed',
           details: { attempt: 1, final: true, permanent: true },
         });
-        expect(rows[0]!.error).toMatch(/ChirpStack NOT_FOUND/);
+        expect(rows[0]!.error).toMatch(/^95 .*: ChirpStack NOT_FOUND/);
         expect(chirpstack.queued).toEqual([]);
+        // The company is told, naming the command and the device it was for (migration 0024).
+        const { rows: messages } = await db.query<{ kind: string; params: Record<string, unknown> }>(
+          "SELECT kind, params FROM messages WHERE params->>'action_id' = $1",
+          [String(actionId)],
+        );
+        expect(messages).toEqual([
+          {
+            kind: 'action_failed',
+            params: expect.objectContaining({
+              channel: 'remote_control',
+              command: 'reboot',
+              recipient: 'Tank 7', // the target device's name
+              attempts: 1,
+              error: expect.stringMatching(/ChirpStack NOT_FOUND/),
+            }),
+          },
+        ]);
       },
     );
   });

@@ -106,6 +106,67 @@ forEachDb((suite) => {
     expect(idempotencyKey).toBe(`${fixture.ruleId}:${payload.uplinkMessageId}:${actionId}`);
   });
 
+  it('tells the company once when it gives up on an action, again only after the message was read', async () => {
+    const fixture = await createFixture(suite.db, { deviceName: 'Cold store', ruleName: 'Too warm' });
+    const other = await createFixture(suite.db, { companyName: 'Other' });
+    const actionId = await createAction(suite.db, fixture, {
+      type: 'email',
+      recipients: ['ops@example.test'],
+    });
+    const giveUp = async () => {
+      const { idempotencyKey } = await notifier.enqueue(payloadFor(fixture, actionId));
+      await waitFor(
+        async () =>
+          (await queue.deadLetters('notify.action')).some((d) => d.idempotencyKey === idempotencyKey),
+        'the dead letter',
+      );
+    };
+    const messages = async () =>
+      (
+        await suite.db.query<{
+          subject: string;
+          body: string;
+          level: number;
+          device_id: number;
+          rule_id: number;
+        }>(
+          `SELECT subject, body, level, device_id, rule_id, kind, params FROM messages
+            WHERE company_id = $1 ORDER BY id`,
+          [fixture.companyId],
+        )
+      ).rows;
+
+    await giveUp();
+    const [first] = await messages();
+    expect(first).toMatchObject({
+      subject: 'Action not carried out: Too warm',
+      level: 3,
+      device_id: fixture.deviceId,
+      rule_id: fixture.ruleId,
+      kind: 'action_failed',
+      params: {
+        action_id: actionId,
+        rule: 'Too warm',
+        device: 'Cold store',
+        channel: 'email',
+        recipient: 'ops@example.test',
+        command: null,
+        attempts: 3,
+      },
+    });
+    expect(first!.body).toMatch(/^email to ops@example\.test: .*ECONNREFUSED/);
+    // A second failure while the first message is unread adds none.
+    await giveUp();
+    expect(await messages()).toHaveLength(1);
+    // Once read, the next failure is news again.
+    await suite.db.query('UPDATE messages SET is_read = true WHERE company_id = $1', [fixture.companyId]);
+    await giveUp();
+    expect(await messages()).toHaveLength(2);
+    // Nothing reached another company.
+    const { rows } = await suite.db.query('SELECT 1 FROM messages WHERE company_id = $1', [other.companyId]);
+    expect(rows).toEqual([]);
+  });
+
   it('never reads another company’s device or action: a crossed payload is dead-lettered, nothing sent', async () => {
     const a = await createFixture(suite.db, { companyName: 'A' });
     const b = await createFixture(suite.db, { companyName: 'B', deviceName: 'Secret device of B' });

@@ -10,8 +10,29 @@ export interface DownlinkFailedParams {
   by_rule: boolean;
 }
 
+/** What an `action_failed` message says (migration 0024): a rule action the notifier gave up on. */
+export interface ActionFailedParams {
+  action_id: number;
+  rule: string | null;
+  device: string | null;
+  channel: 'email' | 'sms' | 'voice_message' | 'http' | 'remote_control';
+  /** Addresses, a number, a URL, or for remote control the target device's name. */
+  recipient: string;
+  command: string | null;
+  error: string | null;
+  attempts: number | null;
+}
+
 /** One message of GET /core/messages (apps/api messages route). */
-export interface Message {
+export type Message = MessageFields &
+  (
+    | { kind: 'downlink_failed'; params: DownlinkFailedParams }
+    | { kind: 'action_failed'; params: ActionFailedParams }
+    /** A rule's system action, worded by the rule. */
+    | { kind: null; params: null }
+  );
+
+interface MessageFields {
   id: number;
   user_id: number | null;
   subject: string;
@@ -21,9 +42,6 @@ export interface Message {
   read_at: string | null;
   device_id: number | null;
   rule_id: number | null;
-  /** The platform's own message (null: a rule's system action, worded by the rule). */
-  kind: 'downlink_failed' | null;
-  params: DownlinkFailedParams | null;
   created_at: string;
 }
 

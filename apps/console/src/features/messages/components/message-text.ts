@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { downlinkErrorText } from '../../../lib/downlink-error';
 import { formatDateTime } from '../../../lib/format';
@@ -5,28 +6,54 @@ import type { Message } from '../types';
 
 /**
  * The subject and body a reader sees. A rule's system message is shown as the rule worded it; the
- * platform's own messages (`kind`, migration 0023) are worded here in the reader's language from their
+ * platform's own messages (`kind`, migrations 0023 and 0024) are worded here in the reader's language from their
  * parameters, with the stored English text as the fallback for a kind this console does not know.
  */
 export function useMessageText(): (message: Message) => { subject: string; body: string } {
   const { t, i18n } = useTranslation();
-  return (message) => {
-    if (message.kind === 'downlink_failed' && message.params) {
-      const p = message.params;
-      const command = t(`rules.commands.${p.command as 'reboot'}`, p.command);
-      const sent = p.sent_at ? formatDateTime(p.sent_at, i18n.language) : '–';
-      return {
-        subject: t('messages.kind.downlink_failed.subject', { device: p.device }),
-        body: t(
-          p.by_rule ? 'messages.kind.downlink_failed.body-rule' : 'messages.kind.downlink_failed.body',
-          {
-            command,
-            sent,
-            error: p.error ? downlinkErrorText(p.error, t, i18n.language) : '–',
-          },
-        ),
-      };
-    }
-    return { subject: message.subject, body: message.body };
-  };
+  return (message) => messageText(message, t, i18n.language);
+}
+
+/** useMessageText's wording, for a given translation function and language. */
+export function messageText(
+  message: Message,
+  t: TFunction,
+  language: string,
+): { subject: string; body: string } {
+  if (message.kind === 'action_failed' && message.params) {
+    const p = message.params;
+    const error = p.error ?? '–';
+    return {
+      subject: t('messages.kind.action_failed.subject', { rule: p.rule ?? '–' }),
+      body:
+        p.channel === 'remote_control'
+          ? t('messages.kind.action_failed.body-command', {
+              command: t(`rules.commands.${p.command as 'reboot'}`, p.command ?? ''),
+              target: p.recipient,
+              device: p.device ?? '–',
+              error: downlinkErrorText(error, t, language),
+            })
+          : t('messages.kind.action_failed.body', {
+              channel: t(`rules.channels.${p.channel}`),
+              recipient: p.recipient,
+              device: p.device ?? '–',
+              count: p.attempts ?? 1,
+              error,
+            }),
+    };
+  }
+  if (message.kind === 'downlink_failed' && message.params) {
+    const p = message.params;
+    const command = t(`rules.commands.${p.command as 'reboot'}`, p.command);
+    const sent = p.sent_at ? formatDateTime(p.sent_at, language) : '–';
+    return {
+      subject: t('messages.kind.downlink_failed.subject', { device: p.device }),
+      body: t(p.by_rule ? 'messages.kind.downlink_failed.body-rule' : 'messages.kind.downlink_failed.body', {
+        command,
+        sent,
+        error: p.error ? downlinkErrorText(p.error, t, language) : '–',
+      }),
+    };
+  }
+  return { subject: message.subject, body: message.body };
 }

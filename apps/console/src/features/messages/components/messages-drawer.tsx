@@ -124,9 +124,9 @@ export function MessagesDrawer() {
                 <p className="mt-2 text-sm whitespace-pre-wrap break-words" data-testid="message-body">
                   {text.body}
                 </p>
-                {message.kind === 'downlink_failed' && message.device_id !== null && (
+                {message.kind !== null && message.device_id !== null && (
                   // The device's drawer on the device list (by id, so a renamed device is found too):
-                  // from there its command history is one click away.
+                  // from there its command history and notification log are one click away.
                   <Link
                     to={`/devices?device=${message.device_id}`}
                     onClick={() => overlay.closeDrawer()}

@@ -28,13 +28,16 @@ const Message = Type.Object({
       description:
         "null: a rule's system action (subject and body as the rule wrote them). downlink_failed: the platform's " +
         'own message that a command queued at a LoRaWAN network server failed or got no report in time ' +
-        '(DOWNLINK_ACK_TIMEOUT_HOURS); subject and body are English, params lets a client word it itself',
+        '(DOWNLINK_ACK_TIMEOUT_HOURS). action_failed: a rule action the notifier gave up on after its retries ' +
+        '(one unread message per action at a time). Subject and body are English, params lets a client word it itself',
     }),
   ),
   params: Nullable(
     Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'downlink_failed: downlink_id, device (name), command, error, sent_at, by_rule (sent by a rule action)',
+        'downlink_failed: downlink_id, device (name), command, error, sent_at, by_rule (sent by a rule action). ' +
+        'action_failed: action_id, rule (name), device (name), channel, recipient (the target device name for ' +
+        'remote_control), command (remote_control), error, attempts',
     }),
   ),
   created_at: Type.String({ format: 'date-time' }),
