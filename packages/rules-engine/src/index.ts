@@ -29,6 +29,7 @@ export {
   type ComputedFields,
   computePreparedFields,
   computeVirtualFields,
+  type PointClock,
   type PreparedField,
   type PreparedFields,
   prepareVirtualFields,

@@ -147,6 +147,8 @@ export interface ComputedFields {
   data: Record<string, string | number>;
   errors: FieldError[];
   states: Record<string, VirtualFieldState>;
+  /** Set when the point was older than a function's last one (see `computePreparedFields`). */
+  late?: { lastAt: number; evaluatedAt: number };
 }
 
 /** When a data point happened, for the aggregation functions. */
@@ -172,7 +174,7 @@ export function computePreparedFields(
   clock: PointClock,
   states: Readonly<Record<string, VirtualFieldState>>,
   includeUnstored: boolean,
-): ComputedFields & { late?: { lastAt: number; evaluatedAt: number } } {
+): ComputedFields {
   const values: Record<string, number> = {};
   const out: Record<string, string | number> = {};
   const errors: FieldError[] = [];
