@@ -106,16 +106,14 @@ export function DevicesPage() {
     if (linkedId === null) handledLink.current = null;
     if (linkedId === null || !devices.data || handledLink.current === linkedId) return;
     handledLink.current = linkedId;
-    const next = new URLSearchParams(params);
-    next.delete('device');
-    const query = next.toString();
-    void navigate(`${presetSegment ? `/devices/${presetSegment}` : '/devices'}${query ? `?${query}` : ''}`, {
-      replace: true,
-    });
+    const rest = new URLSearchParams(params);
+    rest.delete('device');
+    const { path, search: query } = formatDeviceFilter(filter, rest);
+    void navigate(`${path}${query}`, { replace: true });
     const device = devices.data.find((d) => String(d.id) === linkedId);
     if (device) drawers.openDevice(device);
     else notifyInfo(t('devices.linked-not-found'));
-  }, [linkedId, devices.data, params, presetSegment, navigate, drawers, t]);
+  }, [linkedId, devices.data, params, filter, navigate, drawers, t]);
 
   const all = devices.data ?? NO_DEVICES;
   const options = useMemo(() => filterOptions(all), [all]);
