@@ -1,5 +1,11 @@
 import type { Config } from '@iot/config';
-import { type Db, expireUnansweredDownlinks, findRecordedJobsSince } from '@iot/db';
+import {
+  type Db,
+  expireUnansweredDownlinks,
+  findRecordedJobsSince,
+  purgeExpiredLogs,
+  type RetainedLog,
+} from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
 import { createDbJobKeyStore, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
 import { enqueueNotifyAction, NOTIFY_ACTION, type NotifyActionPayload } from '@iot/notifier';
@@ -25,7 +31,8 @@ export interface StartRulesWorkerOptions {
   queue?: JobQueue;
   /**
    * Timer of no-data checks and rules (ms); 0 switches it off. Default 60 s. Each tick also fails the
-   * LoRaWAN commands whose network server has not reported on them within config.DOWNLINK_ACK_TIMEOUT_HOURS.
+   * LoRaWAN commands whose network server has not reported on them within config.DOWNLINK_ACK_TIMEOUT_HOURS
+   * and deletes log entries older than config.LOG_RETENTION_DAYS (purgeExpiredLogs, at most 2 s a tick).
    */
   timerIntervalMs?: number;
   /** Log batches: at most this many uplinks, a partly filled batch waits at most maxWaitMs. */
@@ -55,6 +62,8 @@ export interface TimerTickResult {
   devices: number;
   /** LoRaWAN commands failed for want of a report from their network server. */
   expiredDownlinks: number;
+  /** Log entries older than config.LOG_RETENTION_DAYS deleted (none when it is 0). */
+  purgedLogs: Record<RetainedLog, number>;
 }
 
 export interface RulesWorkerService extends Service {
@@ -181,6 +190,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   let unsent: unknown[] = [];
   let running: Promise<TimerTickResult> | undefined;
   const downlinkAckTimeoutMs = config.DOWNLINK_ACK_TIMEOUT_HOURS * 3_600_000;
+  const logRetentionMs = config.LOG_RETENTION_DAYS * 86_400_000;
   const tick = () => {
     running ??= (async () => {
       try {
@@ -202,7 +212,22 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
         if (expired.length > 0) {
           log.warn({ downlinks: expired.map((d) => d.id) }, 'LoRaWAN commands without a report failed');
         }
-        return { jobs: result.jobs.length, devices: result.devices, expiredDownlinks: expired.length };
+        const purgedLogs =
+          logRetentionMs > 0
+            ? await purgeExpiredLogs(db, { before: new Date(clock() - logRetentionMs), clock })
+            : { device_logs: 0, notification_log: 0 };
+        if (purgedLogs.device_logs + purgedLogs.notification_log > 0) {
+          log.info(
+            { purged: purgedLogs, days: config.LOG_RETENTION_DAYS },
+            'log entries past their retention deleted',
+          );
+        }
+        return {
+          jobs: result.jobs.length,
+          devices: result.devices,
+          expiredDownlinks: expired.length,
+          purgedLogs,
+        };
       } finally {
         running = undefined;
       }

@@ -504,6 +504,45 @@ forEachDb((suite) => {
   });
 
   describe('unanswered LoRaWAN commands', () => {
+    it('deletes log entries older than LOG_RETENTION_DAYS at its tick; 0 keeps them', async () => {
+      const now = Date.now();
+      const device = await createDevice(suite.db, 'Logged');
+      const entry = async (daysAgo: number) => {
+        const at = new Date(now - daysAgo * 24 * 60 * minute);
+        await suite.db.query(
+          'INSERT INTO device_logs (device_id, company_id, level, message, created_at) VALUES ($1, $2, 5, $3, $4)',
+          [device.deviceId, device.companyId, `${daysAgo} days`, at],
+        );
+        await suite.db.query(
+          `INSERT INTO notification_log (company_id, device_id, channel, recipient, status, created_at)
+           VALUES ($1, $2, 'sms', $3, 'sent', $4)`,
+          [device.companyId, device.deviceId, `${daysAgo} days`, at],
+        );
+      };
+      for (const days of [45, 29]) await entry(days);
+      const messages = async () =>
+        (await deviceLogs(suite.db, device.deviceId)).map((l) => l.message).filter((m) => m.endsWith('days'));
+
+      const keeping = await harness(suite.db, {
+        clock: () => now,
+        config: loadConfig({ PORT: '0', LOG_RETENTION_DAYS: '0' }),
+      });
+      expect((await keeping.worker.tick()).purgedLogs).toEqual({ device_logs: 0, notification_log: 0 });
+      expect(await messages()).toEqual(['45 days', '29 days']);
+
+      const trimming = await harness(suite.db, {
+        clock: () => now,
+        config: loadConfig({ PORT: '0', LOG_RETENTION_DAYS: '30' }),
+      });
+      expect((await trimming.worker.tick()).purgedLogs).toEqual({ device_logs: 1, notification_log: 1 });
+      expect(await messages()).toEqual(['29 days']);
+      const { rows } = await suite.db.query<{ recipient: string }>(
+        'SELECT recipient FROM notification_log WHERE device_id = $1',
+        [device.deviceId],
+      );
+      expect(rows).toEqual([{ recipient: '29 days' }]);
+    });
+
     it('fails a command its network server never reported on after DOWNLINK_ACK_TIMEOUT_HOURS, and tells its company once', async () => {
       const now = Date.now();
       const h = await harness(suite.db, { clock: () => now });

@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       COOKIE_SECURE: false,
       HTTP_ACTIONS_ALLOW_PRIVATE: false,
       DOWNLINK_ACK_TIMEOUT_HOURS: 24,
+      LOG_RETENTION_DAYS: 90,
       LOG_LEVEL: 'info',
     });
     expect(config.DATABASE_URL).toBeUndefined();
@@ -40,6 +41,8 @@ describe('loadConfig', () => {
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ DOWNLINK_ACK_TIMEOUT_HOURS: '0' }, 'DOWNLINK_ACK_TIMEOUT_HOURS'],
     [{ DOWNLINK_ACK_TIMEOUT_HOURS: 'a day' }, 'DOWNLINK_ACK_TIMEOUT_HOURS'],
+    [{ LOG_RETENTION_DAYS: '-1' }, 'LOG_RETENTION_DAYS'],
+    [{ LOG_RETENTION_DAYS: '90d' }, 'LOG_RETENTION_DAYS'],
     [{ PROFILE: 'distributed' }, 'DATABASE_URL: required in the distributed profile'],
   ])('rejects %j naming %s', (env, named) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -54,6 +57,10 @@ describe('loadConfig', () => {
     expect(config.PROFILE).toBe('distributed');
     expect(config.DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/iot');
     expect(config.DATABASE_POOL_MAX).toBeUndefined();
+  });
+
+  it('keeps logs for good with LOG_RETENTION_DAYS=0', () => {
+    expect(loadConfig({ LOG_RETENTION_DAYS: '0' }).LOG_RETENTION_DAYS).toBe(0);
   });
 
   it('reads the PostgreSQL pool size as a number', () => {

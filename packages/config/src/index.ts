@@ -76,6 +76,11 @@ export const ConfigSchema = Type.Object({
    * its next uplink and acknowledges it in the one after, so this must cover two reporting intervals.
    */
   DOWNLINK_ACK_TIMEOUT_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 30, default: 24 }),
+  /**
+   * Days the device logs and the notification log keep their entries; the rules worker's timer deletes
+   * older ones. 0 keeps them for good. Device data is not affected.
+   */
+  LOG_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 90 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },

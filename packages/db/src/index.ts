@@ -23,6 +23,7 @@ export * from './repositories/devices-ingest';
 export * from './repositories/downlinks';
 export * from './repositories/groups';
 export * from './repositories/integration-tokens';
+export * from './repositories/log-retention';
 export * from './repositories/messages';
 export * from './repositories/network-servers';
 export * from './repositories/rules';
