@@ -42,6 +42,7 @@ export function createRemoteControlChannel(
           params: config.params,
           publish: await publish(),
           ruleId: ctx.rule?.id ?? null,
+          jobKey: ctx.idempotencyKey,
           allowPrivateTargets: options.allowPrivateTargets ?? false,
         });
         return {

@@ -6,7 +6,7 @@ import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNotifier } from '../index';
+import { notifyActionJob, startNotifier } from '../index';
 import { startChirpstackStandIn } from '../test-support/chirpstack-server';
 import {
   createAction,
@@ -344,7 +344,14 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
    * remote control action to it, enqueued; `check` runs while all of it is up.
    */
   async function runLoraAction(
-    setup: { driverId: string; known: boolean; command: string; commandParams?: Record<string, unknown> },
+    setup: {
+      driverId: string;
+      known: boolean;
+      command: string;
+      commandParams?: Record<string, unknown>;
+      /** ChirpStack answers the first this many enqueues UNAVAILABLE; the job then retries every 30 ms. */
+      unavailableFirst?: number;
+    },
     check: (run: {
       devEui: string;
       actionId: number;
@@ -358,6 +365,9 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
       db,
       log: silentLog,
       queue,
+      ...(setup.unavailableFirst
+        ? { job: notifyActionJob({ timeoutMs: 5_000, retry: { attempts: 5, delayMs: 30 } }) }
+        : {}),
     });
     const fixture = await createFixture(db, { driverId: setup.driverId });
     const devEui = randomDevEui();
@@ -365,6 +375,7 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
     const chirpstack = await startChirpstackStandIn({
       apiToken: API_TOKEN,
       devEuis: setup.known ? [devEui] : [],
+      unavailableFirst: setup.unavailableFirst ?? 0,
     });
     try {
       await saveNetworkServer(db, fixture.companyId, {
@@ -417,6 +428,33 @@ describe('LoRaWAN downlinks queued at ChirpStack v4 (gRPC stand-in, see test-sup
           status: 'sent',
           details: { via: 'chirpstack', networkServerReference: chirpstack.queued[0]!.id },
         });
+      },
+    );
+  });
+
+  it('a rule’s action that ChirpStack could not take at first is one command in the history, its attempts counted', async () => {
+    await runLoraAction(
+      { driverId: 'srd_gateway', known: true, command: 'reboot', unavailableFirst: 2 },
+      async ({ actionId, chirpstack }) => {
+        await waitFor(
+          async () => (await logRows(actionId)).some((r) => r.status === 'sent'),
+          'the sent attempt',
+        );
+        expect((await logRows(actionId)).map((r) => r.status)).toEqual(['failed', 'failed', 'sent']);
+        const { rows } = await db.query<{
+          state: string;
+          attempts: number;
+          reference: string;
+          error: string | null;
+        }>(
+          `SELECT state, attempts, reference, error FROM downlinks
+            WHERE job_key = (SELECT idempotency_key FROM notification_log WHERE rule_action_id = $1 LIMIT 1)`,
+          [actionId],
+        );
+        expect(rows).toEqual([
+          { state: 'sent', attempts: 3, reference: chirpstack.queued[0]!.id, error: null },
+        ]);
+        expect(chirpstack.queued).toHaveLength(1);
       },
     );
   });

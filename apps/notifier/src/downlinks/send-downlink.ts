@@ -38,6 +38,11 @@ export interface SendDownlinkOptions {
   ruleId?: number | null;
   /** HTTP_ACTIONS_ALLOW_PRIVATE: a network server (TTS push URL, ChirpStack API) may be a private address. */
   allowPrivateTargets?: boolean;
+  /**
+   * A rule action's notify job key: the job's retries are one command, recorded in one row that counts
+   * its attempts (migration 0026). Unset (sent by hand): a row of its own.
+   */
+  jobKey?: string;
 }
 
 export interface SentDownlink {
@@ -111,7 +116,8 @@ export async function loadDownlinkDevice(
  * bytes and port, then sent or failed. A LoRaWAN downlink is confirmed and keeps a reference (ChirpStack's
  * queue item id, or for TTS our correlation id): the network server's report that the device acknowledged
  * it, or that it failed, reaches ingest, and the storage writer moves the sent row on (updateDownlinkOutcomes
- * in @iot/db). A command that switches a relay or a valve is worth knowing arrived. Errors are the spec's
+ * in @iot/db). A command that switches a relay or a valve is worth knowing arrived. A rule action's retries
+ * (`jobKey`) are one row whose `attempts` counts them. Errors are the spec's
  * downlink codes (section 8): 92 unknown command, 93 the device (driver, transport) cannot take it, 94 a
  * bad parameter, 95 the broker or network server did not take it (`details.permanent` when a retry would
  * be refused the same way). Nothing is recorded for 92 to 94.
@@ -148,11 +154,16 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
   // TTS names no queue item, so the downlink goes with a correlation id of ours, known before it leaves.
   let reference: string | null =
     route.via === 'tts' ? `${TTS_DOWNLINK_CORRELATION_PREFIX}${randomUUID()}` : null;
+  // A retry of the same rule action takes its row up again (job_key), so the history shows one command.
   const { rows } = await withTenant(db, device.companyId, (tx) =>
     tx.query<{ id: number }>(
       `INSERT INTO downlinks (company_id, device_id, command, payload, encoded, fport, state, created_by, rule_id,
-                              reference)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8, $9) RETURNING id`,
+                              reference, job_key)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8, $9, $10)
+       ON CONFLICT (company_id, job_key) WHERE job_key IS NOT NULL DO UPDATE
+         SET state = 'queued', error = NULL, payload = EXCLUDED.payload, encoded = EXCLUDED.encoded,
+             fport = EXCLUDED.fport, reference = EXCLUDED.reference
+       RETURNING id`,
       [
         device.companyId,
         device.id,
@@ -163,6 +174,7 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
         options.userId ?? null,
         options.ruleId ?? null,
         reference,
+        options.jobKey ?? null,
       ],
     ),
   );

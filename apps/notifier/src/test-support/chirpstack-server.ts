@@ -31,9 +31,12 @@ export interface ChirpstackStandIn {
 export async function startChirpstackStandIn(options: {
   apiToken: string;
   devEuis: readonly string[];
+  /** Answer the first this many enqueues UNAVAILABLE, as a restarting ChirpStack does (default 0). */
+  unavailableFirst?: number;
 }): Promise<ChirpstackStandIn> {
   const queued: QueuedItem[] = [];
   const known = new Set(options.devEuis);
+  let unavailable = options.unavailableFirst ?? 0;
   const server = new grpc.Server();
   server.addService(deviceGrpc.DeviceServiceService, {
     enqueue(
@@ -43,6 +46,11 @@ export async function startChirpstackStandIn(options: {
       const authorization = call.metadata.get('authorization')[0]?.toString();
       if (authorization !== `Bearer ${options.apiToken}`) {
         callback({ code: grpc.status.UNAUTHENTICATED, details: 'Invalid token' });
+        return;
+      }
+      if (unavailable > 0) {
+        unavailable -= 1;
+        callback({ code: grpc.status.UNAVAILABLE, details: 'the network server is starting' });
         return;
       }
       const item = call.request.getQueueItem();

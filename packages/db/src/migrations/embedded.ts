@@ -100,4 +100,8 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     file: '0025_log_retention.sql',
     sql: "-- Log retention (LOG_RETENTION_DAYS): the rules worker's timer deletes device log and notification log\n-- entries older than the retention, oldest first (purgeExpiredLogs). device_logs has had a BRIN index on\n-- created_at since migration 0002; notification_log gets one here, so that a pass that finds nothing old\n-- reads a few index pages instead of the whole log. BRIN, not a B-tree: both logs are appended in time\n-- order, and a BRIN index costs next to nothing on the insert path the rules worker and the notifier run.\nCREATE INDEX notification_log_created_brin ON notification_log USING brin (created_at);\n",
   },
+  {
+    file: '0026_downlink_job_key.sql',
+    sql: "-- One command, one row. A rule's remote control action is a notify job that retries with backoff when the\n-- broker or network server cannot be reached; each attempt used to insert a `downlinks` row of its own, so\n-- the device's command history showed one failed command per attempt for a single firing, and `attempts`\n-- never passed 1. The job's idempotency key (`<rule>:<uplink message>:<action>`) now names the row: a\n-- retry takes the same row up again (queued, with the new encoding and reference) and counts its attempt.\n-- Commands sent by hand (POST /core/devices/{id}/downlink) have no key: each is its own row, as before.\nALTER TABLE downlinks ADD COLUMN job_key text;\nCREATE UNIQUE INDEX downlinks_job_key_idx ON downlinks (company_id, job_key) WHERE job_key IS NOT NULL;\n",
+  },
 ];
