@@ -271,12 +271,18 @@ describe('integrations in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () =>
     expect(await reader.page.getByTestId('device-drawer').count()).toBe(0);
     await reader.context.close();
 
-    // The main user's command history shows it failed, with the reason in German too.
+    // The main user's command history shows it failed, with the reason in German too, and, as for a
+    // rule's command that the network server took only on a retry (one row, migration 0026), its attempts.
+    await platform.db.query(
+      'UPDATE downlinks SET attempts = 3 WHERE id = (SELECT max(id) FROM downlinks WHERE device_id = $1)',
+      [relayBoardId],
+    );
     const manager = await signedIn('main@demo.test');
     const history = (await openCommandDialog(manager.page)).getByTestId('downlink-history');
     const latest = history.locator('[data-testid^="downlink-"]').first();
     await expect.poll(() => latest.getByTestId('downlink-state').getAttribute('data-state')).toBe('failed');
     expect(await latest.getByTestId('downlink-error').textContent()).toBe('vom Gerät nicht bestätigt');
+    expect(await latest.getByTestId('downlink-attempts').textContent()).toBe(' · 3 Versuche');
     await manager.context.close();
   });
 

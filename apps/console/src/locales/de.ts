@@ -646,6 +646,8 @@ export const de: ConsoleMessages = {
   'downlink.error.not_acknowledged': 'vom Gerät nicht bestätigt',
   'downlink.error.no_report': 'keine Meldung des Netzwerkservers innerhalb von {{hours}} h',
   'downlink.error.network_server': 'der Netzwerkserver meldet: {{detail}}',
+  'downlink.attempts_one': '{{count}} Versuch',
+  'downlink.attempts_other': '{{count}} Versuche',
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
 };

@@ -645,6 +645,8 @@ export const en = {
   'downlink.error.not_acknowledged': 'not acknowledged by the device',
   'downlink.error.no_report': 'no report from the network server within {{hours}} h',
   'downlink.error.network_server': 'the network server reports: {{detail}}',
+  'downlink.attempts_one': '{{count}} attempt',
+  'downlink.attempts_other': '{{count}} attempts',
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
 };

@@ -103,6 +103,13 @@ export function DownlinkDialog({ device }: { device: Device }) {
                   )}
                   <span className="block text-xs text-muted-foreground">
                     {formatDateTime(d.created_at, i18n.language)}
+                    {d.attempts > 1 && (
+                      // A rule's command the broker or network server took only on a retry (one row).
+                      <span data-testid="downlink-attempts">
+                        {' · '}
+                        {t('downlink.attempts', { count: d.attempts })}
+                      </span>
+                    )}
                   </span>
                   {d.state === 'sent' && d.reference !== null && (
                     <span className="block text-xs text-muted-foreground" data-testid="downlink-awaiting">
