@@ -1,10 +1,10 @@
 /**
  * Replay detection. The engine evaluates every uplink it is given, an older one at a later time (rules
  * engine README, "Time"): a redelivered uplink would be evaluated again, which for a click rule is a
- * second firing and for `sum_up` a second count. So the worker remembers, in every state row of a device (rules.state,
- * virtual_data_fields.state, sensor_checks.state, key `_cursor`, written in the batch's transaction),
- * the log position of the last uplink it committed: partition, offset and the producer's timestamp.
- * A record at or before that position is one the worker already committed and is skipped.
+ * second firing and for `sum_up` a second count. So the worker remembers, in every state row of a device
+ * (rules.state, virtual_data_fields.state, sensor_checks.state, key `_cursor`, written in the batch's
+ * transaction), the log position of the last uplink it committed: partition, offset and the producer's
+ * timestamp. A record at or before that position is one the worker already committed and is skipped.
  *
  * The timestamp guard keeps a log that restarted its offsets (the in-process log after a restart, a
  * recreated stream) from swallowing new uplinks: those were published later than anything committed.

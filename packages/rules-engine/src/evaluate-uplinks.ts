@@ -104,7 +104,12 @@ export function evaluateUplinks<TAction = unknown>(
       derived.push({ data: { ...uplink.data }, virtual: {}, errors: [] });
       return;
     }
-    const receivedAt = toEpochMs(uplink.receivedAt);
+    // The receipt is parsed only when asked: for an uplink older than a rule's last one, or by no_data.
+    let received: number | undefined;
+    const receivedAt = (): number => {
+      received ??= toEpochMs(uplink.receivedAt);
+      return received;
+    };
     let time: LocalTime | undefined;
     const timeOf = (): LocalTime => {
       time ??= localTime(at, timeZone);
@@ -129,9 +134,9 @@ export function evaluateUplinks<TAction = unknown>(
 
     // Silence ends when the platform hears from the device: a no_data check or rule takes the receipt,
     // so a device whose clock lags behind is not taken for silent by the timer.
-    const heardAt = Number.isFinite(receivedAt) ? Math.max(receivedAt, at) : at;
+    const heardAt = (): number => (Number.isFinite(receivedAt()) ? Math.max(receivedAt(), at) : at);
     for (const check of checks) {
-      const checkAt = check.kind === 'no_data' ? heardAt : at;
+      const checkAt = check.kind === 'no_data' ? heardAt() : at;
       const step = evaluateSensorCheck(
         check,
         checkStates[check.id] ?? {},
@@ -148,7 +153,7 @@ export function evaluateUplinks<TAction = unknown>(
     for (const rule of rules) {
       const prior = ruleStates[rule.id] ?? {};
       let step: RuleStep<TAction> | null = null;
-      if (rule.trigger === 'no_data') step = heardFrom(rule, prior, index, heardAt);
+      if (rule.trigger === 'no_data') step = heardFrom(rule, prior, index, heardAt());
       else {
         // An uplink older than the rule's last one: evaluated at a later time (`evaluationTime`).
         const ruleAt = evaluationTime(at, receivedAt, prior.lastAt);

@@ -155,8 +155,8 @@ export interface ComputedFields {
 export interface PointClock {
   /** The point's time (epoch ms). */
   at: number;
-  /** When the platform received it: the time of a point older than a function's last one. */
-  receivedAt: number;
+  /** When the platform received it (asked only for a point older than a function's last one). */
+  receivedAt: () => number;
   /** Local time in the company's zone of any instant (the point's own is asked for most). */
   localTime: (ms: number) => LocalTime;
 }
@@ -235,7 +235,7 @@ export function computeVirtualFields(options: {
   const computed = computePreparedFields(
     prepared.fields,
     options.data,
-    { at: options.at, receivedAt: options.at, localTime: (ms) => localTime(ms, timeZone) },
+    { at: options.at, receivedAt: () => options.at, localTime: (ms) => localTime(ms, timeZone) },
     options.states ?? {},
     true,
   );
