@@ -1,0 +1,3 @@
+// The uplink record on the event log topic `uplinks`, written by ingest and read by the storage writer
+// and the rules worker.
+export {};
