@@ -46,5 +46,6 @@ describe('bench report', () => {
     expect(formatNumber(1234.5)).toBe('1,235');
     expect(formatNumber(12.345)).toBe('12.3');
     expect(formatNumber(1.2345)).toBe('1.23');
+    expect(formatNumber(0)).toBe('0');
   });
 });

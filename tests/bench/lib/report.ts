@@ -13,7 +13,7 @@ export function formatNumber(value: number | null | undefined): string {
   if (value === null) return 'n/a';
   if (value === undefined || Number.isNaN(value)) return '';
   const abs = Math.abs(value);
-  if (abs >= 100) return Math.round(value).toLocaleString('en');
+  if (abs >= 100 || Number.isInteger(value)) return Math.round(value).toLocaleString('en');
   if (abs >= 10) return value.toFixed(1);
   return value.toFixed(2);
 }
@@ -51,7 +51,10 @@ export function formatTable(header: string[], rows: string[][]): string {
 }
 
 function runHeader(run: RunRecord, count: number): string {
-  const gb = (run.machine.memoryBytes / 1024 ** 3).toFixed(1);
+  // Seeded history may lack what no run printed (memory, load average).
+  const memory =
+    run.machine.memoryBytes > 0 ? `, ${(run.machine.memoryBytes / 1024 ** 3).toFixed(1)} GB` : '';
+  const load = run.machine.loadAverage.length > 0 ? `, load ${run.machine.loadAverage.join(' ')}` : '';
   const commit = `${run.commit.sha.slice(0, 10)}${run.commit.dirty ? ' (dirty)' : ''}`;
   const settings = Object.entries(run.settings)
     .map(([k, v]) => `${k}=${v}`)
@@ -59,7 +62,7 @@ function runHeader(run: RunRecord, count: number): string {
   return (
     `== ${run.bench}: latest run ${run.date}, commit ${commit}` +
     `${run.source ? ` [${run.source}]` : ''}\n` +
-    `   ${run.machine.cpu} x ${run.machine.cores}, ${gb} GB, load ${run.machine.loadAverage.join(' ')}` +
+    `   ${run.machine.cpu} x ${run.machine.cores}${memory}${load}` +
     `${settings ? `; ${settings}` : ''}; ${count} run${count === 1 ? '' : 's'} recorded`
   );
 }
