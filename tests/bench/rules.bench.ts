@@ -38,7 +38,7 @@
  *     the same episode semantics, state per device in node context) -> `function` "send email" (nodemailer
  *     from functionGlobalContext, nodemailer's default transport: one connection per mail; our notifier
  *     pools its connections) to its own smtp-server.
- *     node-red-node-email is not used: see tests/bench/README.md.
+ *     node-red-node-email is not used: see tests/bench/README.md, "Rules and notifications".
  * (c) distributed: ours composed as `PROFILE=distributed npm start` in this process (PostgreSQL, NATS
  *     JetStream, BullMQ on Redis, devices publishing to a Mosquitto of its own started with the shipped
  *     infra/mosquitto configuration); latency phases only.

@@ -29,7 +29,7 @@ export const INGEST_WINDOW = Number(args[5] ?? 1000);
  * Ingest processes beside the bench's (each front door + storage writer); 0 runs ingest in the bench's.
  * One by default, as the shipped deployment runs it: on these 2 cores a second process only adds work
  * (each caches every device and publishes to every partition, each writer commits half as much per
- * transaction): 21k to 24k against 30k uplinks/s (tests/bench/README.md, "One ingest process").
+ * transaction) and stored fewer uplinks/s than one (tests/bench/README.md, "Ingest end to end").
  */
 export const INGEST_PROCESSES = Number(args[6] ?? 1);
 /**
