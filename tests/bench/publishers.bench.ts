@@ -20,6 +20,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { startCpu } from './lib/cpu.js';
 import { startOwnMosquitto } from './lib/mosquitto.js';
 import { openConnection, type PublishTemplate, type UplinkConnection } from './lib/publishers.js';
+import { startRun } from './lib/results.js';
 
 const SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = Number(process.argv[3] ?? 2);
@@ -115,6 +116,14 @@ async function payloadOnly(endAt: number): Promise<number> {
   return n;
 }
 
+const recorder = startRun('publishers', {
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  connections: CONNECTIONS,
+  window: WINDOW,
+});
+/** Per variant over all rounds: publishes, wall ms and the publishers' CPU us. */
+const totals = new Map<Variant, { n: number; wallMs: number; cpuUs: number }>();
 const mosquitto = await startOwnMosquitto();
 const clientId = () => `bench-pubs-${randomBytes(4).toString('hex')}`;
 console.log(
@@ -162,6 +171,12 @@ try {
         'load 1 min': load ?? '-',
       };
       rows.push(row);
+      const total = totals.get(variant) ?? { n: 0, wallMs: 0, cpuUs: 0 };
+      totals.set(variant, {
+        n: total.n + n,
+        wallMs: total.wallMs + r.wallMs,
+        cpuUs: total.cpuUs + (r.us.self ?? 0),
+      });
       console.log(JSON.stringify(row));
     }
   }
@@ -169,4 +184,25 @@ try {
   await mosquitto.stop();
 }
 console.table(rows);
+const cpuPerPublish = (variant: Variant) => {
+  const t = totals.get(variant);
+  return t ? t.cpuUs / t.n : Number.NaN;
+};
+for (const [variant, t] of totals) {
+  recorder.add({ name: `${variant}: per second`, value: (t.n / t.wallMs) * 1000, unit: '/s' });
+  // The lean publisher against mqtt.js in the same loop; the others against the payload floor.
+  const baseline =
+    variant === 'raw'
+      ? cpuPerPublish('mqttjs')
+      : variant === 'payload only'
+        ? Number.NaN
+        : cpuPerPublish('payload only');
+  recorder.add({
+    name: `${variant}: CPU per publish, publishers`,
+    value: cpuPerPublish(variant),
+    unit: 'us',
+    baseline,
+  });
+}
+recorder.save();
 process.exit(0);

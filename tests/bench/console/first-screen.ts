@@ -1,0 +1,27 @@
+/** The first screen's JS as the production build ships it, gzipped. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+/**
+ * Gzipped JS of the first screen: the entry of index.html and the shell and /dashboard route chunks with
+ * every chunk they import statically (dynamic imports are the lazy chunks: uPlot, the map, dialogs).
+ */
+export function firstScreenGzipKb(dist: string): number {
+  const assets = join(dist, 'assets');
+  const files = readdirSync(assets);
+  const entry = /src="\/assets\/([^"]+\.js)"/.exec(readFileSync(join(dist, 'index.html'), 'utf8'))?.[1];
+  const routes = files.filter((f) => /^(shell-layout|dashboard)-[\w-]+\.js$/.test(f));
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(join(assets, file), 'utf8');
+    for (const m of code.matchAll(/(?:import|export)\s*(?:[\w$*{},\s]*from\s*)?["']\.\/([^"']+\.js)["']/g))
+      visit(m[1]!);
+  };
+  for (const file of [entry, ...routes]) if (file) visit(file);
+  let bytes = 0;
+  for (const file of seen) bytes += gzipSync(readFileSync(join(assets, file))).length;
+  return bytes / 1024;
+}

@@ -1,0 +1,187 @@
+/** Ours in the distributed profile with ingest, the rules worker and the notifier each in a process of its own. */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '@iot/config';
+import { migrate, openDb } from '@iot/db';
+import { createTestDb } from '@iot/db/testing';
+import { createNatsEventLog } from '@iot/event-log';
+import { startIngest } from '@iot/ingest';
+import { deleteRedisPrefix, openJobQueue } from '@iot/jobs';
+import { startNotifier } from '@iot/notifier';
+import { startRulesWorker } from '@iot/rules-worker';
+import { createLogger } from '@iot/runtime';
+import { startOwnMosquitto } from '../lib/mosquitto.js';
+import { INGEST_NODE_FLAGS } from '../lib/node-flags.js';
+import { bullmqStages, connectDevicePublishers, createBenchFleet, stageReaders } from './fleet.js';
+import { startMailSink } from './mail-sink.js';
+import { DEVICES } from './settings.js';
+import { countPubacks, type Side } from './side.js';
+import {
+  type ApartChildOptions,
+  childOutbox,
+  type StageRecord,
+  stageRelays,
+  traced,
+  traceStage,
+} from './stages.js';
+
+// ------------------------------------------------------------------------------ distributed, apart
+export async function apartChildMain(o: ApartChildOptions): Promise<void> {
+  const config = loadConfig(o.env);
+  const log = createLogger({ level: 'warn', name: `bench-${o.role}` });
+  const db = await openDb(config);
+  /** What to stop, in reverse order. */
+  const stops: (() => Promise<void>)[] = [() => db.close()];
+  const openLog = async () => {
+    const eventLog = await createNatsEventLog({
+      servers: config.NATS_URL ?? '',
+      streamPrefix: o.streamPrefix,
+    });
+    stops.push(() => eventLog.close());
+    return eventLog;
+  };
+  const openQueue = () => {
+    const queue = openJobQueue(config, { db, prefix: o.queuePrefix });
+    stops.push(() => queue.close());
+    return queue;
+  };
+  if (o.role === 'ingest') {
+    const ingest = await startIngest({
+      config,
+      db,
+      log,
+      eventLog: await openLog(),
+      publisher: { topic: o.topic },
+      mqttExternal: { shareGroup: o.shareGroup, clientIdPrefix: o.shareGroup, cleanSession: true },
+    });
+    stops.push(() => ingest.stop());
+  } else if (o.role === 'rules-worker') {
+    const eventLog = await openLog();
+    const queue = openQueue();
+    const worker = await startRulesWorker({ config, db, log, eventLog, topic: o.topic, queue });
+    stops.push(() => worker.stop());
+  } else {
+    const notifier = await startNotifier({ config, db, log, queue: openQueue() });
+    stops.push(() => notifier.stop());
+  }
+  const flush = setInterval(() => {
+    if (childOutbox.length > 0) process.send?.({ stages: childOutbox.splice(0) });
+  }, 5);
+  process.on('message', (m: 'stop' | { trace?: number; clear?: boolean }) => {
+    if (m === 'stop') {
+      clearInterval(flush);
+      void (async () => {
+        for (const stop of stops.reverse()) await stop().catch(() => {});
+        process.exit(0);
+      })();
+    } else if (m.trace !== undefined) traced.add(m.trace);
+    else if (m.clear) traced.clear();
+  });
+  process.send?.({ ready: true });
+}
+
+/** Starts one app of the apart side in a process of its own; resolves once it is running. */
+async function startApartChild(o: ApartChildOptions): Promise<{ stop: () => Promise<void> }> {
+  const child = fork(fileURLToPath(new URL('../rules.bench.ts', import.meta.url)), [], {
+    execArgv: [...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []), ...process.execArgv],
+    env: { ...process.env, IOT_RULES_BENCH_CHILD: JSON.stringify(o) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${o.role} process exited with ${code}`)));
+    child.on('message', (m: { ready?: boolean; stages?: StageRecord[] }) => {
+      for (const [stage, seq, at] of m.stages ?? []) traceStage(stage, seq, at);
+      if (m.ready) resolve();
+    });
+  });
+  child.removeAllListeners('exit');
+  stageRelays.add(child);
+  return {
+    stop: async () => {
+      stageRelays.delete(child);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('stop');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Ours in the distributed profile as infra/docker-compose.yml deploys it: ingest, the rules worker and the
+ * notifier each in a process of its own (ARCHITECTURE: "each app its own process"; ingest with its
+ * production node flags), on the same services and with the same fleet, publishers and SMTP sink as the
+ * `distributed` side. Jobs go from the rules worker to the notifier through BullMQ (no claim at enqueue:
+ * the notifier does not run in the rules worker's process). The children send the stages they see back
+ * over IPC; the API is not started (nothing in this path uses it). Latency phases only.
+ */
+export async function distributedApartSide(): Promise<Side> {
+  const mail = await startMailSink();
+  const mosquitto = await startOwnMosquitto();
+  const run = randomBytes(4).toString('hex');
+  const database = await createTestDb('postgres');
+  const topic = `uplinks_bench_${run}`;
+  const queuePrefix = `bench-${run}`;
+  const streamPrefix = `bench_${run}_`;
+  const natsUrl = 'nats://127.0.0.1:4222';
+  const redisUrl = 'redis://127.0.0.1:6379';
+  const env = {
+    PROFILE: 'distributed',
+    DATABASE_URL: database.url ?? '',
+    NATS_URL: natsUrl,
+    REDIS_URL: redisUrl,
+    MQTT_URL: mosquitto.url,
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+  };
+  const config = loadConfig(env);
+  const db = await openDb(config);
+  const eventLog = await createNatsEventLog({ servers: natsUrl, streamPrefix });
+  const children: { stop: () => Promise<void> }[] = [];
+  const cleanUp = async () => {
+    for (const child of children.reverse()) await child.stop().catch(() => {});
+    await eventLog.deleteTopic(topic).catch(() => {});
+    await eventLog.close();
+    await deleteRedisPrefix(redisUrl, queuePrefix);
+    await db.close();
+    await database.drop();
+    await mosquitto.stop();
+  };
+  try {
+    await migrate(db);
+    // Ingest first, as in one process: its log topic exists before the rules worker consumes it.
+    for (const role of ['ingest', 'rules-worker', 'notifier'] as const)
+      children.push(
+        await startApartChild({ role, env, streamPrefix, topic, queuePrefix, shareGroup: `bench-${run}` }),
+      );
+  } catch (error) {
+    await cleanUp().catch(() => {});
+    await mail.close();
+    throw error;
+  }
+  const fleet = await createBenchFleet(db, DEVICES);
+  console.log(
+    `distributed-apart: ${fleet.devices.length} devices, ${fleet.rules} rules, ${fleet.firingRules} with an email action`,
+  );
+  const publishers = await connectDevicePublishers(mosquitto.url, `bench-apart-${run}`, fleet.devices);
+  return {
+    name: 'distributed-apart (ingest, rules worker and notifier in processes of their own: PostgreSQL, NATS JetStream, BullMQ on Redis, own Mosquitto, nodemailer)',
+    mail,
+    publishers,
+    accepted: countPubacks(publishers),
+    evaluated: async () => Number.NaN,
+    window: 0,
+    backlog: async () => ({
+      'rules-worker lag': await eventLog.lag(topic, 'rules-worker'),
+      'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),
+    }),
+    ...stageReaders(db, fleet.companyId),
+    moreStages: bullmqStages(redisUrl, queuePrefix),
+    close: async () => {
+      await Promise.all(publishers.map((p) => p.client.endAsync()));
+      await cleanUp();
+      await mail.close();
+    },
+  };
+}
