@@ -23,9 +23,15 @@ export * from './repositories/devices-ingest';
 export * from './repositories/downlinks';
 export * from './repositories/groups';
 export * from './repositories/integration-tokens';
+// repositories of delivery and notifications
+export * from './repositories/job-keys';
 export * from './repositories/log-retention';
 export * from './repositories/messages';
 export * from './repositories/network-servers';
+export * from './repositories/notification-log';
+export * from './repositories/outbox-emails';
+export * from './repositories/outbox-phone-messages';
+export * from './repositories/rule-action-deliveries';
 export * from './repositories/rules';
 export * from './repositories/rules-worker';
 export * from './repositories/sensor-checks';
