@@ -3,10 +3,10 @@
  * the whole embedded platform: a ChirpStack webhook token created in the console is shown once and lets
  * a ChirpStack uplink in; the LoRaWAN network server set there takes the command the console sends to a
  * LoRaWAN relay board. ChirpStack is a local stand-in serving its own gRPC service definition
- * (@iot/notifier/testing/chirpstack): ChirpStack itself is not installed here.
+ * (@iot/delivery/testing/chirpstack): ChirpStack itself is not installed here.
  */
 import { randomUUID } from 'node:crypto';
-import { type ChirpstackStandIn, startChirpstackStandIn } from '@iot/notifier/testing/chirpstack';
+import { type ChirpstackStandIn, startChirpstackStandIn } from '@iot/delivery/testing/chirpstack';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -7,8 +7,8 @@
  * table and the relay-on downlink the cooling controller's topic on Mosquitto, each exactly once.
  */
 
-import { readMail, startTestSmtp, type TestSmtp } from '@iot/notifier/testing/smtp';
-import { startTwilioStandIn, type TwilioStandIn } from '@iot/notifier/testing/twilio';
+import { readMail, startTestSmtp, type TestSmtp } from '@iot/delivery/testing/smtp';
+import { startTwilioStandIn, type TwilioStandIn } from '@iot/delivery/testing/twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ColdRoomDemo,

@@ -9,7 +9,7 @@
  * acknowledged.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { startTtsStandIn, type TtsStandIn } from '@iot/notifier/testing/tts';
+import { startTtsStandIn, type TtsStandIn } from '@iot/delivery/testing/tts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findColdRoom, issueDeviceToken, notificationStatuses, uplinkPoster } from '../support/cold-room.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';

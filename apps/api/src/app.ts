@@ -12,12 +12,16 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@iot/config';
 import type { Db } from '@iot/db/db';
+import {
+  connectMqttDownlinks,
+  createMailer,
+  type DownlinkPublish,
+  type Mailer,
+  type MqttDownlinkClient,
+} from '@iot/delivery';
 import { SESSION_DURATION } from '@iot/domain';
-import { connectMqttDownlinks, type DownlinkPublish, type MqttDownlinkClient } from '@iot/notifier';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { LoginThrottle } from './lib/login-throttle';
-import { createMailer } from './mail/create-mailer';
-import type { Mailer } from './mail/mailer';
 import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
 import docs from './plugins/docs';
 import errorHandler, { sendNotFound } from './plugins/error-handler';
@@ -45,7 +49,7 @@ export interface BuildAppOptions {
   supportEmail?: string;
   /**
    * How console downlinks reach devices: the embedded platform passes its aedes broker's publish
-   * (`aedesPublish(broker)` of @iot/notifier). Unset: the distributed profile connects to MQTT_URL on the
+   * (`aedesPublish(broker)` of @iot/delivery). Unset: the distributed profile connects to MQTT_URL on the
    * first downlink; the embedded profile has none (downlinks answer 95).
    */
   publishDownlink?: DownlinkPublish;

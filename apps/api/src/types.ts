@@ -2,9 +2,8 @@ import type { Config } from '@iot/config';
 import type { Db } from '@iot/db/db';
 import type { CompanyRecord } from '@iot/db/repositories/companies';
 import type { UserRecord } from '@iot/db/repositories/users';
-import type { DownlinkPublish } from '@iot/notifier';
+import type { DownlinkPublish, Mailer } from '@iot/delivery';
 import type { LoginThrottle } from './lib/login-throttle';
-import type { Mailer } from './mail/mailer';
 
 /** Who is acting, resolved once per request from the session cookie. */
 export interface AuthContext {

@@ -38,10 +38,8 @@ export interface NotificationChannel<C> {
   send(ctx: ActionContext, config: C): Promise<DeliveryResult>;
 }
 
-/** A failure no retry can fix (bad address, refused URL, device without downlink support). */
-export class PermanentDeliveryError extends Error {
-  override readonly name = 'PermanentDeliveryError';
-}
+// Thrown by @iot/delivery's transports and the channels alike.
+export { PermanentDeliveryError } from '@iot/delivery';
 
 /** The channel is not configured in this installation (no Twilio account): logged as skipped. */
 export class ChannelNotConfiguredError extends Error {

@@ -1,8 +1,21 @@
 import type { Config } from '@iot/config';
+import type { NotifyActionPayload } from '@iot/contracts';
 import type { Db } from '@iot/db';
+import {
+  connectMqttDownlinks,
+  createMailer,
+  createTwilioClient,
+  type DownlinkPublish,
+  type Mailer,
+  type MqttDownlinkClient,
+  SmtpMailer,
+  type TwilioClient,
+} from '@iot/delivery';
 import {
   type JobDefinition,
   type JobQueue,
+  NOTIFY_ACTION,
+  NOTIFY_ACTION_POLICY,
   openJobQueue,
   purgeExpiredJobKeys,
   type QueuePolicy,
@@ -14,25 +27,11 @@ import { createHttpChannel } from './channels/http-channel';
 import { createRemoteControlChannel } from './channels/remote-control-channel';
 import { createSmsChannel } from './channels/sms-channel';
 import { createSystemChannel } from './channels/system-channel';
-import { createTwilioClient, type TwilioClient } from './channels/twilio-client';
 import { createVoiceChannel } from './channels/voice-channel';
-import {
-  connectMqttDownlinks,
-  type DownlinkPublish,
-  type MqttDownlinkClient,
-} from './downlinks/downlink-transport';
 import { type ChannelLimits, createChannelLimiter } from './jobs/channel-limits';
 import { handleNotifyAction } from './jobs/handle-notify-action';
-import { NOTIFY_ACTION, type NotifyActionPayload } from './jobs/notify-action.job';
-import {
-  NOTIFY_ACTION_POLICY,
-  NOTIFY_CHANNEL_LIMITS,
-  SMTP_POOL_CONNECTIONS,
-} from './jobs/notify-action.queue';
+import { NOTIFY_CHANNEL_LIMITS, SMTP_POOL_CONNECTIONS } from './jobs/notify-action.queue';
 import { createActionLoader } from './load-action';
-import { createMailer } from './mail/create-mailer';
-import type { Mailer } from './mail/mailer';
-import { SmtpMailer } from './mail/smtp-mailer';
 import { createNotificationLogWriter } from './notification-log';
 
 export type { Channels, Delivery } from './channels/channels';
@@ -41,9 +40,7 @@ export { createEmailChannel, messageIdFor } from './channels/email-channel';
 export { createHttpChannel, type HttpChannelOptions, type HttpConfig } from './channels/http-channel';
 export { createRemoteControlChannel, type RemoteControlConfig } from './channels/remote-control-channel';
 export { createSmsChannel, type SmsConfig } from './channels/sms-channel';
-export { isPublicAddress, RefusedTargetError } from './channels/ssrf-guard';
 export { createSystemChannel, type SystemConfig } from './channels/system-channel';
-export { createTwilioClient, type TwilioClient } from './channels/twilio-client';
 export { buildVoiceTwiml, createVoiceChannel, type VoiceConfig } from './channels/voice-channel';
 export {
   type ActionContext,
@@ -54,40 +51,12 @@ export {
   PermanentDeliveryError,
 } from './context';
 export {
-  aedesPublish,
-  connectMqttDownlinks,
-  type DownlinkPublish,
-  downlinkTopic,
-  type MqttDownlinkClient,
-} from './downlinks/downlink-transport';
-export {
-  type DownlinkDevice,
-  type DownlinkRoute,
-  findDownlinkRoute,
-  loadDownlinkDevice,
-  type SendDownlinkOptions,
-  type SentDownlink,
-  sendDownlink,
-} from './downlinks/send-downlink';
-export {
   type ChannelLimiter,
   type ChannelLimits,
   createChannelLimiter,
   type RateLimit,
 } from './jobs/channel-limits';
-export {
-  enqueueNotifyAction,
-  NOTIFIER_JOBS,
-  NOTIFY_ACTION,
-  NotifyActionPayload,
-  notifyActionJob,
-  PreloadedAction,
-} from './jobs/notify-action.job';
-export {
-  NOTIFY_ACTION_POLICY,
-  NOTIFY_CHANNEL_LIMITS,
-  SMTP_POOL_CONNECTIONS,
-} from './jobs/notify-action.queue';
+export { NOTIFY_CHANNEL_LIMITS, SMTP_POOL_CONNECTIONS } from './jobs/notify-action.queue';
 export {
   type ActionLoader,
   type ActionRequest,
@@ -95,7 +64,6 @@ export {
   fromPreloaded,
   type LoadedAction,
   loadAction,
-  preloadActions,
 } from './load-action';
 export { createNotificationLogWriter, type NotificationLogWriter } from './notification-log';
 export { fillPlaceholders, PLACEHOLDERS } from './placeholders';

@@ -1,4 +1,4 @@
-import { type Db, withTenant } from '@iot/db';
+import { type Db, insertNotificationLogEntries, withTenant } from '@iot/db';
 import { coalesce } from '@iot/runtime';
 import type { ChannelKind } from './context';
 
@@ -14,11 +14,6 @@ export interface NotificationLogEntry {
   error: string | null;
   details: Record<string, unknown>;
   idempotencyKey: string;
-}
-
-/** JSON for a jsonb parameter: jsonb refuses \u0000, which a provider's error text may carry. */
-function jsonParam(value: unknown): string {
-  return JSON.stringify(value).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
 }
 
 export type NotificationLogWriter = (entry: NotificationLogEntry) => Promise<void>;
@@ -40,34 +35,11 @@ export function createNotificationLogWriter(db: Db): NotificationLogWriter {
         byCompany.set(entry.companyId, list);
       }
       for (const [companyId, list] of byCompany) {
-        // Rows keep the rule, action, alarm and device they were written for as recorded, without foreign
-        // keys to them (migration 0017): no key checks, and no locks on the rows the rules worker holds.
         await withTenant(db, companyId, (tx) =>
-          tx.query(
-            `INSERT INTO notification_log (company_id, rule_id, rule_action_id, alarm_id, device_id, channel, recipient,
-               status, error, details, idempotency_key, sent_at)
-             SELECT $2::bigint, e.rule_id, e.rule_action_id, e.alarm_id, e.device_id, e.channel, e.recipient,
-                    e.status, e.error, e.details, e.idempotency_key, CASE WHEN e.status = 'sent' THEN now() END
-               FROM jsonb_to_recordset($1::jsonb) AS e(rule_id bigint, rule_action_id bigint, alarm_id bigint,
-                    device_id bigint, channel text, recipient text, status text, error text, details jsonb,
-                    idempotency_key text)`,
-            [
-              jsonParam(
-                list.map((entry) => ({
-                  rule_id: entry.ruleId,
-                  rule_action_id: entry.ruleActionId,
-                  alarm_id: entry.alarmId,
-                  device_id: entry.deviceId,
-                  channel: entry.channel,
-                  recipient: entry.recipient,
-                  status: entry.status,
-                  error: entry.error,
-                  details: entry.details,
-                  idempotency_key: entry.idempotencyKey,
-                })),
-              ),
-              companyId,
-            ],
+          insertNotificationLogEntries(
+            tx,
+            companyId,
+            list.map(({ companyId: _companyId, ...entry }) => entry),
           ),
         );
       }

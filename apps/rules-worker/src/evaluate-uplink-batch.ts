@@ -1,3 +1,4 @@
+import type { NotifyActionPayload } from '@iot/contracts';
 import {
   type Db,
   type DerivedDataRow,
@@ -19,8 +20,7 @@ import {
   saveVirtualFieldStates,
   upsertDerivedData,
 } from '@iot/db';
-import { claimJobKeys } from '@iot/jobs';
-import { NOTIFY_ACTION, type NotifyActionPayload, preloadActions } from '@iot/notifier';
+import { claimJobKeys, NOTIFY_ACTION, preloadActions } from '@iot/jobs';
 import { evaluateUplinks, type RuleState, uplinkTime } from '@iot/rules-engine';
 import { type Logger, stageHook } from '@iot/runtime';
 import { toEngineRule, toEngineSensorCheck, toEngineVirtualField } from './engine-inputs.js';

@@ -1,4 +1,5 @@
 import type { Config } from '@iot/config';
+import type { NotifyActionPayload } from '@iot/contracts';
 import {
   type Db,
   expireUnansweredDownlinks,
@@ -7,8 +8,14 @@ import {
   type RetainedLog,
 } from '@iot/db';
 import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
-import { createDbJobKeyStore, JobPayloadError, type JobQueue, openJobQueue } from '@iot/jobs';
-import { enqueueNotifyAction, NOTIFY_ACTION, type NotifyActionPayload } from '@iot/notifier';
+import {
+  createDbJobKeyStore,
+  enqueueNotifyAction,
+  JobPayloadError,
+  type JobQueue,
+  NOTIFY_ACTION,
+  openJobQueue,
+} from '@iot/jobs';
 import { coalesce, type Logger, type Service, stageHook } from '@iot/runtime';
 import { evaluateTimerTick } from './evaluate-timer-tick.js';
 import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';

@@ -1,3 +1,4 @@
+import type { NotifyActionPayload } from '@iot/contracts';
 import {
   type AlarmClearRow,
   type AlarmRow,
@@ -13,7 +14,6 @@ import {
   type RulesWorkerSensorCheck,
 } from '@iot/db';
 import { DEVICE_LOG_LEVEL } from '@iot/domain';
-import type { NotifyActionPayload } from '@iot/notifier';
 import type { AlarmDecision, Firing, Suppression, SuppressReason } from '@iot/rules-engine';
 
 /** What the engine decided for one device, with the rows it decided about. */

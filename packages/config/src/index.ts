@@ -3,8 +3,8 @@
  * Nothing else in the code base reads `process.env`: apps receive a `Config` and pass the
  * parts they need down as options (see ARCHITECTURE.md, "Configuration").
  */
-import { type Static, Type } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
 
 const Url = Type.String({ pattern: '^[a-z][a-z0-9+.-]*://' });
 
@@ -107,9 +107,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (known.has(key) && value !== undefined && value !== '') raw[key] = value;
   }
   const withDefaults = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, raw));
-  const problems = [...Value.Errors(ConfigSchema, withDefaults)].map(
-    (e) => `${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`,
-  );
+  const problems = Value.Errors(ConfigSchema, withDefaults).map((e) => {
+    const key = e.instancePath.slice(1);
+    const got = key ? (withDefaults as Record<string, unknown>)[key] : withDefaults;
+    return `${key || '(root)'}: ${e.message} (got ${JSON.stringify(got)})`;
+  });
   const config = withDefaults as Config;
   if (config.PROFILE === 'distributed' && !config.DATABASE_URL) {
     problems.push('DATABASE_URL: required in the distributed profile');

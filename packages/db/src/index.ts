@@ -34,3 +34,48 @@ export * from './repositories/tts-downlink-routes';
 export * from './repositories/users';
 export * from './repositories/virtual-fields';
 export { TENANT_ROLE, withTenant } from './tenant';
+
+// repositories of delivery and notifications
+export {
+  type DownlinkTargetRecord,
+  findDownlinkTarget,
+  insertQueuedDownlink,
+  markDownlinkSent,
+  type QueuedDownlink,
+} from './repositories/downlinks';
+export {
+  claimJobKeyRows,
+  completeJobKeys,
+  insertJobKeys,
+  type JobKeyClaimRow,
+  purgeExpiredJobKeys,
+  releaseJobKeys,
+} from './repositories/job-keys';
+export { insertSystemMessage } from './repositories/messages';
+export {
+  insertNotificationLogEntries,
+  listDeviceNotificationLog,
+  type NotificationLogEntry,
+  type NotificationLogRecord,
+  type NotificationStatus,
+} from './repositories/notification-log';
+export {
+  insertOutboxEmail,
+  insertOutboxEmails,
+  listOutboxEmails,
+  type OutboxEmailEntry,
+  type OutboxEmailRecord,
+} from './repositories/outbox-emails';
+export {
+  listPhoneMessages,
+  type PhoneMessageEntry,
+  type PhoneMessageRecord,
+  savePhoneMessage,
+} from './repositories/outbox-phone-messages';
+export {
+  type ActionDeliveryRecord,
+  type ActionDeliveryRequest,
+  findActionDeliveries,
+  loadCompanyActionDeliveries,
+  type RuleActionDeliveryRow,
+} from './repositories/rule-action-deliveries';

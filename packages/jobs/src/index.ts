@@ -1,3 +1,5 @@
+// The key purge is a statement of the job_keys repository; the queue's users find it here.
+export { purgeExpiredJobKeys } from '@iot/db';
 export { backoffDelay } from './backoff';
 export {
   BullmqJobQueue,
@@ -6,6 +8,14 @@ export {
   deleteRedisPrefix,
   readBullmqJobTimes,
 } from './bullmq/bullmq-queue';
+export {
+  enqueueNotifyAction,
+  NOTIFY_ACTION,
+  NOTIFY_ACTION_POLICY,
+  type NotifyActionJobOptions,
+  notifyActionJob,
+  preloadActions,
+} from './catalogue/notify-action';
 export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/in-process-queue';
 export { jobIdFor } from './job-id';
 export {
@@ -14,7 +24,6 @@ export {
   createDbJobKeyStore,
   createMemoryJobKeyStore,
   type JobKeyStore,
-  purgeExpiredJobKeys,
 } from './job-keys';
 export { type OpenJobQueueOptions, openJobQueue } from './open-job-queue';
 export { type JobEnvelope, leaseMs } from './run-attempt';

@@ -1,4 +1,4 @@
-import type { Queryable } from '@iot/db';
+import { claimJobKeyRows, completeJobKeys, insertJobKeys, type Queryable, releaseJobKeys } from '@iot/db';
 import { coalesce } from '@iot/runtime';
 
 export type ClaimResult =
@@ -47,41 +47,17 @@ export function createDbJobKeyStore(db: Queryable): JobKeyStore {
     for (const [leaseMs, keys] of byLease) {
       // Sorted keys: two workers' batches take the unique-index entries in the same order (no deadlock).
       const input = [...keys].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      // One statement: insert, or take over a stale unfinished claim; two workers racing get one row
-      // each way because the row lock of ON CONFLICT serialises them. `xmax = 0` tells a new row
-      // from a taken-over one. The LEFT JOIN reads the statement's snapshot, i.e. the rows as they
-      // were before it: for a key not claimed here, whether it is done or whose lease runs when.
-      const { rows } = await db.query<{
-        key: string;
-        claimed: boolean;
-        inserted: boolean | null;
-        completed_at: Date | null;
-        result: unknown;
-        remaining_ms: number | null;
-      }>(
-        `WITH input AS (
-             SELECT i.key, i.job_name, i.ord FROM jsonb_to_recordset($1::jsonb) AS i(key text, job_name text, ord int)
-           ), claimed AS (
-             INSERT INTO job_keys (key, job_name) SELECT key, job_name FROM input ORDER BY ord
-             ON CONFLICT (key) DO UPDATE SET created_at = now()
-               WHERE job_keys.completed_at IS NULL
-                 AND job_keys.created_at < now() - make_interval(secs => $2::double precision / 1000)
-             RETURNING key, (xmax = 0) AS inserted
-           )
-           SELECT i.key, c.key IS NOT NULL AS claimed, c.inserted, k.completed_at, k.result,
-                  greatest(0, extract(epoch FROM k.created_at - now()) * 1000 + $2::double precision)::float8
-                    AS remaining_ms
-             FROM input i
-             LEFT JOIN claimed c ON c.key = i.key
-             LEFT JOIN job_keys k ON k.key = i.key`,
-        [JSON.stringify(input.map(([key, job_name], ord) => ({ key, job_name, ord }))), leaseMs],
+      const rows = await claimJobKeyRows(
+        db,
+        input.map(([key, jobName]) => ({ key, jobName })),
+        leaseMs,
       );
       for (const row of rows) {
         if (row.claimed) answers.set(row.key, { state: 'claimed', fresh: row.inserted === true });
-        else if (row.completed_at) answers.set(row.key, { state: 'done', result: row.result });
+        else if (row.completedAt) answers.set(row.key, { state: 'done', result: row.result });
         // Gone in between (released by a failed attempt, or inserted by a concurrent statement this
         // one's snapshot does not show): look again soon.
-        else answers.set(row.key, { state: 'busy', retryAfterMs: Math.ceil(row.remaining_ms ?? 0) });
+        else answers.set(row.key, { state: 'busy', retryAfterMs: Math.ceil(row.remainingMs ?? 0) });
       }
     }
     const given = new Set<string>();
@@ -94,16 +70,11 @@ export function createDbJobKeyStore(db: Queryable): JobKeyStore {
     });
   });
   const completions = coalesce<{ key: string; result: unknown }, void>(async (items) => {
-    await db.query(
-      `UPDATE job_keys k SET completed_at = now(), result = i.result
-         FROM jsonb_to_recordset($1::jsonb) AS i(key text, result jsonb)
-        WHERE k.key = i.key`,
-      [JSON.stringify(items.map(({ key, result }) => ({ key, result: result ?? null })))],
-    );
+    await completeJobKeys(db, items);
     return items.map(() => undefined);
   });
   const releases = coalesce<string, void>(async (keys) => {
-    await db.query('DELETE FROM job_keys WHERE key = ANY($1::text[]) AND completed_at IS NULL', [keys]);
+    await releaseJobKeys(db, keys);
     return keys.map(() => undefined);
   });
   return {
@@ -129,14 +100,10 @@ export async function claimJobKeys(
   const input = [...new Map(items.map((i) => [i.key, i.jobName]))].sort(([a], [b]) =>
     a < b ? -1 : a > b ? 1 : 0,
   );
-  const { rows } = await tx.query<{ key: string }>(
-    `INSERT INTO job_keys (key, job_name)
-       SELECT i.key, i.job_name FROM jsonb_to_recordset($1::jsonb) AS i(key text, job_name text, ord int) ORDER BY i.ord
-     ON CONFLICT (key) DO NOTHING
-     RETURNING key`,
-    [JSON.stringify(input.map(([key, job_name], ord) => ({ key, job_name, ord })))],
+  return insertJobKeys(
+    tx,
+    input.map(([key, jobName]) => ({ key, jobName })),
   );
-  return new Set(rows.map((r) => r.key));
 }
 
 /** JobKeyStore in memory: for a queue without a database (tests, tools). Not shared across processes. */
@@ -159,10 +126,4 @@ export function createMemoryJobKeyStore(): JobKeyStore {
       if (!keys.get(key)?.done) keys.delete(key);
     },
   };
-}
-
-/** Deletes expired keys (`expires_at` passed); run it now and then. Returns how many went. */
-export async function purgeExpiredJobKeys(db: Queryable): Promise<number> {
-  const { rowCount } = await db.query('DELETE FROM job_keys WHERE expires_at < now()');
-  return rowCount;
 }

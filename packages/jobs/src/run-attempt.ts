@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { TSchema } from '@sinclair/typebox';
+import type { TSchema } from 'typebox';
 import type { JobKeyStore } from './job-keys';
 import {
   type JobContext,

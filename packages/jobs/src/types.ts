@@ -1,4 +1,4 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from 'typebox';
 
 /** Exponential backoff: attempt n (1-based) waits `delayMs * 2^(n-1)` before the next, capped at maxDelayMs. */
 export interface RetryPolicy {

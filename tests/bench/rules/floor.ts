@@ -1,7 +1,7 @@
 /** The harness's floor: publishers, a bare subscriber and the mail transport, nothing between. */
 import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
-import { transportOptions } from '@iot/notifier/mail';
+import { transportOptions } from '@iot/delivery';
 import { Aedes } from 'aedes';
 import mqtt, { type MqttClient } from 'mqtt';
 import nodemailer from 'nodemailer';

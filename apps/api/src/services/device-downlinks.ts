@@ -10,8 +10,8 @@ import type { Db } from '@iot/db/db';
 import { findDevice } from '@iot/db/repositories/devices';
 import { type DownlinkRecord, listDownlinks } from '@iot/db/repositories/downlinks';
 import { withTenant } from '@iot/db/tenant';
+import { type DownlinkPublish, loadDownlinkDevice, sendDownlink } from '@iot/delivery';
 import { apiError, parseActionCommand } from '@iot/domain';
-import { type DownlinkPublish, loadDownlinkDevice, sendDownlink } from '@iot/notifier';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 

@@ -9,7 +9,7 @@ import type { Db } from '@iot/db/db';
 import { type DeviceRecord, findDevice } from '@iot/db/repositories/devices';
 import { countActiveIntegrationTokens } from '@iot/db/repositories/integration-tokens';
 import { withTenant } from '@iot/db/tenant';
-import { findDownlinkRoute } from '@iot/notifier';
+import { findDownlinkRoute } from '@iot/delivery';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';

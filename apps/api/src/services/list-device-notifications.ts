@@ -9,6 +9,8 @@
  * included). Two things are left out on purpose: message bodies (the outbox, managers only, holds them)
  * and an http action's query string and credentials, which often carry a webhook's secret.
  */
+
+import { listDeviceNotificationLog, type NotificationLogRecord } from '@iot/db';
 import type { Db } from '@iot/db/db';
 import type { DataRange } from '@iot/db/repositories/device-data';
 import { deviceExists } from '@iot/db/repositories/devices';
@@ -44,12 +46,6 @@ export interface DeviceNotification {
   sent_at: string | null;
 }
 
-/** A row as the database returns it: times as Date, the delivery details still in `details`. */
-type StoredNotification = Omit<
-  DeviceNotification,
-  'via' | 'reference' | 'attempt' | 'max_attempts' | 'final' | 'created_at' | 'sent_at'
-> & { details: Record<string, unknown> | null; created_at: Date; sent_at: Date | null };
-
 /** An http action's URL without its query, fragment and credentials (they often hold a webhook's secret). */
 export function withoutSecrets(url: string): string {
   try {
@@ -64,14 +60,14 @@ export function withoutSecrets(url: string): string {
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 const count = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) ? value : null);
 
-function present(row: StoredNotification): DeviceNotification {
+function present(row: NotificationLogRecord): DeviceNotification {
   const details = row.details ?? {};
   return {
     id: row.id,
-    device_id: row.device_id,
-    rule_id: row.rule_id,
-    rule_name: row.rule_name,
-    alarm_id: row.alarm_id,
+    device_id: row.deviceId,
+    rule_id: row.ruleId,
+    rule_name: row.ruleName,
+    alarm_id: row.alarmId,
     channel: row.channel,
     recipient: row.channel === 'http' && row.recipient ? withoutSecrets(row.recipient) : row.recipient,
     status: row.status,
@@ -82,8 +78,8 @@ function present(row: StoredNotification): DeviceNotification {
     max_attempts: count(details.maxAttempts),
     // The notifier marks the failure that ends its job: permanent, or the last attempt (dead letter).
     final: row.status === 'failed' && details.final === true,
-    created_at: row.created_at.toISOString(),
-    sent_at: row.sent_at?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    sent_at: row.sentAt?.toISOString() ?? null,
   };
 }
 
@@ -95,35 +91,12 @@ export async function listNotificationsOfDevice(
 ): Promise<DeviceNotification[]> {
   const rows = await withTenant(db, auth.companyId, async (tx) => {
     if (!(await deviceExists(tx, auth.companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
-    const params: unknown[] = [auth.companyId, deviceId];
-    const where = ['n.company_id = $1', 'n.device_id = $2'];
-    if (options.status !== undefined) {
-      params.push(options.status);
-      where.push(`n.status = $${params.length}`);
-    }
-    if (options.range?.from !== undefined) {
-      params.push(options.range.from);
-      where.push(`n.created_at >= $${params.length}`);
-    }
-    if (options.range?.to !== undefined) {
-      params.push(options.range.to);
-      where.push(`n.created_at < $${params.length}`);
-    }
-    params.push(options.limit);
-    // notification_log_device_idx (migration 0020) answers the filter and the order. The rule is joined
-    // within the company: the entry keeps a deleted rule's id, and ids are never reused.
-    const { rows } = await tx.query<StoredNotification>(
-      `SELECT n.id::int AS id, n.device_id::int AS device_id, n.rule_id::int AS rule_id, r.name AS rule_name,
-              n.alarm_id::int AS alarm_id, n.channel, n.recipient, n.status, n.error, n.details, n.created_at,
-              n.sent_at
-         FROM notification_log n
-         LEFT JOIN rules r ON r.id = n.rule_id AND r.company_id = n.company_id
-        WHERE ${where.join(' AND ')}
-        ORDER BY n.created_at DESC, n.id DESC
-        LIMIT $${params.length}`,
-      params,
-    );
-    return rows;
+    return listDeviceNotificationLog(tx, auth.companyId, deviceId, {
+      ...(options.status === undefined ? {} : { status: options.status }),
+      ...(options.range?.from === undefined ? {} : { from: options.range.from }),
+      ...(options.range?.to === undefined ? {} : { to: options.range.to }),
+      limit: options.limit,
+    });
   });
   return rows.map(present);
 }

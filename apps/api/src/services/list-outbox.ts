@@ -7,8 +7,7 @@
  * Mail addressed to another user of the company than the reader (a password reset link, an alarm mail to a
  * colleague's own address) is left out: an admin must not be able to read another user's reset link here.
  */
-import type { Db } from '@iot/db';
-import { withTenant } from '@iot/db/tenant';
+import { type Db, listOutboxEmails, listPhoneMessages, withTenant } from '@iot/db';
 import type { AuthContext } from '../types';
 
 export const OUTBOX_DEFAULT_LIMIT = 100;
@@ -45,11 +44,8 @@ export interface OutboxPhoneMessage {
 /** unsent: kept because no provider is configured; sent: handed over; failed: the provider refused it. */
 export type OutboxState = 'unsent' | 'sent' | 'failed';
 
-/** A row as the database returns it: times as Date, the state not yet derived. */
-type StoredRow<T> = Omit<T, 'state' | 'sent_at' | 'created_at'> & { sent_at: Date | null; created_at: Date };
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-const stateOf = (sentAt: unknown, error: unknown): OutboxState =>
+const iso = (value: Date | null) => (value === null ? null : value.toISOString());
+const stateOf = (sentAt: Date | null, error: string | null): OutboxState =>
   sentAt !== null ? 'sent' : error !== null ? 'failed' : 'unsent';
 
 export async function listOutbox(
@@ -58,42 +54,35 @@ export async function listOutbox(
   limit = OUTBOX_DEFAULT_LIMIT,
 ): Promise<{ emails: OutboxEmail[]; phone_messages: OutboxPhoneMessage[] }> {
   return withTenant(db, auth.companyId, async (tx) => {
-    // As the tenant, users holds this company's users: any of their addresses but the reader's hides a mail.
-    const emails = await tx.query<StoredRow<OutboxEmail>>(
-      `SELECT o.id::int AS id, o.recipients, o.cc, o.subject, o.body, o.sent_at, o.error, o.created_at
-         FROM outbox_emails o
-        WHERE o.company_id = $1
-          AND NOT EXISTS (
-            SELECT 1 FROM unnest(o.recipients || o.cc) AS r(address)
-             WHERE lower(r.address) IN (SELECT lower(u.email) FROM users u WHERE u.id <> $2))
-        ORDER BY o.created_at DESC, o.id DESC
-        LIMIT $3`,
-      [auth.companyId, auth.user.id, limit],
-    );
-    const phones = await tx.query<StoredRow<OutboxPhoneMessage>>(
-      `SELECT p.id::int AS id, p.channel, p.recipient, p.body, p.voice_language, p.device_id::int AS device_id,
-              d.name AS device_name, p.rule_id::int AS rule_id, r.name AS rule_name, p.reference, p.sent_at,
-              p.error, p.created_at
-         FROM outbox_phone_messages p
-         LEFT JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
-         LEFT JOIN rules r ON r.id = p.rule_id AND r.company_id = p.company_id
-        WHERE p.company_id = $1
-        ORDER BY p.created_at DESC, p.id DESC
-        LIMIT $2`,
-      [auth.companyId, limit],
-    );
+    const emails = await listOutboxEmails(tx, auth.companyId, auth.user.id, limit);
+    const phones = await listPhoneMessages(tx, auth.companyId, limit);
     return {
-      emails: emails.rows.map((row) => ({
-        ...row,
-        state: stateOf(row.sent_at, row.error),
-        sent_at: iso(row.sent_at),
-        created_at: iso(row.created_at) ?? '',
+      emails: emails.map((mail) => ({
+        id: mail.id,
+        recipients: mail.recipients,
+        cc: mail.cc,
+        subject: mail.subject,
+        body: mail.body,
+        state: stateOf(mail.sentAt, mail.error),
+        error: mail.error,
+        sent_at: iso(mail.sentAt),
+        created_at: iso(mail.createdAt) ?? '',
       })),
-      phone_messages: phones.rows.map((row) => ({
-        ...row,
-        state: stateOf(row.sent_at, row.error),
-        sent_at: iso(row.sent_at),
-        created_at: iso(row.created_at) ?? '',
+      phone_messages: phones.map((phone) => ({
+        id: phone.id,
+        channel: phone.channel,
+        recipient: phone.recipient,
+        body: phone.body,
+        voice_language: phone.voiceLanguage,
+        device_id: phone.deviceId,
+        device_name: phone.deviceName,
+        rule_id: phone.ruleId,
+        rule_name: phone.ruleName,
+        reference: phone.reference,
+        state: stateOf(phone.sentAt, phone.error),
+        error: phone.error,
+        sent_at: iso(phone.sentAt),
+        created_at: iso(phone.createdAt) ?? '',
       })),
     };
   });

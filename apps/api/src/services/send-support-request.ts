@@ -1,7 +1,7 @@
 import type { Db } from '@iot/db/db';
 import { insertSupportRequest } from '@iot/db/repositories/companies';
 import { withTenant } from '@iot/db/tenant';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer } from '@iot/delivery';
 import type { AuthContext } from '../types';
 
 export interface SupportRequest {

@@ -1,7 +1,8 @@
 import { createTestDb, type TestDb } from '@iot/db/testing';
-import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
+import { mailText, startTestSmtp, type TestSmtp } from '@iot/delivery/testing/smtp';
+import { createDbJobKeyStore, InProcessJobQueue, notifyActionJob } from '@iot/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NotifierService, notifyActionJob, startNotifier } from '../index';
+import { type NotifierService, startNotifier } from '../index';
 import {
   createAction,
   createFixture,
@@ -11,7 +12,6 @@ import {
   testConfig,
   waitFor,
 } from '../test-support/fixtures';
-import { mailText, startTestSmtp, type TestSmtp } from '../test-support/smtp';
 
 describe('email action', () => {
   let db: TestDb;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Mailer } from '@iot/delivery';
 import { isEmail } from '@iot/domain';
 import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
-import type { Mailer } from '../mail/mailer';
 import { fillPlaceholders } from '../placeholders';
 
 /** Email action (spec section 3): recipient(s), cc list, subject and body with placeholders. */

@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isPublicAddress } from '@iot/delivery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PermanentDeliveryError } from '../context';
 import { testContext } from '../test-support/fixtures';
 import { createHttpChannel } from './http-channel';
-import { isPublicAddress } from './ssrf-guard';
 
 interface Seen {
   method: string;

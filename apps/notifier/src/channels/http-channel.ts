@@ -1,8 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
+import { guardedRequest, isPublicAddress, RefusedTargetError } from '@iot/delivery';
 import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { fillPlaceholders, jsonStringEscape } from '../placeholders';
-import { checkTarget, guardedLookup, isPublicAddress, RefusedTargetError } from './ssrf-guard';
 
 /** Webhook action: method, URL, headers and a JSON body template with placeholders. */
 export interface HttpConfig {
@@ -27,7 +25,6 @@ export interface HttpChannelOptions {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** The body sent without a template: the context as JSON. */
 export function defaultHttpBody(ctx: ActionContext): Record<string, unknown> {
@@ -53,60 +50,6 @@ export function renderHttpBody(ctx: ActionContext, template: string | null): str
     throw new PermanentDeliveryError('the http action body is not valid JSON after filling the placeholders');
   }
   return text;
-}
-
-export interface Answer {
-  status: number;
-  location: string | undefined;
-}
-
-/**
- * One request to a target checked against `allowed` (before connecting to an IP literal, and on the
- * resolved address inside the socket's lookup), on a fresh connection, reading at most 64 kB of the
- * answer. Follows no redirect: the caller decides. Throws RefusedTargetError for a refused target.
- */
-export function guardedRequest(
-  url: URL,
-  method: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  allowed: (address: string) => boolean,
-  signal: AbortSignal,
-): Promise<Answer> {
-  checkTarget(url, allowed);
-  const transport = url.protocol === 'https:' ? https : http;
-  return new Promise<Answer>((resolve, reject) => {
-    const request = transport.request(
-      url,
-      {
-        method,
-        headers: {
-          'user-agent': 'iot-platform-notifier',
-          ...headers,
-          ...(body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-        },
-        lookup: guardedLookup(allowed),
-        // A fresh connection per call: a pooled socket would skip the lookup and its check.
-        agent: false,
-        signal,
-      },
-      (response) => {
-        let received = 0;
-        response.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) response.destroy();
-        });
-        response.on('close', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location }),
-        );
-        response.on('error', () => resolve({ status: response.statusCode ?? 0, location: undefined }));
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Db, withTenant } from '@iot/db';
+import { type Db, savePhoneMessage, withTenant } from '@iot/db';
 import type { ActionContext } from '../context';
 
 /** An SMS or a call as the outbox keeps it: the text as sent (placeholders filled), to an E.164 number. */
@@ -29,31 +29,18 @@ export async function recordPhoneMessage(
   message: PhoneMessage,
   state: PhoneMessageState = {},
 ): Promise<number> {
-  const { rows } = await withTenant(db, ctx.company.id, (tx) =>
-    tx.query<{ id: number }>(
-      `INSERT INTO outbox_phone_messages (company_id, channel, recipient, body, voice_language, device_id,
-                                          rule_id, idempotency_key, reference, sent_at, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (idempotency_key, channel, recipient) DO UPDATE
-         SET body = EXCLUDED.body, reference = EXCLUDED.reference, sent_at = EXCLUDED.sent_at,
-             error = EXCLUDED.error
-       RETURNING id`,
-      [
-        ctx.company.id,
-        message.channel,
-        message.recipient,
-        message.body,
-        message.voiceLanguage ?? null,
-        ctx.device.id,
-        ctx.rule?.id ?? null,
-        ctx.idempotencyKey,
-        state.reference ?? null,
-        state.sentAt ?? null,
-        state.error ?? null,
-      ],
-    ),
+  return withTenant(db, ctx.company.id, (tx) =>
+    savePhoneMessage(tx, ctx.company.id, {
+      channel: message.channel,
+      recipient: message.recipient,
+      body: message.body,
+      voiceLanguage: message.voiceLanguage ?? null,
+      deviceId: ctx.device.id,
+      ruleId: ctx.rule?.id ?? null,
+      idempotencyKey: ctx.idempotencyKey,
+      reference: state.reference ?? null,
+      sentAt: state.sentAt ?? null,
+      error: state.error ?? null,
+    }),
   );
-  const id = rows[0]?.id;
-  if (id === undefined) throw new Error('outbox_phone_messages: no row written');
-  return Number(id);
 }

@@ -1,7 +1,6 @@
 import type { Db } from '@iot/db';
+import { type DownlinkPublish, isDownlinkError, loadDownlinkDevice, sendDownlink } from '@iot/delivery';
 import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
-import type { DownlinkPublish } from '../downlinks/downlink-transport';
-import { isDownlinkError, loadDownlinkDevice, sendDownlink } from '../downlinks/send-downlink';
 
 /** Remote control action: a command with its parameters to a device of the same company. */
 export interface RemoteControlConfig {

@@ -1,9 +1,8 @@
 import type { Db } from '@iot/db';
+import { classifyTwilioError, type TwilioClient, toE164 } from '@iot/delivery';
 import type { ActionContext, NotificationChannel } from '../context';
 import { fillPlaceholders } from '../placeholders';
-import { toE164 } from './phone-number';
 import { recordPhoneMessage } from './phone-outbox';
-import { classifyTwilioError, type TwilioClient } from './twilio-client';
 
 /** SMS action (spec section 3): the body, to one phone number. */
 export interface SmsConfig {

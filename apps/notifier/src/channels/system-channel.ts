@@ -1,4 +1,4 @@
-import { type Db, withTenant } from '@iot/db';
+import { type Db, insertSystemMessage, withTenant } from '@iot/db';
 import type { ActionContext, NotificationChannel } from '../context';
 import { fillPlaceholders } from '../placeholders';
 
@@ -17,21 +17,16 @@ export function createSystemChannel(db: Db): NotificationChannel<SystemConfig> {
   return {
     kind: 'system',
     async send(ctx: ActionContext, config: SystemConfig) {
-      const { rows } = await withTenant(db, ctx.company.id, (tx) =>
-        tx.query<{ id: number }>(
-          `INSERT INTO messages (company_id, subject, body, level, device_id, rule_id)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-          [
-            ctx.company.id,
-            fillPlaceholders(config.subject, ctx),
-            fillPlaceholders(config.body, ctx),
-            config.level,
-            ctx.device.id,
-            ctx.rule?.id ?? null,
-          ],
-        ),
+      const id = await withTenant(db, ctx.company.id, (tx) =>
+        insertSystemMessage(tx, ctx.company.id, {
+          subject: fillPlaceholders(config.subject, ctx),
+          body: fillPlaceholders(config.body, ctx),
+          level: config.level,
+          deviceId: ctx.device.id,
+          ruleId: ctx.rule?.id ?? null,
+        }),
       );
-      return { recipient: `company:${ctx.company.id}`, status: 'sent', reference: String(rows[0]?.id) };
+      return { recipient: `company:${ctx.company.id}`, status: 'sent', reference: String(id) };
     },
   };
 }

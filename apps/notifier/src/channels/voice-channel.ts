@@ -1,10 +1,9 @@
 import type { Db } from '@iot/db';
+import { classifyTwilioError, type TwilioClient, toE164 } from '@iot/delivery';
 import twilio from 'twilio';
 import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { fillPlaceholders } from '../placeholders';
-import { toE164 } from './phone-number';
 import { recordPhoneMessage } from './phone-outbox';
-import { classifyTwilioError, type TwilioClient } from './twilio-client';
 
 /** Voice action (spec section 3): a spoken message in the chosen voice language. */
 export interface VoiceConfig {

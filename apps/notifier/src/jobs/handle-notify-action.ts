@@ -1,3 +1,4 @@
+import type { NotifyActionPayload } from '@iot/contracts';
 import { type JobContext, JobDeferredError, PermanentJobError } from '@iot/jobs';
 import { type Logger, stageHook } from '@iot/runtime';
 import type { Channels, Delivery } from '../channels/channels';
@@ -6,7 +7,6 @@ import { type ActionLoader, fromPreloaded } from '../load-action';
 import type { NotificationLogWriter } from '../notification-log';
 import { planDeliveries } from '../plan-deliveries';
 import type { ChannelLimiter } from './channel-limits';
-import type { NotifyActionPayload } from './notify-action.job';
 
 export interface NotifyActionDeps {
   channels: Channels;

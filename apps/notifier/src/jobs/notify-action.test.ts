@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { forEachDb } from '@iot/db/testing';
-import { createDbJobKeyStore, InProcessJobQueue, JobPayloadError } from '@iot/jobs';
+import { createDbJobKeyStore, InProcessJobQueue, JobPayloadError, notifyActionJob } from '@iot/jobs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type NotifierService, notifyActionJob, startNotifier } from '../index';
+import { type NotifierService, startNotifier } from '../index';
 import {
   createAction,
   createFixture,

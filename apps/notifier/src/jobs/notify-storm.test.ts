@@ -1,7 +1,8 @@
 import { createTestDb, type TestDb } from '@iot/db/testing';
-import { createDbJobKeyStore, InProcessJobQueue } from '@iot/jobs';
+import { startTestSmtp, type TestSmtp } from '@iot/delivery/testing/smtp';
+import { createDbJobKeyStore, InProcessJobQueue, notifyActionJob } from '@iot/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOTIFY_CHANNEL_LIMITS, type NotifierService, notifyActionJob, startNotifier } from '../index';
+import { NOTIFY_CHANNEL_LIMITS, type NotifierService, startNotifier } from '../index';
 import {
   createAction,
   createFixture,
@@ -11,7 +12,6 @@ import {
   testConfig,
   waitFor,
 } from '../test-support/fixtures';
-import { startTestSmtp, type TestSmtp } from '../test-support/smtp';
 
 // A burst of jobs through the whole notifier: pooled SMTP, coalesced bookkeeping, channel limits.
 describe('notifier under a burst of alarms', () => {

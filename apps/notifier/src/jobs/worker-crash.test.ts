@@ -2,11 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createTestDb, type TestDb } from '@iot/db/testing';
-import { BullmqJobQueue, deleteRedisPrefix } from '@iot/jobs';
+import { startTestSmtp, type TestSmtp } from '@iot/delivery/testing/smtp';
+import { BullmqJobQueue, deleteRedisPrefix, notifyActionJob } from '@iot/jobs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { notifyActionJob } from '../index';
 import { createAction, createFixture, payloadFor, waitFor } from '../test-support/fixtures';
-import { startTestSmtp, type TestSmtp } from '../test-support/smtp';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 const CHILD = fileURLToPath(new URL('../test-support/bullmq-worker-child.ts', import.meta.url));

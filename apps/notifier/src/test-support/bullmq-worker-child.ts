@@ -3,9 +3,17 @@
  * machine's Redis, PostgreSQL for job_keys and the log, SMTP from the test. Arguments arrive as one JSON
  * argv entry (tests only; the application reads configuration through @iot/config).
  */
+
+import type { NotifyActionPayload } from '@iot/contracts';
 import { openPostgres } from '@iot/db';
-import { BullmqJobQueue, claimJobKeys, createDbJobKeyStore } from '@iot/jobs';
-import { type NotifyActionPayload, notifyActionJob, preloadActions, startNotifier } from '../index';
+import {
+  BullmqJobQueue,
+  claimJobKeys,
+  createDbJobKeyStore,
+  notifyActionJob,
+  preloadActions,
+} from '@iot/jobs';
+import { startNotifier } from '../index';
 import { silentLog, testConfig } from './fixtures';
 
 interface ChildArgs {

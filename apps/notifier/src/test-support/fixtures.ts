@@ -1,9 +1,9 @@
 /** Rows the notifier's tests need, written with plain SQL into a real test database. Tests only. */
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@iot/config';
+import type { NotifyActionPayload } from '@iot/contracts';
 import type { Queryable } from '@iot/db';
 import { createLogger } from '@iot/runtime';
-import type { NotifyActionPayload } from '../jobs/notify-action.job';
 
 export const silentLog = createLogger({ level: 'silent', name: 'notifier-test' });
 

@@ -103,3 +103,96 @@ export async function expireUnansweredDownlinks(
   );
   return rows.map((r) => ({ id: r.id, companyId: r.company_id, deviceId: r.device_id }));
 }
+
+/** A device as a downlink's target: what its route and its driver's encoding need. */
+export interface DownlinkTargetRecord {
+  id: number;
+  companyId: number;
+  uuid: string;
+  driverId: string | null;
+  devEui: string | null;
+}
+
+/** A device of `companyId` as a downlink target; undefined when the company has no such device. */
+export async function findDownlinkTarget(
+  q: Queryable,
+  companyId: number,
+  deviceId: number,
+): Promise<DownlinkTargetRecord | undefined> {
+  const { rows } = await q.query<{
+    id: number;
+    company_id: number;
+    uuid: string;
+    driver_id: string | null;
+    dev_eui: string | null;
+  }>('SELECT id, company_id, uuid, driver_id, dev_eui FROM devices WHERE id = $1 AND company_id = $2', [
+    deviceId,
+    companyId,
+  ]);
+  const row = rows[0];
+  return row
+    ? { id: row.id, companyId: row.company_id, uuid: row.uuid, driverId: row.driver_id, devEui: row.dev_eui }
+    : undefined;
+}
+
+export interface QueuedDownlink {
+  deviceId: number;
+  command: string;
+  params: Record<string, unknown>;
+  encoded: Uint8Array;
+  fPort: number;
+  /** The console user who sent it; null for rule actions. */
+  createdBy: number | null;
+  ruleId: number | null;
+  reference: string | null;
+  /** A rule action's notify job key: its retries take the same row up again. */
+  jobKey: string | null;
+}
+
+/**
+ * Records a downlink as queued, before it leaves; returns its id. A retry of the same rule action
+ * (`jobKey`) takes its row up again, so the history shows one command whose `attempts` counts them.
+ */
+export async function insertQueuedDownlink(
+  q: Queryable,
+  companyId: number,
+  downlink: QueuedDownlink,
+): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO downlinks (company_id, device_id, command, payload, encoded, fport, state, created_by, rule_id,
+                            reference, job_key)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8, $9, $10)
+     ON CONFLICT (company_id, job_key) WHERE job_key IS NOT NULL DO UPDATE
+       SET state = 'queued', error = NULL, payload = EXCLUDED.payload, encoded = EXCLUDED.encoded,
+           fport = EXCLUDED.fport, reference = EXCLUDED.reference
+     RETURNING id`,
+    [
+      companyId,
+      downlink.deviceId,
+      downlink.command,
+      JSON.stringify(downlink.params),
+      downlink.encoded,
+      downlink.fPort,
+      downlink.createdBy,
+      downlink.ruleId,
+      downlink.reference,
+      downlink.jobKey,
+    ],
+  );
+  return rows[0]!.id;
+}
+
+/** A downlink's outcome once its transport answered: sent (with its time) or failed; one attempt more. */
+export async function markDownlinkSent(
+  q: Queryable,
+  companyId: number,
+  id: number,
+  outcome: { state: 'sent' | 'failed'; error: string | null; reference: string | null },
+): Promise<void> {
+  await q.query(
+    `UPDATE downlinks SET state = $3, error = $4, reference = $5, attempts = attempts + 1,
+       sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END
+     WHERE id = $1 AND company_id = $2`,
+    [id, companyId, outcome.state, outcome.error, outcome.reference],
+  );
+}

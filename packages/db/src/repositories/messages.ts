@@ -119,3 +119,17 @@ export async function deleteMessage(
   ]);
   return rowCount > 0;
 }
+
+/** A rule's system action (migration 0003): a message to everyone of the company. Returns its id. */
+export async function insertSystemMessage(
+  q: Queryable,
+  companyId: number,
+  message: { subject: string; body: string; level: number; deviceId: number | null; ruleId: number | null },
+): Promise<number> {
+  const { rows } = await q.query<{ id: number }>(
+    `INSERT INTO messages (company_id, subject, body, level, device_id, rule_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [companyId, message.subject, message.body, message.level, message.deviceId, message.ruleId],
+  );
+  return rows[0]!.id;
+}

@@ -1,6 +1,6 @@
-import type { Static, TSchema } from '@sinclair/typebox';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { Static, TSchema } from 'typebox';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
 import type { JobKeyStore } from '../job-keys';

@@ -1,4 +1,4 @@
-import type { Static, TSchema } from '@sinclair/typebox';
+import type { Static, TSchema } from 'typebox';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
 import type { JobKeyStore } from '../job-keys';

@@ -2,7 +2,7 @@
  * The job queue contract: every adapter must pass it (in-process always, BullMQ against the machine's
  * Redis). Import from '@iot/jobs/testing'; never from application code.
  */
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryJobKeyStore, type JobKeyStore } from '../job-keys';
 import {

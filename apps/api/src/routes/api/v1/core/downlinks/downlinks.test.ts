@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { getDriver } from '@iot/codecs';
 import { loadConfig } from '@iot/config';
 import { forEachDb } from '@iot/db/testing';
-import { startChirpstackStandIn } from '@iot/notifier/testing/chirpstack';
+import { startChirpstackStandIn } from '@iot/delivery/testing/chirpstack';
 import type { FastifyInstance } from 'fastify';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Queryable } from '@iot/db/db';
+import type { Queryable } from '@iot/db';
 import type { Mailer, MailMessage, MailResult } from './mailer';
 import { recordOutboxEmail } from './outbox';
 

@@ -1,5 +1,5 @@
 import { validatePhoneNumber } from '@iot/domain';
-import { PermanentDeliveryError } from '../context';
+import { PermanentDeliveryError } from '../errors';
 
 /**
  * A recipient number through the domain's phone rule (spec section 5): a + number is matched by its

@@ -1,6 +1,6 @@
 import type { Config } from '@iot/config';
 import twilio from 'twilio';
-import { PermanentDeliveryError } from '../context';
+import { PermanentDeliveryError } from '../errors';
 
 export type TwilioClient = ReturnType<typeof twilio>;
 

@@ -9,8 +9,8 @@ import { type Db, migrate, openPglite } from '@iot/db';
 import { createInProcessEventLog } from '@iot/event-log';
 import { startIngest } from '@iot/ingest';
 import { createLogger } from '@iot/runtime';
+import { runSimulation } from '@iot/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSimulation } from './run-simulation.js';
 
 let db: Db;
 beforeAll(async () => {

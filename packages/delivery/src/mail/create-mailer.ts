@@ -1,5 +1,5 @@
 import type { Config } from '@iot/config';
-import type { Queryable } from '@iot/db/db';
+import type { Queryable } from '@iot/db';
 import type { Mailer } from './mailer';
 import { OutboxMailer } from './outbox-mailer';
 import { SmtpMailer } from './smtp-mailer';

@@ -1,7 +1,7 @@
 /**
  * The one email implementation of the platform: SMTP through nodemailer when SMTP_URL is set, else the
  * outbox table the console shows. The API (support form, password reset) and the notifier's email
- * channel both use it; the API re-exports it from `@iot/notifier/mail`.
+ * channel both use it; both import it from `@iot/delivery`.
  */
 export interface MailMessage {
   to: string | string[];

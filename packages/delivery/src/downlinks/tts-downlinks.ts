@@ -6,13 +6,13 @@
  * so the downlink carries ours as a correlation id (TTS_DOWNLINK_CORRELATION_PREFIX): TTS keeps it and
  * sends it back with the downlink's ack and failed messages, which ingest matches to the downlink.
  *
- * The URL came in a request header, so it is called like an http action: through the notifier's address
+ * The URL came in a request header, so it is called like an http action: through the address
  * guard (no loopback, private or link-local target unless HTTP_ACTIONS_ALLOW_PRIVATE), on a fresh
  * connection, without following redirects.
  */
 import type { TtsDownlinkRoute } from '@iot/db';
-import { guardedRequest } from '../channels/http-channel';
-import { isPublicAddress, RefusedTargetError } from '../channels/ssrf-guard';
+import { guardedRequest } from '../http/guarded-request';
+import { isPublicAddress, RefusedTargetError } from '../http/ssrf-guard';
 import { NetworkServerRefusedError } from './network-server-refused';
 
 export interface TtsPushOptions {

@@ -11,7 +11,7 @@
 import deviceGrpc from '@chirpstack/chirpstack-api/api/device_grpc_pb.js';
 import devicePb from '@chirpstack/chirpstack-api/api/device_pb.js';
 import * as grpc from '@grpc/grpc-js';
-import { ipLiteral, isPublicAddress, lookupAllowed, RefusedTargetError } from '../channels/ssrf-guard';
+import { ipLiteral, isPublicAddress, lookupAllowed, RefusedTargetError } from '../http/ssrf-guard';
 import { NetworkServerRefusedError } from './network-server-refused';
 
 export interface ChirpstackServer {

@@ -1,5 +1,5 @@
 import { connect } from 'node:net';
-import type { Queryable } from '@iot/db/db';
+import type { Queryable } from '@iot/db';
 // The coalescer alone: the mail entry point stays free of the queue adapters (the API imports it).
 import { coalesce } from '@iot/runtime';
 import nodemailer, { type Transporter } from 'nodemailer';

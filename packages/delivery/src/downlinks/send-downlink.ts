@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { DownlinkError, getDriver } from '@iot/codecs';
 import {
   type Db,
+  type DownlinkTargetRecord,
+  findDownlinkTarget,
   findNetworkServer,
   findTtsDownlinkRoute,
+  insertQueuedDownlink,
+  markDownlinkSent,
   type NetworkServerAccess,
   type Queryable,
   TTS_DOWNLINK_CORRELATION_PREFIX,
@@ -17,13 +21,7 @@ import { NetworkServerRefusedError } from './network-server-refused';
 import { pushTtsDownlink } from './tts-downlinks';
 
 /** The device a downlink goes to; always read for the acting company (company_id in every query). */
-export interface DownlinkDevice {
-  id: number;
-  companyId: number;
-  uuid: string;
-  driverId: string | null;
-  devEui: string | null;
-}
+export type DownlinkDevice = DownlinkTargetRecord;
 
 export interface SendDownlinkOptions {
   db: Db;
@@ -90,22 +88,7 @@ export async function loadDownlinkDevice(
   companyId: number,
   deviceId: number,
 ): Promise<DownlinkDevice | undefined> {
-  const { rows } = await withTenant(db, companyId, (tx) =>
-    tx.query<{
-      id: number;
-      company_id: number;
-      uuid: string;
-      driver_id: string | null;
-      dev_eui: string | null;
-    }>('SELECT id, company_id, uuid, driver_id, dev_eui FROM devices WHERE id = $1 AND company_id = $2', [
-      deviceId,
-      companyId,
-    ]),
-  );
-  const row = rows[0];
-  return row
-    ? { id: row.id, companyId: row.company_id, uuid: row.uuid, driverId: row.driver_id, devEui: row.dev_eui }
-    : undefined;
+  return withTenant(db, companyId, (tx) => findDownlinkTarget(tx, companyId, deviceId));
 }
 
 /**
@@ -155,30 +138,19 @@ export async function sendDownlink(options: SendDownlinkOptions): Promise<SentDo
   let reference: string | null =
     route.via === 'tts' ? `${TTS_DOWNLINK_CORRELATION_PREFIX}${randomUUID()}` : null;
   // A retry of the same rule action takes its row up again (job_key), so the history shows one command.
-  const { rows } = await withTenant(db, device.companyId, (tx) =>
-    tx.query<{ id: number }>(
-      `INSERT INTO downlinks (company_id, device_id, command, payload, encoded, fport, state, created_by, rule_id,
-                              reference, job_key)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, 'queued', $7, $8, $9, $10)
-       ON CONFLICT (company_id, job_key) WHERE job_key IS NOT NULL DO UPDATE
-         SET state = 'queued', error = NULL, payload = EXCLUDED.payload, encoded = EXCLUDED.encoded,
-             fport = EXCLUDED.fport, reference = EXCLUDED.reference
-       RETURNING id`,
-      [
-        device.companyId,
-        device.id,
-        command,
-        JSON.stringify(params),
-        bytes,
-        encoded.fPort,
-        options.userId ?? null,
-        options.ruleId ?? null,
-        reference,
-        options.jobKey ?? null,
-      ],
-    ),
+  const id = await withTenant(db, device.companyId, (tx) =>
+    insertQueuedDownlink(tx, device.companyId, {
+      deviceId: device.id,
+      command,
+      params,
+      encoded: bytes,
+      fPort: encoded.fPort,
+      createdBy: options.userId ?? null,
+      ruleId: options.ruleId ?? null,
+      reference,
+      jobKey: options.jobKey ?? null,
+    }),
   );
-  const id = rows[0]!.id;
   const topic = route.via === 'mqtt' ? downlinkTopic(device.uuid) : null;
   try {
     if (route.via === 'tts') {
@@ -226,14 +198,7 @@ async function markDownlink(
   error: string | null,
   reference: string | null,
 ): Promise<void> {
-  await withTenant(db, companyId, (tx) =>
-    tx.query(
-      `UPDATE downlinks SET state = $3, error = $4, reference = $5, attempts = attempts + 1,
-         sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END
-       WHERE id = $1 AND company_id = $2`,
-      [id, companyId, state, error, reference],
-    ),
-  );
+  await withTenant(db, companyId, (tx) => markDownlinkSent(tx, companyId, id, { state, error, reference }));
 }
 
 export function isDownlinkError(error: unknown): error is ApiError {

@@ -1,6 +1,6 @@
 /**
  * An SMTP server started in a test (architecture: the local stand-in for a mail provider). Tests only;
- * exported as `@iot/notifier/testing/smtp` for the end-to-end tests.
+ * exported as `@iot/delivery/testing/smtp` for the end-to-end tests.
  */
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';

@@ -1,1 +1,0 @@
-export { createMailer } from '@iot/notifier/mail';

@@ -1,1 +1,0 @@
-export { OutboxMailer } from '@iot/notifier/mail';

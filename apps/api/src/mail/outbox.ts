@@ -1,1 +1,0 @@
-export { type OutboxRecord, recordOutboxEmail } from '@iot/notifier/mail';

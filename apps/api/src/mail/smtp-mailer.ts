@@ -1,1 +1,0 @@
-export { SmtpMailer, type SmtpMailerOptions } from '@iot/notifier/mail';
