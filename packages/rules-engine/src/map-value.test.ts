@@ -28,15 +28,14 @@ describe('mapValue', () => {
 
 describe('mapValue on hostile keys', () => {
   // The former range pattern backtracked: a key of dots that is no range took seconds per call (ReDoS).
-  it.each([
-    ['.'.repeat(49_999) + 'x'],
-    ['1' + '.'.repeat(49_998) + 'x'],
-    ['.'.repeat(50_000)],
-  ])('maps against a 50,000-character key in linear time', (key) => {
-    const started = performance.now();
-    expect(mapValue(1, { [key]: 'hostile', '0..2': 'range' })).toBe('range');
-    expect(performance.now() - started).toBeLessThan(50);
-  });
+  it.each([[`${'.'.repeat(49_999)}x`], [`1${'.'.repeat(49_998)}x`], ['.'.repeat(50_000)]])(
+    'maps against a 50,000-character key in linear time',
+    (key) => {
+      const started = performance.now();
+      expect(mapValue(1, { [key]: 'hostile', '0..2': 'range' })).toBe('range');
+      expect(performance.now() - started).toBeLessThan(50);
+    },
+  );
 
   it.each([
     [{ ' 0 .. 10 ': 'spaced' }, 5, 'spaced'],
