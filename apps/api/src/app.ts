@@ -59,8 +59,11 @@ export interface BuildAppOptions {
 const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   // Enough for a shared office address, far too few for guessing.
   loginPerAddress: { max: 20, windowMs: 60_000 },
-  // Five wrong passwords lock the account for a quarter of an hour.
-  loginPerAccount: { max: 5, windowMs: 15 * 60_000 },
+  // Five wrong passwords make that address wait at that account, from 1 s doubling up to a quarter of an
+  // hour; the owner elsewhere is never locked out (issue #28).
+  loginPerAccountAndAddress: { max: 5, windowMs: 15 * 60_000 },
+  // Credential stuffing: one address failing at many accounts.
+  loginFailuresPerAddress: { max: 50, windowMs: 15 * 60_000 },
   forgotPerAddress: { max: 5, windowMs: 15 * 60_000 },
 };
 
@@ -99,7 +102,10 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       ...options.session,
     },
     rateLimits,
-    loginThrottle: new LoginThrottle(rateLimits.loginPerAccount),
+    loginThrottle: new LoginThrottle({
+      pair: rateLimits.loginPerAccountAndAddress,
+      address: rateLimits.loginFailuresPerAddress,
+    }),
     resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
     supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
     onDeviceChanged: options.onDeviceChanged ?? (() => {}),

@@ -32,8 +32,13 @@ export interface SessionSettings {
 export interface RateLimitSettings {
   /** Login attempts per client address per window (@fastify/rate-limit). */
   loginPerAddress: { max: number; windowMs: number };
-  /** Failed logins per account per window. */
-  loginPerAccount: { max: number; windowMs: number };
+  /**
+   * Failed logins of one account from one address before each further attempt from there waits (1 s,
+   * doubling per failure); windowMs is the longest wait and how long failures are remembered.
+   */
+  loginPerAccountAndAddress: { max: number; windowMs: number };
+  /** Failed logins from one address across all accounts per window. */
+  loginFailuresPerAddress: { max: number; windowMs: number };
   /** Password reset requests per client address per window. */
   forgotPerAddress: { max: number; windowMs: number };
 }
