@@ -15,6 +15,7 @@ import type { Db } from '@iot/db/db';
 import { SESSION_DURATION } from '@iot/domain';
 import { connectMqttDownlinks, type DownlinkPublish, type MqttDownlinkClient } from '@iot/notifier';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AfterAnswer } from './lib/after-answer';
 import { LoginThrottle } from './lib/login-throttle';
 import { createMailer } from './mail/create-mailer';
 import type { Mailer } from './mail/mailer';
@@ -65,6 +66,7 @@ const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   // Credential stuffing: one address failing at many accounts.
   loginFailuresPerAddress: { max: 50, windowMs: 15 * 60_000 },
   forgotPerAddress: { max: 5, windowMs: 15 * 60_000 },
+  resetMailsPerAccount: { max: 3, windowMs: 60 * 60_000 },
 };
 
 function addressOf(from: string): string {
@@ -106,6 +108,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
       pair: rateLimits.loginPerAccountAndAddress,
       address: rateLimits.loginFailuresPerAddress,
     }),
+    afterAnswer: new AfterAnswer(app.log),
     resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
     supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
     onDeviceChanged: options.onDeviceChanged ?? (() => {}),
@@ -121,6 +124,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
+    await deps.afterAnswer.settled();
     if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();
   });
 

@@ -10,8 +10,11 @@
  * multiplies the allowance by the number of processes.
  */
 export interface ThrottleOptions {
-  /** Failures of one account from one address before attempts wait; windowMs caps the wait. */
-  pair: { max: number; windowMs: number };
+  /**
+   * Failures of one account from one address before attempts wait; the first wait (default 1 s) doubles
+   * with each further failure, and windowMs caps it.
+   */
+  pair: { max: number; windowMs: number; firstDelayMs?: number };
   /** Failures from one address across all accounts within the window. */
   address: { max: number; windowMs: number };
   /** Failures of one account from any address within the pair window that make its user be told. */
@@ -93,7 +96,8 @@ export class LoginThrottle {
   private delayAfter(failures: number): number {
     const over = failures - this.options.pair.max;
     if (over < 0) return 0;
-    return Math.min(FIRST_DELAY_MS * 2 ** Math.min(over, 30), this.options.pair.windowMs);
+    const first = this.options.pair.firstDelayMs ?? FIRST_DELAY_MS;
+    return Math.min(first * 2 ** Math.min(over, 30), this.options.pair.windowMs);
   }
 
   private prune(now: number): void {

@@ -1,6 +1,6 @@
 /**
  * Queries of the defences against abuse (issue #28): the system message that tells a user of repeated
- * failed sign-ins, the count of reset mails per account, and the rotation of a session id.
+ * failed sign-ins, the cap on reset mails per account, and the rotation of a session id.
  */
 import type { Queryable } from '../db';
 
@@ -32,14 +32,25 @@ export async function announceLoginFailures(q: Queryable, notice: LoginFailuresN
   return rowCount > 0;
 }
 
-/** Reset links issued to a user within the last `seconds` (the per-account cap on reset mails). */
-export async function countRecentResetTokens(q: Queryable, userId: number, seconds: number): Promise<number> {
-  const { rows } = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM password_reset_tokens
-      WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2)`,
-    [userId, seconds],
+/**
+ * Stores a reset token unless the user already got `max` within the last `seconds` (the per-account cap
+ * on reset mails). Locks the user's row first, so concurrent requests cannot both pass the count; call it
+ * inside a transaction. True when the token was stored.
+ */
+export async function insertResetTokenWithinCap(
+  q: Queryable,
+  token: { userId: number; tokenHash: string; expiresAt: Date },
+  cap: { max: number; seconds: number },
+): Promise<boolean> {
+  await q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [token.userId]);
+  const { rowCount } = await q.query(
+    `INSERT INTO password_reset_tokens (token_hash, user_id, expires_at)
+     SELECT $1, $2, $3
+      WHERE (SELECT count(*) FROM password_reset_tokens
+              WHERE user_id = $2 AND created_at > now() - make_interval(secs => $5)) < $4`,
+    [token.tokenHash, token.userId, token.expiresAt, cap.max, cap.seconds],
   );
-  return rows[0]?.n ?? 0;
+  return rowCount > 0;
 }
 
 /**

@@ -18,7 +18,7 @@ describe.each(DB_KINDS)('auth and sessions on %s', (kind) => {
     app = buildTestApp(db, {
       rateLimits: {
         loginPerAddress: { max: 1000, windowMs: 60_000 },
-        loginPerAccountAndAddress: { max: 3, windowMs: 60_000 },
+        loginPerAccountAndAddress: { max: 3, windowMs: 60_000, firstDelayMs: 60_000 },
         forgotPerAddress: { max: 1000, windowMs: 60_000 },
       },
     });
