@@ -36,7 +36,7 @@ describe.each(DB_KINDS)('session lifetime and rotation on %s', (kind) => {
   };
   const signedInFor = (id: string, hours: number) =>
     db.query(
-      `UPDATE sessions SET created_at = now() - make_interval(hours => $2), last_seen_at = now()
+      `UPDATE sessions SET created_at = now() - $2::float8 * interval '1 hour', last_seen_at = now()
         WHERE id = $1`,
       [id, hours],
     );
