@@ -101,6 +101,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     session: {
       lifetimeSeconds: SESSION_DURATION,
       touchIntervalSeconds: 60,
+      maxAgeSeconds: config.SESSION_MAX_AGE_HOURS * 3600,
       ...options.session,
     },
     rateLimits,

@@ -28,6 +28,8 @@ export interface SessionSettings {
   lifetimeSeconds: number;
   /** Minimum seconds between two writes that slide the expiry. */
   touchIntervalSeconds: number;
+  /** Absolute lifetime from sign-in (SESSION_MAX_AGE_HOURS): no use extends it. */
+  maxAgeSeconds: number;
 }
 
 export interface RateLimitSettings {

@@ -60,6 +60,11 @@ export const ConfigSchema = Type.Object({
   TWILIO_BASE_URL: Type.Optional(Url),
   /** Secret for signing cookies; the embedded profile generates and keeps one in DATA_DIR when unset. */
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /**
+   * Hours after sign-in when a session ends however busy it was (the idle expiry of two hours slides on
+   * every use; this does not). The user then signs in again.
+   */
+  SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 12 }),
   /** Mark cookies Secure (set behind HTTPS). */
   COOKIE_SECURE: Type.Boolean({ default: false }),
   /** Public base URL of the console, used in links sent by email. */
