@@ -82,7 +82,7 @@ export function deviceCacheOptions(config: Config): DeviceDirectoryOptions {
 }
 
 /** The embedded broker's connection limits from the configuration (issue #28). */
-export function mqttLimits(config: Config): MqttLimits {
+function mqttLimits(config: Config): MqttLimits {
   return {
     connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_SECONDS * 1000,
     maxConnections: config.MQTT_MAX_CONNECTIONS,

@@ -36,7 +36,7 @@ function readNumber(text: string, start: number): { end: number; value: number |
  * Parses "min..max" (either end open, spaces around) in one pass: the regular expression it replaces
  * backtracked on long keys of dots and took seconds per uplink. Null when the key is no valid range.
  */
-export function parseRange(key: string): Range | null {
+function parseRange(key: string): Range | null {
   const text = key.trim();
   const min = readNumber(text, 0);
   let at = min.end;

@@ -3,7 +3,7 @@
  * whatever the work finds (issue #28, account enumeration by timing). Failures are logged, since nobody
  * awaits them; the app's close and the tests wait for what is still running.
  */
-export interface AfterAnswerLog {
+interface AfterAnswerLog {
   error(details: object, message: string): void;
 }
 

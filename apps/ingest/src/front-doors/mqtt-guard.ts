@@ -28,12 +28,12 @@ export const DEFAULT_MQTT_LIMITS: MqttLimits = {
 };
 
 /** Bytes a client may send before it authenticated: a device's CONNECT (uuid, token) needs a few hundred. */
-export const MAX_UNAUTHENTICATED_BYTES = 8 * 1024;
+const MAX_UNAUTHENTICATED_BYTES = 8 * 1024;
 /** Largest packet of an authenticated device: the largest uplink plus its topic and properties. */
-export const MAX_PACKET_BYTES = MAX_MQTT_PAYLOAD + 1024;
+const MAX_PACKET_BYTES = MAX_MQTT_PAYLOAD + 1024;
 
 /** Follows the packet boundaries of one connection's byte stream without buffering any payload. */
-export class PacketSizeGuard {
+class PacketSizeGuard {
   authenticated = false;
   private unauthenticatedBytes = 0;
   private skip = 0; // bytes of the current packet still to pass
