@@ -21,6 +21,7 @@ import {
 } from '@iot/delivery';
 import { SESSION_DURATION } from '@iot/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AfterAnswer } from './lib/after-answer';
 import { LoginThrottle } from './lib/login-throttle';
 import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
 import docs from './plugins/docs';
@@ -63,9 +64,13 @@ export interface BuildAppOptions {
 const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   // Enough for a shared office address, far too few for guessing.
   loginPerAddress: { max: 20, windowMs: 60_000 },
-  // Five wrong passwords lock the account for a quarter of an hour.
-  loginPerAccount: { max: 5, windowMs: 15 * 60_000 },
+  // Five wrong passwords make that address wait at that account, from 1 s doubling up to a quarter of an
+  // hour; the owner elsewhere is never locked out (issue #28).
+  loginPerAccountAndAddress: { max: 5, windowMs: 15 * 60_000 },
+  // Credential stuffing: one address failing at many accounts.
+  loginFailuresPerAddress: { max: 50, windowMs: 15 * 60_000 },
   forgotPerAddress: { max: 5, windowMs: 15 * 60_000 },
+  resetMailsPerAccount: { max: 3, windowMs: 60 * 60_000 },
 };
 
 function addressOf(from: string): string {
@@ -100,10 +105,15 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     session: {
       lifetimeSeconds: SESSION_DURATION,
       touchIntervalSeconds: 60,
+      maxAgeSeconds: config.SESSION_MAX_AGE_HOURS * 3600,
       ...options.session,
     },
     rateLimits,
-    loginThrottle: new LoginThrottle(rateLimits.loginPerAccount),
+    loginThrottle: new LoginThrottle({
+      pair: rateLimits.loginPerAccountAndAddress,
+      address: rateLimits.loginFailuresPerAddress,
+    }),
+    afterAnswer: new AfterAnswer(app.log),
     resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
     supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
     onDeviceChanged: options.onDeviceChanged ?? (() => {}),
@@ -119,6 +129,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   };
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
+    await deps.afterAnswer.settled();
     if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();
   });
 

@@ -3,6 +3,7 @@ import type { Db } from '@iot/db/db';
 import type { CompanyRecord } from '@iot/db/repositories/companies';
 import type { UserRecord } from '@iot/db/repositories/users';
 import type { DownlinkPublish, Mailer } from '@iot/delivery';
+import type { AfterAnswer } from './lib/after-answer';
 import type { LoginThrottle } from './lib/login-throttle';
 
 /** Who is acting, resolved once per request from the session cookie. */
@@ -26,15 +27,25 @@ export interface SessionSettings {
   lifetimeSeconds: number;
   /** Minimum seconds between two writes that slide the expiry. */
   touchIntervalSeconds: number;
+  /** Absolute lifetime from sign-in (SESSION_MAX_AGE_HOURS): no use extends it. */
+  maxAgeSeconds: number;
 }
 
 export interface RateLimitSettings {
   /** Login attempts per client address per window (@fastify/rate-limit). */
   loginPerAddress: { max: number; windowMs: number };
-  /** Failed logins per account per window. */
-  loginPerAccount: { max: number; windowMs: number };
+  /**
+   * Failed logins of one account from one address before each further attempt from there waits (1 s,
+   * doubling per failure; firstDelayMs overrides the 1 s); windowMs is the longest wait and how long
+   * failures are remembered.
+   */
+  loginPerAccountAndAddress: { max: number; windowMs: number; firstDelayMs?: number };
+  /** Failed logins from one address across all accounts per window. */
+  loginFailuresPerAddress: { max: number; windowMs: number };
   /** Password reset requests per client address per window. */
   forgotPerAddress: { max: number; windowMs: number };
+  /** Reset mails one account gets per window, whichever addresses ask. */
+  resetMailsPerAccount: { max: number; windowMs: number };
 }
 
 /** What the app plugins and routes share; decorated on the instance as `deps`. */
@@ -47,6 +58,8 @@ export interface AppDeps {
   session: SessionSettings;
   rateLimits: RateLimitSettings;
   loginThrottle: LoginThrottle;
+  /** Work left for after the answer (reset mails); close waits for it. */
+  afterAnswer: AfterAnswer;
   /** Lifetime of a password reset link. */
   resetTokenLifetimeSeconds: number;
   /** Where support requests are mailed. */

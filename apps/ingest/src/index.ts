@@ -9,7 +9,7 @@ import { SandboxHolder } from './decode/decode-uplink.js';
 import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
 import { followDeviceChanges } from './devices/follow-changes.js';
 import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
-import { type EmbeddedBroker, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
+import { type EmbeddedBroker, type MqttLimits, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
 import { startExternalMqtt } from './front-doors/mqtt-external.js';
 import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
 
@@ -81,6 +81,16 @@ export function deviceCacheOptions(config: Config): DeviceDirectoryOptions {
     : { maxEntries: config.INGEST_DEVICE_CACHE_ENTRIES };
 }
 
+/** The embedded broker's connection limits from the configuration (issue #28). */
+function mqttLimits(config: Config): MqttLimits {
+  return {
+    connectTimeoutMs: config.MQTT_CONNECT_TIMEOUT_SECONDS * 1000,
+    maxConnections: config.MQTT_MAX_CONNECTIONS,
+    maxConnectionsPerAddress: config.MQTT_MAX_CONNECTIONS_PER_ADDRESS,
+    exemptLoopback: true,
+  };
+}
+
 /** The MQTT port a broker takes when none is configured. */
 const DEFAULT_MQTT_PORT = 1883;
 
@@ -92,11 +102,13 @@ const DEFAULT_MQTT_PORT = 1883;
 async function startEmbeddedMqtt(
   ctx: Parameters<typeof startEmbeddedBroker>[0]['ctx'],
   configured: number | undefined,
-  host: string,
+  config: Config,
   log: Logger,
 ): Promise<EmbeddedBroker> {
+  const host = config.HOST;
+  const limits = mqttLimits(config);
   try {
-    return await startEmbeddedBroker({ ctx, port: configured ?? DEFAULT_MQTT_PORT, host });
+    return await startEmbeddedBroker({ ctx, port: configured ?? DEFAULT_MQTT_PORT, host, limits });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     if (configured !== undefined) {
@@ -111,7 +123,7 @@ async function startEmbeddedMqtt(
       { port: DEFAULT_MQTT_PORT },
       'MQTT port 1883 is taken; the embedded broker uses a free port instead',
     );
-    return startEmbeddedBroker({ ctx, port: 0, host });
+    return startEmbeddedBroker({ ctx, port: 0, host, limits });
   }
 }
 
@@ -171,7 +183,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     let mqttBroker: EmbeddedBroker['broker'] | undefined;
     const mqttMode = options.mqtt ?? (config.PROFILE === 'embedded' ? 'embedded' : 'external');
     if (mqttMode === 'embedded') {
-      const broker = await startEmbeddedMqtt(ctx, options.mqttPort ?? config.MQTT_PORT, config.HOST, log);
+      const broker = await startEmbeddedMqtt(ctx, options.mqttPort ?? config.MQTT_PORT, config, log);
       mqttPort = broker.port;
       mqttBroker = broker.broker;
       stops.push(() => broker.close());

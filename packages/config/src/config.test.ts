@@ -14,6 +14,10 @@ describe('loadConfig', () => {
       DOWNLINK_ACK_TIMEOUT_HOURS: 24,
       LOG_RETENTION_DAYS: 90,
       LOG_LEVEL: 'info',
+      MQTT_CONNECT_TIMEOUT_SECONDS: 10,
+      MQTT_MAX_CONNECTIONS: 50_000,
+      MQTT_MAX_CONNECTIONS_PER_ADDRESS: 100,
+      SESSION_MAX_AGE_HOURS: 12,
     });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.MQTT_PORT).toBeUndefined(); // ingest uses 1883, or a free port when 1883 is taken
@@ -43,6 +47,10 @@ describe('loadConfig', () => {
     [{ DOWNLINK_ACK_TIMEOUT_HOURS: 'a day' }, 'DOWNLINK_ACK_TIMEOUT_HOURS'],
     [{ LOG_RETENTION_DAYS: '-1' }, 'LOG_RETENTION_DAYS'],
     [{ LOG_RETENTION_DAYS: '90d' }, 'LOG_RETENTION_DAYS'],
+    [{ SESSION_MAX_AGE_HOURS: '0' }, 'SESSION_MAX_AGE_HOURS'],
+    [{ MQTT_CONNECT_TIMEOUT_SECONDS: '0' }, 'MQTT_CONNECT_TIMEOUT_SECONDS'],
+    [{ MQTT_MAX_CONNECTIONS: '0' }, 'MQTT_MAX_CONNECTIONS'],
+    [{ MQTT_MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'MQTT_MAX_CONNECTIONS_PER_ADDRESS'],
     [{ PROFILE: 'distributed' }, 'DATABASE_URL: required in the distributed profile'],
   ])('rejects %j naming %s', (env, named) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

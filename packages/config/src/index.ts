@@ -38,6 +38,15 @@ export const ConfigSchema = Type.Object({
    * embedded one takes a free port and says which (the start banner shows it); set, it must be free.
    */
   MQTT_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** Seconds the embedded broker waits for a new connection's CONNECT before it closes it. */
+  MQTT_CONNECT_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 300, default: 10 }),
+  /** Open connections the embedded broker keeps at most; more are refused at once. */
+  MQTT_MAX_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 50_000 }),
+  /**
+   * Open connections to the embedded broker from one remote address (loopback is exempt: the in-process
+   * simulator and local tools). Devices behind one NAT share an address, so raise it for large sites.
+   */
+  MQTT_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 10_000_000, default: 100 }),
   NATS_URL: Type.Optional(Url),
   /** Comma-separated Kafka bootstrap brokers; when set, the event log uses Kafka. */
   KAFKA_BROKERS: Type.Optional(Type.String()),
@@ -51,6 +60,11 @@ export const ConfigSchema = Type.Object({
   TWILIO_BASE_URL: Type.Optional(Url),
   /** Secret for signing cookies; the embedded profile generates and keeps one in DATA_DIR when unset. */
   SESSION_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /**
+   * Hours after sign-in when a session ends however busy it was (the idle expiry of two hours slides on
+   * every use; this does not). The user then signs in again.
+   */
+  SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 12 }),
   /** Mark cookies Secure (set behind HTTPS). */
   COOKIE_SECURE: Type.Boolean({ default: false }),
   /** Public base URL of the console, used in links sent by email. */

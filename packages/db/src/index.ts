@@ -28,6 +28,8 @@ export * from './repositories/messages';
 export * from './repositories/network-servers';
 export * from './repositories/rules';
 export * from './repositories/rules-worker';
+// repositories of security
+export * from './repositories/security';
 export * from './repositories/sensor-checks';
 export * from './repositories/sessions';
 export * from './repositories/tts-downlink-routes';

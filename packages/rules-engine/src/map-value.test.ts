@@ -25,3 +25,28 @@ describe('mapValue', () => {
     expect(mapValue(value, mapping)).toBe(expected);
   });
 });
+
+describe('mapValue on hostile keys', () => {
+  // The former range pattern backtracked: a key of dots that is no range took seconds per call (ReDoS).
+  it.each([[`${'.'.repeat(49_999)}x`], [`1${'.'.repeat(49_998)}x`], ['.'.repeat(50_000)]])(
+    'maps against a 50,000-character key in linear time',
+    (key) => {
+      const started = performance.now();
+      expect(mapValue(1, { [key]: 'hostile', '0..2': 'range' })).toBe('range');
+      expect(performance.now() - started).toBeLessThan(50);
+    },
+  );
+
+  it.each([
+    [{ ' 0 .. 10 ': 'spaced' }, 5, 'spaced'],
+    [{ '.5..1': 'leading dot' }, 0.75, 'leading dot'],
+    [{ '-10..-5': 'negative' }, -7, 'negative'],
+    [{ '1e3..2e3': 'exponent' }, 1500, 'exponent'],
+    [{ '..': 'everything' }, 42, 'everything'],
+    [{ '1..2..3': 'two separators' }, 1.5, 1.5],
+    [{ '1.2.3..5': 'not a number' }, 4, 4],
+    [{ '-..5': 'lone minus' }, 4, 4],
+  ])('%j maps %d to %j', (mapping, value, expected) => {
+    expect(mapValue(value, mapping)).toBe(expected);
+  });
+});

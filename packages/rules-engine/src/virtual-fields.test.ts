@@ -34,6 +34,20 @@ describe('prepareVirtualFields: catalogue codes', () => {
     expect(validateVirtualField(device, definition)?.code).toBe(code);
   });
 
+  it('refuses a mapping key over 100 characters (89, mapping_key_too_long)', () => {
+    const mapping = { ['.'.repeat(16_000)]: 'hostile' };
+    const error = validateVirtualField(
+      device,
+      field({ id: '1', uuid: A, name: 'f', formula: 'flow', mapping }),
+    );
+    expect(error?.code).toBe(89);
+    expect(error?.details).toMatchObject({ problem: 'mapping_key_too_long' });
+    const fine = { ['1'.repeat(100)]: 'long number', '0..10': 'low' };
+    expect(
+      validateVirtualField(device, field({ id: '1', uuid: A, name: 'f', formula: 'flow', mapping: fine })),
+    ).toBeNull();
+  });
+
   it('refuses a second field of the same name on the device (91)', () => {
     const first = field({ id: '1', uuid: A, name: 'litres', formula: 'flow' });
     const second = field({ id: '2', uuid: B, name: 'litres', formula: 'flow * 2' });

@@ -8,7 +8,7 @@ import {
 import { aggregate } from './aggregate';
 import { type CompiledFormula, compileFormula, type FormulaProblem } from './compile-formula';
 import { DEFAULT_TIME_ZONE, type LocalTime, localTime } from './local-time';
-import { mapValue } from './map-value';
+import { MAPPING_KEY_MAX, mapValue } from './map-value';
 import { readValue } from './read-value';
 import { evaluationTime, laterOf } from './time';
 import type { Device, FieldError, UplinkData, VirtualField, VirtualFieldState } from './types';
@@ -37,7 +37,16 @@ const NAME_MAX = 100;
 // Braces delimit field references in formulas and control characters break logs and CSV exports.
 const NAME_FORBIDDEN = /[{}\p{Cc}]/u;
 
-function formulaError(problem: FormulaProblem | 'cycle', message: string, subject?: string): ApiError {
+/** A mapping key longer than any value or range needs: refused at save, so no uplink pays for it. */
+function longMappingKey(field: VirtualField): string | undefined {
+  return Object.keys(field.mapping ?? {}).find((key) => key.length > MAPPING_KEY_MAX);
+}
+
+function formulaError(
+  problem: FormulaProblem | 'cycle' | 'mapping_key_too_long',
+  message: string,
+  subject?: string,
+): ApiError {
   return apiError('VIRTUAL_FIELD_FORMULA_INVALID', {
     problem,
     message,
@@ -50,7 +59,8 @@ function formulaError(problem: FormulaProblem | 'cycle', message: string, subjec
  * Codes (spec section 8, domain catalogue): 88 name invalid (empty, over 100 characters, braces or
  * control characters), 91 name taken on the device, 90 aggregation function unknown, 89 formula invalid
  * (details.problem: empty, syntax, string_literal, unknown_field, forbidden_function, unknown_function,
- * forbidden_construct, division_by_zero, non_finite, cycle).
+ * forbidden_construct, division_by_zero, non_finite, cycle; mapping_key_too_long for a mapping key over
+ * MAPPING_KEY_MAX characters).
  */
 export function prepareVirtualFields(device: Device, virtualFields: readonly VirtualField[]): PreparedFields {
   const problems: VirtualFieldProblem[] = [];
@@ -66,6 +76,12 @@ export function prepareVirtualFields(device: Device, virtualFields: readonly Vir
       error = apiError('VIRTUAL_FIELD_NAME_INVALID', { name: field.name });
     } else if (seen.has(name)) {
       error = apiError('VIRTUAL_FIELD_NAME_EXISTS', { name: field.name });
+    } else if (longMappingKey(field) !== undefined) {
+      error = formulaError(
+        'mapping_key_too_long',
+        `A mapping key has more than ${MAPPING_KEY_MAX} characters.`,
+        longMappingKey(field)?.slice(0, MAPPING_KEY_MAX),
+      );
     } else if (field.function != null && !isAggregationFunction(field.function)) {
       error = apiError('VIRTUAL_FIELD_FUNCTION_UNKNOWN', { function: field.function });
     } else if (field.formula != null && field.formula.trim() !== '') {

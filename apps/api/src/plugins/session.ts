@@ -2,7 +2,9 @@
  * Cookie session and CSRF protection (double submit).
  *
  * - Session: the browser holds a random token in the HttpOnly cookie `iot_session`; the `sessions` row is
- *   keyed by its sha-256 hash. Lifetime slides: each use extends it to `lifetimeSeconds` after the use.
+ *   keyed by its sha-256 hash. Lifetime slides: each use extends it to `lifetimeSeconds` after the use,
+ *   but never past `maxAgeSeconds` after sign-in (issue #28). The id changes at sign-in and whenever
+ *   impersonation starts or ends (rotateSessionCookie), so an id known before does not carry over.
  * - CSRF: `XSRF-TOKEN` is a readable cookie; every mutating call must echo it in `X-XSRF-TOKEN`.
  *   With a session the expected value is the session's own csrf token (bound to the session row).
  *   Before login it is HMAC(secret, nonce) of a random nonce held in the signed HttpOnly cookie
@@ -10,7 +12,9 @@
  */
 
 import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { Queryable } from '@iot/db/db';
 import { findCompany } from '@iot/db/repositories/companies';
+import { rotateSessionId } from '@iot/db/repositories/security';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -23,6 +27,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens';
+import type { AuthContext } from '../types';
 
 export const SESSION_COOKIE = 'iot_session';
 export const PRESESSION_COOKIE = 'iot_presession';
@@ -86,8 +91,27 @@ export function clearSessionCookies(reply: FastifyReply): void {
   reply.clearCookie(XSRF_COOKIE, { path: '/' });
 }
 
+// The reply of each request's session, for a rotation during the request to set the new cookies.
+const replies = new WeakMap<AuthContext, FastifyReply>();
+
+/**
+ * Gives the request's session a new id and CSRF token (same user, impersonation, sign-in time and
+ * expiry) and sends them as cookies with the answer; the old cookie stops working. Call after the
+ * session's privileges changed, in the transaction that changed them.
+ */
+export async function rotateSessionCookie(q: Queryable, auth: AuthContext): Promise<void> {
+  const token = randomToken();
+  const id = sha256(token);
+  const csrfToken = randomToken();
+  if (!(await rotateSessionId(q, auth.sessionId, id, csrfToken))) return;
+  auth.sessionId = id;
+  auth.csrfToken = csrfToken;
+  const reply = replies.get(auth);
+  if (reply) setSessionCookies(reply, token, csrfToken);
+}
+
 /** Resolves `request.auth` from the session cookie (the one place that does). */
-async function resolveAuth(request: FastifyRequest): Promise<void> {
+async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.auth = null;
   request.authFailure = null;
   const token = request.cookies[SESSION_COOKIE];
@@ -96,7 +120,7 @@ async function resolveAuth(request: FastifyRequest): Promise<void> {
   const id = sha256(token);
   const session = await findLiveSession(db, id);
   if (!session) return;
-  if (session.userDeleted) {
+  if (session.userDeleted || session.createdAt.getTime() + settings.maxAgeSeconds * 1000 <= Date.now()) {
     await deleteSession(db, id);
     return;
   }
@@ -136,6 +160,7 @@ async function resolveAuth(request: FastifyRequest): Promise<void> {
     sessionId: id,
     csrfToken: session.csrfToken,
   };
+  replies.set(request.auth, reply);
 }
 
 function checkCsrf(request: FastifyRequest): void {
@@ -152,8 +177,8 @@ function checkCsrf(request: FastifyRequest): void {
 async function sessionPlugin(app: FastifyInstance): Promise<void> {
   app.decorateRequest('auth', null);
   app.decorateRequest('authFailure', null);
-  app.addHook('onRequest', async (request) => {
-    await resolveAuth(request);
+  app.addHook('onRequest', async (request, reply) => {
+    await resolveAuth(request, reply);
     checkCsrf(request);
   });
 

@@ -1,12 +1,14 @@
 /**
  * A super admin acting as a client (spec sections 1, 6): the session row's impersonated_company_id makes
- * every later call act for the client. Start and end are written to the client's audit log.
+ * every later call act for the client. Start and end are written to the client's audit log, and each
+ * gives the session a new id (issue #28): the cookie from before no longer works.
  */
 import type { Db } from '@iot/db/db';
 import { findCompany } from '@iot/db/repositories/companies';
 import { recordAuditEvent, setSessionImpersonation } from '@iot/db/repositories/sessions';
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
+import { rotateSessionCookie } from '../plugins/session';
 import type { AuthContext } from '../types';
 
 export async function startImpersonation(db: Db, auth: AuthContext, companyId: number) {
@@ -23,6 +25,7 @@ export async function startImpersonation(db: Db, auth: AuthContext, companyId: n
       });
     }
     await setSessionImpersonation(tx, auth.sessionId, companyId);
+    await rotateSessionCookie(tx, auth);
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,
@@ -38,6 +41,7 @@ export async function leaveImpersonation(db: Db, auth: AuthContext) {
   if (auth.impersonated) {
     await db.transaction(async (tx) => {
       await setSessionImpersonation(tx, auth.sessionId, null);
+      await rotateSessionCookie(tx, auth);
       await recordAuditEvent(tx, {
         companyId: auth.companyId,
         userId: auth.user.id,

@@ -1,42 +1,61 @@
 import { findCompany } from '@iot/db/repositories/companies';
+import { insertResetTokenWithinCap } from '@iot/db/repositories/security';
 import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { findUserForLogin, insertPasswordResetToken } from '@iot/db/repositories/users';
+import { findUserForLogin, type UserRecord } from '@iot/db/repositories/users';
 import { randomToken, sha256 } from '../lib/tokens';
 import type { AppDeps } from '../types';
 
+type ResetDeps = Pick<
+  AppDeps,
+  'db' | 'mailer' | 'config' | 'resetTokenLifetimeSeconds' | 'afterAnswer' | 'rateLimits'
+>;
+
 /**
- * Mails a single-use reset link when the address belongs to an active user. It returns the same way
- * whether or not it did, so the route's answer does not reveal which addresses exist.
+ * Mails a single-use reset link when the address belongs to an active user. Everything, the lookups
+ * included, happens after the answer (deps.afterAnswer), so neither the answer nor its timing reveals
+ * which addresses exist (issue #28). An account gets at most `rateLimits.resetMailsPerAccount` links per
+ * window, whichever client addresses ask.
  */
-export async function requestPasswordReset(
-  deps: Pick<AppDeps, 'db' | 'mailer' | 'config' | 'resetTokenLifetimeSeconds'>,
-  email: string,
-): Promise<void> {
+export async function requestPasswordReset(deps: ResetDeps, email: string): Promise<void> {
+  deps.afterAnswer.run('password reset mail', () => mailResetLink(deps, email));
+}
+
+async function mailResetLink(deps: ResetDeps, email: string): Promise<void> {
   const { db } = deps;
   const user = await findUserForLogin(db, email);
   if (!user || user.companyId === null) return;
   const company = await findCompany(db, user.companyId);
   if (!company || company.blocked || company.deletedAt) return;
-
+  const cap = deps.rateLimits.resetMailsPerAccount;
   const token = randomToken();
   const expiresAt = new Date(Date.now() + deps.resetTokenLifetimeSeconds * 1000);
-  await insertPasswordResetToken(db, user.id, sha256(token), expiresAt);
+  const stored = await db.transaction((tx) =>
+    insertResetTokenWithinCap(
+      tx,
+      { userId: user.id, tokenHash: sha256(token), expiresAt },
+      { max: cap.max, seconds: cap.windowMs / 1000 },
+    ),
+  );
   await recordAuditEvent(db, {
     companyId: user.companyId,
     userId: user.id,
-    action: 'auth.password_reset_requested',
+    action: stored ? 'auth.password_reset_requested' : 'auth.password_reset_capped',
   });
+  if (!stored) return;
+  await deps.mailer.send(resetMail(deps, user, user.companyId, token));
+}
 
+function resetMail(deps: ResetDeps, user: UserRecord, companyId: number, token: string) {
   const base = (deps.config.PUBLIC_URL ?? '').replace(/\/+$/, '');
   const link = `${base}/login/reset-password/${token}`;
   const minutes = Math.round(deps.resetTokenLifetimeSeconds / 60);
   const german = user.locale === 'de';
-  await deps.mailer.send({
+  return {
     to: user.email,
-    companyId: user.companyId,
+    companyId,
     subject: german ? 'Passwort zurücksetzen' : 'Reset your password',
     text: german
       ? `Hallo ${user.name},\n\nmit diesem Link setzen Sie Ihr Passwort zurück (gültig ${minutes} Minuten, einmal verwendbar):\n${link}\n\nWenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail.`
       : `Hello ${user.name},\n\nuse this link to reset your password (valid for ${minutes} minutes, usable once):\n${link}\n\nIf you did not ask for this, ignore this email.`,
-  });
+  };
 }

@@ -16,6 +16,11 @@ export function buildTestApp(db: Db, options: Partial<BuildAppOptions> = {}) {
     db,
     version: '1.2.3-test',
     ...options,
-    rateLimits: { loginPerAddress: GENEROUS, forgotPerAddress: GENEROUS, ...options.rateLimits },
+    rateLimits: {
+      loginPerAddress: GENEROUS,
+      loginFailuresPerAddress: GENEROUS,
+      forgotPerAddress: GENEROUS,
+      ...options.rateLimits,
+    },
   });
 }

@@ -432,6 +432,9 @@ export const de: ConsoleMessages = {
     '{{channel}} an {{recipient}} (Gerät {{device}}) ist fehlgeschlagen, auch nach {{count}} Versuchen: {{error}}. Prüfen Sie die Einstellungen der Aktion; weitere Fehler dieser Aktion erzeugen keine Nachricht, bis diese gelesen ist.',
   'messages.kind.action_failed.body-command':
     'Der Befehl „{{command}}“ der Regel an {{target}} (auf eine Meldung von {{device}}) konnte nicht gesendet werden: {{error}}. Prüfen Sie das Gerät und die Verbindung zu seinem Netz; weitere Fehler dieser Aktion erzeugen keine Nachricht, bis diese gelesen ist.',
+  'messages.kind.login_failures.subject': 'Fehlgeschlagene Anmeldungen bei Ihrem Konto',
+  'messages.kind.login_failures.body':
+    '{{count}} fehlgeschlagene Anmeldungen bei Ihrem Konto von {{addresses}} Adresse(n) innerhalb von {{minutes}} Minuten. Ihr Passwort hat standgehalten, Ihr Konto ist nicht gesperrt. Falls Sie das nicht waren, ändern Sie Ihr Passwort.',
   'messages.show-device': 'Gerät anzeigen',
   'messages.outbox-link': 'Postausgang: E-Mail, SMS und Anrufe',
 

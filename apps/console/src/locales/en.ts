@@ -433,6 +433,9 @@ export const en = {
     "{{channel}} to {{recipient}} (device {{device}}) failed, also after {{count}} attempts: {{error}}. Check the action's settings; later failures of this action add no message until this one is read.",
   'messages.kind.action_failed.body-command':
     'The rule\'s command "{{command}}" to {{target}} (on an uplink of {{device}}) could not be sent: {{error}}. Check the device and the connection to its network; later failures of this action add no message until this one is read.',
+  'messages.kind.login_failures.subject': 'Failed sign-ins to your account',
+  'messages.kind.login_failures.body':
+    '{{count}} failed sign-ins to your account from {{addresses}} address(es) within {{minutes}} minutes. Your password held and you were not locked out. If this was not you, consider changing your password.',
   'messages.show-device': 'Show the device',
   'messages.outbox-link': 'Outbox: email, SMS and calls',
 

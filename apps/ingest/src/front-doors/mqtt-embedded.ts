@@ -5,12 +5,15 @@
  * handed to the event log inside authorizePublish, which aedes runs before it sends the PUBACK: a QoS 1
  * publisher gets its PUBACK only once the log accepted the uplink, so a full log slows it down.
  */
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import { DeviceDirectory } from '../devices/device-directory.js';
 import { downTopic, upTopic } from './mqtt-acl.js';
+import { ConnectionGuard, DEFAULT_MQTT_LIMITS, type MqttLimits } from './mqtt-guard.js';
 import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
+
+export type { MqttLimits } from './mqtt-guard.js';
 
 export interface EmbeddedBroker {
   /** The port it listens on (useful with port 0). */
@@ -29,13 +32,18 @@ export async function startEmbeddedBroker(options: {
   ctx: IngestContext;
   port: number;
   host?: string;
+  /** Connection caps and the connect time-out (issue #28); defaults when left out. */
+  limits?: MqttLimits;
 }): Promise<EmbeddedBroker> {
   const { ctx } = options;
+  const limits = options.limits ?? DEFAULT_MQTT_LIMITS;
   const log = ctx.log.child({ door: 'mqtt-embedded' });
+  const guard = new ConnectionGuard(limits, log);
   // The uuid a connection authenticated as; set in authenticate, read on every publish.
   const uuids = new WeakMap<Client, string>();
 
   const broker = await Aedes.createBroker({
+    connectTimeout: limits.connectTimeoutMs,
     authenticate: (client, username, password, done) => {
       const token = password?.toString('utf8') ?? '';
       ctx.directory.deviceByUuid(username ?? '').then(
@@ -52,6 +60,7 @@ export async function startEmbeddedBroker(options: {
             return done(authError('bad username or password'), false);
           }
           uuids.set(client, device.uuid);
+          guard.authenticated(client.conn as Socket);
           done(null, true);
         },
         (error: unknown) => {
@@ -103,7 +112,9 @@ export async function startEmbeddedBroker(options: {
     },
   });
 
-  const server: Server = createServer(broker.handle);
+  const server: Server = createServer((socket) => {
+    if (guard.admit(socket)) broker.handle(socket);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());

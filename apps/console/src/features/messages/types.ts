@@ -23,11 +23,19 @@ export interface ActionFailedParams {
   attempts: number | null;
 }
 
+/** What a `login_failures` message says: repeated failed sign-ins to the reader's account (issue #28). */
+export interface LoginFailuresParams {
+  failures: number;
+  addresses: number;
+  minutes: number;
+}
+
 /** One message of GET /core/messages (apps/api messages route). */
 export type Message = MessageFields &
   (
     | { kind: 'downlink_failed'; params: DownlinkFailedParams }
     | { kind: 'action_failed'; params: ActionFailedParams }
+    | { kind: 'login_failures'; params: LoginFailuresParams }
     /** A rule's system action, worded by the rule. */
     | { kind: null; params: null }
   );

@@ -70,6 +70,21 @@ describe('messageText', () => {
     );
   });
 
+  it('words repeated failed sign-ins to the reader’s account', () => {
+    const failures: Message = {
+      ...base,
+      kind: 'login_failures',
+      params: { failures: 5, addresses: 2, minutes: 15 },
+    };
+    expect(messageText(failures, i18n.getFixedT('de'), 'de')).toEqual({
+      subject: 'Fehlgeschlagene Anmeldungen bei Ihrem Konto',
+      body: expect.stringMatching(
+        /^5 fehlgeschlagene Anmeldungen bei Ihrem Konto von 2 Adresse\(n\) innerhalb von 15 Minuten\. /,
+      ),
+    });
+    expect(messageText(failures, i18n.getFixedT('en'), 'en').subject).toBe('Failed sign-ins to your account');
+  });
+
   it('shows a rule’s own system message as the rule worded it', () => {
     const own: Message = { ...base, kind: null, params: null };
     expect(messageText(own, i18n.getFixedT('de'), 'de')).toEqual({

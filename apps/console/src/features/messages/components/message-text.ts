@@ -6,7 +6,7 @@ import type { Message } from '../types';
 
 /**
  * The subject and body a reader sees. A rule's system message is shown as the rule worded it; the
- * platform's own messages (`kind`, migrations 0023 and 0024) are worded here in the reader's language from their
+ * platform's own messages (`kind`: migrations 0023 and 0024, the API's login_failures) are worded here in the reader's language from their
  * parameters, with the stored English text as the fallback for a kind this console does not know.
  */
 export function useMessageText(): (message: Message) => { subject: string; body: string } {
@@ -52,6 +52,17 @@ export function messageText(
         command,
         sent,
         error: p.error ? downlinkErrorText(p.error, t, language) : '–',
+      }),
+    };
+  }
+  if (message.kind === 'login_failures' && message.params) {
+    const p = message.params;
+    return {
+      subject: t('messages.kind.login_failures.subject'),
+      body: t('messages.kind.login_failures.body', {
+        count: p.failures,
+        addresses: p.addresses,
+        minutes: p.minutes,
       }),
     };
   }

@@ -18,7 +18,7 @@ describe.each(DB_KINDS)('auth and sessions on %s', (kind) => {
     app = buildTestApp(db, {
       rateLimits: {
         loginPerAddress: { max: 1000, windowMs: 60_000 },
-        loginPerAccount: { max: 3, windowMs: 60_000 },
+        loginPerAccountAndAddress: { max: 3, windowMs: 60_000, firstDelayMs: 60_000 },
         forgotPerAddress: { max: 1000, windowMs: 60_000 },
       },
     });
@@ -262,7 +262,7 @@ describe.each(DB_KINDS)('auth and sessions on %s', (kind) => {
   });
 
   describe('rate limits', () => {
-    it('locks an account after 3 failed logins with 429 code 2, even for the right password', async () => {
+    it('makes an address wait after 3 failed logins at an account with 429 code 2, even for the right password', async () => {
       const { plain } = await createTeam(db);
       const client = new TestClient(app);
       await client.csrf();

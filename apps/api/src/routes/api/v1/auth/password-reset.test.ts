@@ -27,6 +27,8 @@ describe.each(DB_KINDS)('forgot and reset password on %s', (kind) => {
   });
 
   async function outboxFor(email: string) {
+    // The mail leaves after the answer (issue #28): wait for it.
+    await app.deps.afterAnswer.settled();
     const { rows } = await db.query<{
       body: string;
       subject: string;
