@@ -133,7 +133,7 @@ function prepareRule(input: RuleInput, i: number, deviceId: number, errors: Fiel
 }
 
 /**
- * Validates the rules of a PUT /core/devices/{id} against the device (manager only: 64; device of the
+ * Validates the rules of a PUT /core/devices/{id} against the device (manager only: 90004; device of the
  * acting company: 10). Throws 422, 78, 50 or 10 as described above; returns what `saveDeviceRules` writes.
  */
 export async function prepareDeviceRules(
@@ -142,7 +142,7 @@ export async function prepareDeviceRules(
   deviceId: number,
   inputs: readonly RuleInput[],
 ): Promise<PreparedRule[]> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   const errors: FieldErrors = {};
   const prepared = inputs.map((input, i) => prepareRule(input, i, deviceId, errors));
   if (Object.keys(errors).length > 0) throw apiError('INPUT_ERROR', { fields: errors });

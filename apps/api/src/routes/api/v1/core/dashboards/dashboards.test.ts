@@ -354,7 +354,7 @@ forEachDb((suite) => {
       }
     });
 
-    it('lets every user of the company read, but only admins and main users edit (64)', async () => {
+    it('lets every user of the company read, but only admins and main users edit (90006)', async () => {
       const { team, main, dashboard } = await world();
       const plain = await signIn(team.plain.email);
       expect((await plain.get(BASE)).body.payload.map((d: { id: number }) => d.id)).toEqual([dashboard.id]);
@@ -364,7 +364,7 @@ forEachDb((suite) => {
         await plain.put(`${BASE}/${dashboard.id}`, { name: 'Renamed', widgets: [] }),
         await plain.delete(`${BASE}/${dashboard.id}`),
       ]) {
-        expect([res.status, res.body.code]).toEqual([403, 64]);
+        expect([res.status, res.body.code]).toEqual([403, 90006]);
       }
       const admin = await signIn(team.admin.email);
       expect((await admin.put(`${BASE}/${dashboard.id}`, { name: 'By admin' })).status).toBe(200);

@@ -374,7 +374,7 @@ forEachDb((suite) => {
       expect(await deviceRow(device.id)).toEqual(before);
     });
 
-    it("is for admins and main users only (64), and 10 for another company's device", async () => {
+    it("is for admins and main users only (90001), and 10 for another company's device", async () => {
       const team = await createTeam(suite.db);
       const other = await createTeam(suite.db);
       const own = await createDevice(suite.db, team.company.id, { name: 'Mine' });
@@ -382,7 +382,7 @@ forEachDb((suite) => {
       const plain = await (await signIn(team.plain.email)).put(`/api/v1/core/devices/${own.id}`, {
         name: 'X',
       });
-      expect([plain.status, plain.body.code]).toEqual([403, 64]);
+      expect([plain.status, plain.body.code]).toEqual([403, 90001]);
       const res = await (await signIn(team.main.email)).put(`/api/v1/core/devices/${foreign.id}`, {
         name: 'Hijacked',
         state: 'lost',
@@ -483,7 +483,7 @@ forEachDb((suite) => {
         company_id: target.company.id,
         confirm: true,
       });
-      expect([main.status, main.body.code]).toEqual([403, 64]);
+      expect([main.status, main.body.code]).toEqual([403, 90002]);
 
       const client = await superAdminActingFor(home.company.id);
       const unconfirmed = await client.put(`/api/v1/core/devices/${device.id}`, {
@@ -598,7 +598,7 @@ forEachDb((suite) => {
       expect((await deviceRow(device.id)).metadata).toEqual({});
     });
 
-    it("is refused to plain users (64) and for another company's device (10)", async () => {
+    it("is refused to plain users (90001) and for another company's device (10)", async () => {
       const team = await createTeam(suite.db);
       const other = await createTeam(suite.db);
       const own = await createDevice(suite.db, team.company.id);
@@ -608,7 +608,7 @@ forEachDb((suite) => {
         `/api/v1/core/devices/${own.id}/metadata`,
         body,
       );
-      expect([plain.status, plain.body.code]).toEqual([403, 64]);
+      expect([plain.status, plain.body.code]).toEqual([403, 90001]);
       const res = await (await signIn(team.main.email)).put(
         `/api/v1/core/devices/${foreign.id}/metadata`,
         body,
@@ -634,13 +634,13 @@ forEachDb((suite) => {
       }
     });
 
-    it("is refused to plain users (403, 64) and for another company's device (10)", async () => {
+    it("is refused to plain users (403, 90001) and for another company's device (10)", async () => {
       const team = await createTeam(suite.db);
       const other = await createTeam(suite.db);
       const own = await createDevice(suite.db, team.company.id);
       const foreign = await createDevice(suite.db, other.company.id);
       const plain = await (await signIn(team.plain.email)).post(`/api/v1/core/devices/${own.id}/credentials`);
-      expect([plain.status, plain.body.code]).toEqual([403, 64]);
+      expect([plain.status, plain.body.code]).toEqual([403, 90001]);
       const res = await (await signIn(team.main.email)).post(
         `/api/v1/core/devices/${foreign.id}/credentials`,
       );

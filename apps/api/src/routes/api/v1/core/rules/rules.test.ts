@@ -441,11 +441,11 @@ forEachDb((suite) => {
       expect(await ruleRows(device.id)).toEqual([]);
     });
 
-    it('is for ROLE_ADMIN and ROLE_MAINUSER (64) and the own company (10); CSRF is enforced (77)', async () => {
+    it('is for ROLE_ADMIN and ROLE_MAINUSER (90004) and the own company (10); CSRF is enforced (77)', async () => {
       const { team, device } = await world();
       const plain = await signIn(team.plain.email);
       const refused = await plain.put(`/api/v1/core/devices/${device.id}`, { rules: [EMAIL_RULE] });
-      expect([refused.status, refused.body.code]).toEqual([403, 64]);
+      expect([refused.status, refused.body.code]).toEqual([403, 90004]);
       const admin = await signIn(team.admin.email);
       expect((await admin.put(`/api/v1/core/devices/${device.id}`, { rules: [EMAIL_RULE] })).status).toBe(
         200,
@@ -476,7 +476,7 @@ forEachDb((suite) => {
       const foreign = await other.delete(`/api/v1/core/devices/${device.id}/rules/${a.id}`);
       expect([foreign.status, foreign.body.code]).toEqual([404, 10]);
       const plain = await signIn(team.plain.email);
-      expect((await plain.delete(`/api/v1/core/devices/${device.id}/rules/${a.id}`)).body.code).toBe(64);
+      expect((await plain.delete(`/api/v1/core/devices/${device.id}/rules/${a.id}`)).body.code).toBe(90004);
       const res = await client.delete(`/api/v1/core/devices/${device.id}/rules/${a.id}`);
       expect(res.status).toBe(200);
       expect(res.body.payload).toEqual({ id: a.id });
