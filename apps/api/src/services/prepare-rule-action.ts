@@ -10,6 +10,7 @@ import {
   FORM_RULES,
   rule as formRule,
   isNotificationChannel,
+  type NotificationChannel,
   parseActionCommand,
   splitEmails,
   type ValidationError,
@@ -67,6 +68,133 @@ function checkFields(
     errors[`${prefix}.${field}`] = error;
 }
 
+/** What a channel's check needs beside the config: the empty columns, the device, where errors go. */
+interface ActionContext {
+  base: RuleActionValues;
+  deviceId: number;
+  prefix: string;
+  errors: FieldErrors;
+}
+
+type PrepareChannel = (config: Record<string, unknown>, at: ActionContext) => RuleActionValues | null;
+
+function emailAction(config: Record<string, unknown>, { base, prefix, errors }: ActionContext) {
+  checkFields(config, { ...FORM_RULES.emailAction, body: ['required', ...TEXT_MAX] }, prefix, errors);
+  const cc = typeof config.cc === 'string' ? splitEmails(config.cc) : [];
+  return {
+    ...base,
+    type: 'email',
+    recipients: [String(config.recipient ?? '').trim()],
+    cc,
+    subject: str(config.subject),
+    body: str(config.body),
+  } satisfies RuleActionValues;
+}
+
+function smsAction(config: Record<string, unknown>, { base, prefix, errors }: ActionContext) {
+  const recipients = checkPhones(config.phone, FORM_RULES.smsAction.phone, `${prefix}.phone`, errors);
+  checkFields(config, { body: FORM_RULES.smsAction.body }, prefix, errors);
+  return { ...base, type: 'sms', recipients, body: str(config.body) } satisfies RuleActionValues;
+}
+
+function voiceAction(config: Record<string, unknown>, { base, prefix, errors }: ActionContext) {
+  const recipients = checkPhones(config.phone, FORM_RULES.voiceAction.phone, `${prefix}.phone`, errors);
+  checkFields(config, { message: [...FORM_RULES.voiceAction.message, ...TEXT_MAX] }, prefix, errors);
+  const language = str(config.language) ?? 'de-DE';
+  if (!VOICE_LANGUAGE.test(language)) errors[`${prefix}.language`] = { key: 'error.unknown' };
+  return {
+    ...base,
+    type: 'voice_message',
+    recipients,
+    body: str(config.message),
+    voiceLanguage: language,
+  } satisfies RuleActionValues;
+}
+
+function systemAction(config: Record<string, unknown>, { base, prefix, errors }: ActionContext) {
+  checkFields(config, { subject: FORM_RULES.emailAction.subject, text: TEXT_MAX }, prefix, errors);
+  const level = config.level;
+  if (level !== undefined && level !== null && validate(level, ['integer', formRule.range(0, 7)]))
+    errors[`${prefix}.level`] = { key: 'error.range', params: { min: 0, max: 7 } };
+  return {
+    ...base,
+    type: 'system',
+    subject: str(config.subject),
+    body: str(config.text),
+    settings: typeof level === 'number' ? { level } : {},
+  } satisfies RuleActionValues;
+}
+
+function httpAction(config: Record<string, unknown>, { base, prefix, errors }: ActionContext) {
+  const url = str(config.url);
+  let parsed: URL | null = null;
+  try {
+    parsed = url ? new URL(url) : null;
+  } catch {
+    parsed = null;
+  }
+  if (!url) errors[`${prefix}.url`] = { key: 'error.required' };
+  else if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
+    errors[`${prefix}.url`] = { key: 'error.unknown' };
+  const method = config.method ?? 'POST';
+  if (!HTTP_METHODS.includes(method as never)) errors[`${prefix}.method`] = { key: 'error.unknown' };
+  const headers = config.headers ?? {};
+  const headersOk =
+    typeof headers === 'object' &&
+    headers !== null &&
+    !Array.isArray(headers) &&
+    Object.entries(headers).every(
+      ([k, v]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) && typeof v === 'string',
+    );
+  if (!headersOk) errors[`${prefix}.headers`] = { key: 'error.unknown' };
+  if (config.body !== undefined && config.body !== null && typeof config.body !== 'string')
+    errors[`${prefix}.body`] = { key: 'error.unknown' };
+  return {
+    ...base,
+    type: 'http',
+    url,
+    httpMethod: method as RuleActionValues['httpMethod'],
+    body: str(config.body),
+    settings: headersOk ? { headers } : {},
+  } satisfies RuleActionValues;
+}
+
+function remoteControlAction(
+  config: Record<string, unknown>,
+  { base, deviceId, prefix, errors }: ActionContext,
+) {
+  const params = config.params ?? {};
+  const parsed =
+    typeof params === 'object' && params !== null && !Array.isArray(params)
+      ? parseActionCommand({ ...params, command: config.command })
+      : ({ ok: false, parameter: 'params' } as const);
+  if (!parsed.ok) {
+    errors[parsed.parameter === 'command' ? `${prefix}.command` : `${prefix}.params.${parsed.parameter}`] =
+      commandError(config.command, parsed.parameter);
+    return null;
+  }
+  const { command, ...commandParams } = parsed.value;
+  const target = config.target_device_id;
+  if (target !== undefined && target !== null && !(Number.isSafeInteger(target) && (target as number) > 0))
+    errors[`${prefix}.target_device_id`] = { key: 'error.integer' };
+  return {
+    ...base,
+    type: 'remote_control',
+    command,
+    commandParams,
+    targetDeviceId: typeof target === 'number' ? target : deviceId,
+  } satisfies RuleActionValues;
+}
+
+const PREPARE_BY_CHANNEL: Record<NotificationChannel, PrepareChannel> = {
+  email: emailAction,
+  sms: smsAction,
+  voice_message: voiceAction,
+  system: systemAction,
+  http: httpAction,
+  remote_control: remoteControlAction,
+};
+
 /** Turns one action's config into rule_actions columns, recording field errors under `prefix`. */
 export function prepareRuleAction(
   action: RuleActionInput,
@@ -74,7 +202,6 @@ export function prepareRuleAction(
   prefix: string,
   errors: FieldErrors,
 ): RuleActionValues | null {
-  const config = action.config ?? {};
   const base: RuleActionValues = {
     type: 'system',
     recipients: [],
@@ -93,112 +220,7 @@ export function prepareRuleAction(
     errors[`${prefix}.channel`] = { key: 'error.unknown' };
     return null;
   }
-  switch (action.channel) {
-    case 'email': {
-      checkFields(config, { ...FORM_RULES.emailAction, body: ['required', ...TEXT_MAX] }, prefix, errors);
-      const cc = typeof config.cc === 'string' ? splitEmails(config.cc) : [];
-      return {
-        ...base,
-        type: 'email',
-        recipients: [String(config.recipient ?? '').trim()],
-        cc,
-        subject: str(config.subject),
-        body: str(config.body),
-      };
-    }
-    case 'sms': {
-      const recipients = checkPhones(config.phone, FORM_RULES.smsAction.phone, `${prefix}.phone`, errors);
-      checkFields(config, { body: FORM_RULES.smsAction.body }, prefix, errors);
-      return { ...base, type: 'sms', recipients, body: str(config.body) };
-    }
-    case 'voice_message': {
-      const recipients = checkPhones(config.phone, FORM_RULES.voiceAction.phone, `${prefix}.phone`, errors);
-      checkFields(config, { message: [...FORM_RULES.voiceAction.message, ...TEXT_MAX] }, prefix, errors);
-      const language = str(config.language) ?? 'de-DE';
-      if (!VOICE_LANGUAGE.test(language)) errors[`${prefix}.language`] = { key: 'error.unknown' };
-      return {
-        ...base,
-        type: 'voice_message',
-        recipients,
-        body: str(config.message),
-        voiceLanguage: language,
-      };
-    }
-    case 'system': {
-      checkFields(config, { subject: FORM_RULES.emailAction.subject, text: TEXT_MAX }, prefix, errors);
-      const level = config.level;
-      if (level !== undefined && level !== null && validate(level, ['integer', formRule.range(0, 7)]))
-        errors[`${prefix}.level`] = { key: 'error.range', params: { min: 0, max: 7 } };
-      return {
-        ...base,
-        type: 'system',
-        subject: str(config.subject),
-        body: str(config.text),
-        settings: typeof level === 'number' ? { level } : {},
-      };
-    }
-    case 'http': {
-      const url = str(config.url);
-      let parsed: URL | null = null;
-      try {
-        parsed = url ? new URL(url) : null;
-      } catch {
-        parsed = null;
-      }
-      if (!url) errors[`${prefix}.url`] = { key: 'error.required' };
-      else if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:'))
-        errors[`${prefix}.url`] = { key: 'error.unknown' };
-      const method = config.method ?? 'POST';
-      if (!HTTP_METHODS.includes(method as never)) errors[`${prefix}.method`] = { key: 'error.unknown' };
-      const headers = config.headers ?? {};
-      const headersOk =
-        typeof headers === 'object' &&
-        headers !== null &&
-        !Array.isArray(headers) &&
-        Object.entries(headers).every(
-          ([k, v]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) && typeof v === 'string',
-        );
-      if (!headersOk) errors[`${prefix}.headers`] = { key: 'error.unknown' };
-      if (config.body !== undefined && config.body !== null && typeof config.body !== 'string')
-        errors[`${prefix}.body`] = { key: 'error.unknown' };
-      return {
-        ...base,
-        type: 'http',
-        url,
-        httpMethod: method as RuleActionValues['httpMethod'],
-        body: str(config.body),
-        settings: headersOk ? { headers } : {},
-      };
-    }
-    case 'remote_control': {
-      const params = config.params ?? {};
-      const parsed =
-        typeof params === 'object' && params !== null && !Array.isArray(params)
-          ? parseActionCommand({ ...params, command: config.command })
-          : ({ ok: false, parameter: 'params' } as const);
-      if (!parsed.ok) {
-        errors[
-          parsed.parameter === 'command' ? `${prefix}.command` : `${prefix}.params.${parsed.parameter}`
-        ] = commandError(config.command, parsed.parameter);
-        return null;
-      }
-      const { command, ...commandParams } = parsed.value;
-      const target = config.target_device_id;
-      if (
-        target !== undefined &&
-        target !== null &&
-        !(Number.isSafeInteger(target) && (target as number) > 0)
-      )
-        errors[`${prefix}.target_device_id`] = { key: 'error.integer' };
-      return {
-        ...base,
-        type: 'remote_control',
-        command,
-        commandParams,
-        targetDeviceId: typeof target === 'number' ? target : deviceId,
-      };
-    }
-  }
+  return PREPARE_BY_CHANNEL[action.channel](action.config ?? {}, { base, deviceId, prefix, errors });
 }
 
 /** The form message for a bad command or parameter: the parameter's bounds when it has them. */

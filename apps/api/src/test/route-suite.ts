@@ -23,9 +23,6 @@ export function useRouteApp(suite: DbSuite) {
     return app;
   };
   return {
-    get app(): FastifyInstance {
-      return current();
-    },
     async signIn(email: string): Promise<TestClient> {
       const client = new TestClient(current());
       await client.login(email, PASSWORD);
