@@ -1,6 +1,7 @@
 import type { WidgetType } from '@iot/domain';
 import {
   ChartLineIcon,
+  LayoutDashboardIcon,
   MapIcon,
   PencilIcon,
   PlusIcon,
@@ -137,6 +138,20 @@ export function DashboardEditToolbar({
         <Trash2Icon />
         {t('dashboards.delete')}
       </Button>
+    </div>
+  );
+}
+
+/** Shown when the company has no dashboard yet. */
+export function DashboardEmptyState() {
+  const { t } = useTranslation();
+  return (
+    <div
+      className="flex flex-col items-center gap-3 rounded-xl border border-dashed p-10 text-center text-muted-foreground"
+      data-testid="dashboard-empty"
+    >
+      <LayoutDashboardIcon className="size-10" />
+      <p>{t('dashboards.empty')}</p>
     </div>
   );
 }

@@ -1,4 +1,3 @@
-import { LayoutDashboardIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
 import { useCurrentUser } from '../../../lib/auth';
@@ -7,7 +6,12 @@ import { canEdit } from '../../../lib/roles';
 import { useDashboards } from '../api/get-dashboards';
 import { useSaveDashboard } from '../api/save-dashboard';
 import { DashboardGrid } from './dashboard-grid';
-import { DashboardEditToolbar, DashboardHeaderActions, DashboardTabs } from './dashboard-toolbars';
+import {
+  DashboardEditToolbar,
+  DashboardEmptyState,
+  DashboardHeaderActions,
+  DashboardTabs,
+} from './dashboard-toolbars';
 import { DashboardWidget } from './dashboard-widget';
 import { useDashboardDialogs } from './use-dashboard-dialogs';
 import { useDashboardSelection } from './use-dashboard-selection';
@@ -76,15 +80,7 @@ export function DashboardsPage() {
           onDelete={() => void dialogs.confirmDelete(current)}
         />
       )}
-      {dashboards.isSuccess && list.length === 0 && (
-        <div
-          className="flex flex-col items-center gap-3 rounded-xl border border-dashed p-10 text-center text-muted-foreground"
-          data-testid="dashboard-empty"
-        >
-          <LayoutDashboardIcon className="size-10" />
-          <p>{t('dashboards.empty')}</p>
-        </div>
-      )}
+      {dashboards.isSuccess && list.length === 0 && <DashboardEmptyState />}
       {current && (
         <DashboardGrid
           key={current.id}
