@@ -31,7 +31,7 @@ export function isSuperAdmin(auth: AuthContext): boolean {
   return auth.realCompanyId === SUPER_ADMIN_COMPANY_ID;
 }
 
-/** Editing company data and users: ROLE_MAINUSER or ROLE_ADMIN (spec section 6), else code 64. */
+/** Managing users: ROLE_MAINUSER or ROLE_ADMIN (spec section 6), else code 64. */
 export async function requireManager(request: FastifyRequest): Promise<void> {
   if (!isManager(authOf(request))) throw apiError('NO_PERMISSION_TO_CREATE_USER');
 }

@@ -3,7 +3,7 @@
  * domain's parseActionCommand first (92 unknown command, 94 bad parameter, nothing recorded), then sent
  * through the notifier's sendDownlink (the device's driver encodes it; 93 when it cannot, or when a LoRaWAN
  * device has no downlink route; a `downlinks` row queued -> sent, or failed with 95 when the broker or
- * network server does not take it). ROLE_ADMIN/ROLE_MAINUSER (64); a
+ * network server does not take it). ROLE_ADMIN/ROLE_MAINUSER (90003); a
  * device outside the acting company is 10.
  */
 import type { Db } from '@iot/db/db';
@@ -24,7 +24,7 @@ export async function sendDeviceDownlink(
   /** HTTP_ACTIONS_ALLOW_PRIVATE: a network server (TTS push URL, ChirpStack API) may be a private address. */
   allowPrivateTargets = false,
 ) {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_SEND_COMMANDS');
   const device = await loadDownlinkDevice(db, auth.companyId, deviceId);
   if (!device) throw apiError('DEVICE_NOT_FOUND');
   const parsed = parseActionCommand({ ...(input.params ?? {}), command: input.command });

@@ -1,6 +1,6 @@
 /**
  * Dashboards of the acting company (spec sections 2, 3, 6, 7): everyone in the company reads them;
- * ROLE_ADMIN and ROLE_MAINUSER create, edit and delete them (spec: edit dashboard; else 64). A PUT with
+ * ROLE_ADMIN and ROLE_MAINUSER create, edit and delete them (spec: edit dashboard; else 90006). A PUT with
  * `widgets` replaces the whole layout in one transaction with the checks, so a refused widget (422) or a
  * failed write (98) leaves the saved layout exactly as it was. Codes: 96 not found (also for another
  * company's id), 97/98/99 create/update/delete failed, 422 input.
@@ -37,7 +37,7 @@ const DASHBOARD_RULES = { name: ['required', rule.maxLength(255)] } as const;
 type FailCode = 'DASHBOARD_CREATE_FAILED' | 'DASHBOARD_UPDATE_FAILED' | 'DASHBOARD_DELETE_FAILED';
 
 function requireManager(auth: AuthContext): void {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_DASHBOARDS');
 }
 
 /** Refuses device ids that are not the company's devices (unknown and foreign look the same). */

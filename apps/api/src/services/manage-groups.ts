@@ -1,6 +1,6 @@
 /**
  * Device groups (spec sections 2, 3, 6, 7): everyone in the company reads them; ROLE_ADMIN and
- * ROLE_MAINUSER add, edit and delete them (else 64). Names are required (422) and unique per company,
+ * ROLE_MAINUSER add, edit and delete them (else 90005). Names are required (422) and unique per company,
  * case-insensitively (49). `device_ids` makes exactly those devices the group's: listed devices are taken
  * from any other group, the group's other devices are unassigned; an id that is not one of the company's
  * devices refuses the whole write (51, nothing changed). Another company's group id is 46 (404).
@@ -35,7 +35,7 @@ export interface GroupInput {
 const GROUP_RULES = { ...FORM_RULES.group, description: [rule.maxLength(2000)] } as const;
 
 function requireManager(auth: AuthContext): void {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_GROUPS');
 }
 
 function checkInput(input: GroupInput, partial: boolean): { name?: string; description?: string | null } {

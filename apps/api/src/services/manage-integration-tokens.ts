@@ -1,6 +1,6 @@
 /**
  * The company's webhook tokens for ChirpStack, The Things Stack and http scripts (ROLE_ADMIN or
- * ROLE_MAINUSER only, else 64). A new token is 256 random bits shown once in the creation answer; the
+ * ROLE_MAINUSER only, else 90007). A new token is 256 random bits shown once in the creation answer; the
  * database keeps its sha-256 only. Deleting revokes (the row stays, marked), another company's token
  * id is 404.
  */
@@ -22,7 +22,7 @@ import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 
 function requireManager(auth: AuthContext): void {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_INTEGRATIONS');
 }
 
 export function listCompanyIntegrationTokens(db: Db, auth: AuthContext): Promise<IntegrationTokenRecord[]> {

@@ -1,7 +1,7 @@
 /**
  * /core/integrations/network-server: the LoRaWAN network server the company's LoRaWAN devices get their
  * downlinks through (migration 0021; the notifier's sendDownlink queues them there). ROLE_ADMIN or
- * ROLE_MAINUSER only (else 64). The API token is write-only: answers say whether one is set, never what
+ * ROLE_MAINUSER only (else 90007). The API token is write-only: answers say whether one is set, never what
  * it is; a PUT without it keeps the stored one.
  */
 import type { Db } from '@iot/db/db';
@@ -21,7 +21,7 @@ import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 
 function requireManager(auth: AuthContext): void {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_INTEGRATIONS');
 }
 
 export interface NetworkServerInput {

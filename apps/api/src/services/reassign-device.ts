@@ -1,6 +1,6 @@
 /**
  * Reassigning a device to another company (spec section 4: "Devices can be reassigned after
- * confirmation"): only the super admin (company 1, with the admin or main role; else 64), only with
+ * confirmation"): only the super admin (company 1, with the admin or main role; else 90002), only with
  * `confirm: true` (else 422 on `confirm`), only to an existing company that is neither blocked nor deleted
  * (else 4). The move runs inside the caller's transaction: the old company's configuration rows are
  * removed first (reassignDevice in @iot/db says which and why), then the device moves, and the move is
@@ -21,7 +21,7 @@ export async function checkReassignment(
   toCompanyId: number,
   confirm: boolean | undefined,
 ): Promise<void> {
-  if (!isSuperAdmin(auth) || !isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isSuperAdmin(auth) || !isManager(auth)) throw apiError('NO_PERMISSION_TO_REASSIGN_DEVICES');
   if (confirm !== true) {
     throw apiError('INPUT_ERROR', { fields: { confirm: { key: 'error.required' } } });
   }

@@ -1,6 +1,6 @@
 /**
  * POST /core/devices/{id}/credentials: a new access token for a device (ROLE_ADMIN or ROLE_MAINUSER,
- * else 64). 256 random bits; only its sha-256 (hex) is stored in devices.credentials_hash, so the token
+ * else 90001). 256 random bits; only its sha-256 (hex) is stored in devices.credentials_hash, so the token
  * is shown exactly once, in this answer. The previous token stops working at once.
  */
 import type { Db } from '@iot/db/db';
@@ -13,7 +13,7 @@ import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 
 export async function rotateDeviceCredentials(db: Db, auth: AuthContext, id: number): Promise<string> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_EDIT_DEVICES');
   const token = randomToken();
   await withTenant(db, auth.companyId, async (tx) => {
     if (!(await setDeviceCredentialsHash(tx, auth.companyId, id, sha256(token)))) {

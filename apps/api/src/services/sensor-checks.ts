@@ -5,7 +5,7 @@
  *   fieldBounds for that field (spec section 5: temperature -20..100, default 0..100000), stored explicitly
  *   so the console shows what is checked;
  * - battery_low: `level` (0..100) below which the battery level raises an alarm (stored as min_value).
- * Bad input is 422 with field errors; writes are ROLE_ADMIN/ROLE_MAINUSER (64); a device outside the acting
+ * Bad input is 422 with field errors; writes are ROLE_ADMIN/ROLE_MAINUSER (90004); a device outside the acting
  * company is 10, a check outside the device 404; a failed write 70. A check whose condition changes loses its
  * engine state and its open alarm (the alarm described the old condition).
  */
@@ -127,7 +127,7 @@ export async function createSensorCheck(
   deviceId: number,
   input: SensorCheckInput,
 ) {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   const values = toValues(input);
   try {
     return await withDevice(db, auth, deviceId, (tx) =>
@@ -145,7 +145,7 @@ export async function changeSensorCheck(
   checkId: number,
   input: SensorCheckInput,
 ): Promise<SensorCheckRecord> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   const values = toValues(input);
   try {
     return await withDevice(db, auth, deviceId, async (tx) => {
@@ -161,7 +161,7 @@ export async function changeSensorCheck(
 }
 
 export async function removeSensorCheck(db: Db, auth: AuthContext, deviceId: number, checkId: number) {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   try {
     await withDevice(db, auth, deviceId, async (tx) => {
       if (!(await deleteSensorCheck(tx, auth.companyId, deviceId, checkId))) throw apiError('DATA_NOT_FOUND');

@@ -3,7 +3,7 @@
  * `{ data_fields: [{ data_field, label, sort }] }`. Every entry is checked with the domain's metadataEntry
  * rules (data field and label required, sort a whole number 1 to 99999, spec section 5); a data field
  * listed twice is a duplicate. Failures answer 422 with `details.fields['data_fields.<i>.<key>']` and
- * change nothing. Stored sorted by sort value. ROLE_ADMIN or ROLE_MAINUSER (editing a device), else 64.
+ * change nothing. Stored sorted by sort value. ROLE_ADMIN or ROLE_MAINUSER (editing a device), else 90001.
  */
 import type { Db } from '@iot/db/db';
 import { updateDevice } from '@iot/db/repositories/devices';
@@ -25,7 +25,7 @@ export async function setDeviceMetadata(
   id: number,
   entries: readonly MetadataEntry[],
 ): Promise<{ data_fields: { data_field: string; label: string; sort: number }[] }> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_EDIT_DEVICES');
   const fields: Record<string, ValidationError> = {};
   const seen = new Set<string>();
   entries.forEach((entry, i) => {

@@ -10,12 +10,12 @@ import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 
 /**
- * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (64); name,
+ * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (90008); name,
  * email and phone follow the company form's rules (phone for the company's country, DE by default);
  * country, state and district must exist and lie in one another (109).
  */
 export async function updateCompany(db: Db, auth: AuthContext, data: CompanyBaseData) {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_EDIT_COMPANY');
   const clean: CompanyBaseData = { ...data };
   if (typeof clean.email === 'string') clean.email = clean.email.trim() === '' ? null : clean.email.trim();
   if (typeof clean.phone === 'string' && clean.phone.trim() === '') clean.phone = null;

@@ -1,5 +1,5 @@
 /**
- * PUT /core/devices/{id}: editing a device (ROLE_ADMIN or ROLE_MAINUSER, spec section 6; else 64). Fields
+ * PUT /core/devices/{id}: editing a device (ROLE_ADMIN or ROLE_MAINUSER, spec section 6; else 90001). Fields
  * are checked before anything is written: form rules (422), a manual state from ok, maintenance, lost,
  * broken, disposed (26 otherwise), a group of the acting company (46), a known driver (38). A company_id
  * other than the acting one is a reassignment (reassign-device.ts), done in the same transaction as the
@@ -66,7 +66,7 @@ export async function updateDeviceAsActor(
   id: number,
   input: DeviceUpdateInput,
 ): Promise<void> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_EDIT_DEVICES');
   const values: Record<string, unknown> = {};
   for (const key of Object.keys(DEVICE_RULES) as (keyof typeof DEVICE_RULES)[]) {
     const value = input[key];

@@ -2,7 +2,7 @@
  * Virtual data fields of a device (spec sections 3, 8: codes 84 to 91): list, create, update, delete, and
  * the formula preview of POST /core/devices/virtual_data_fields. Every definition is checked with the rules
  * engine's validateVirtualField against the device's known data fields and its other virtual fields: 88 name,
- * 89 formula (details.problem), 90 function, 91 name taken. Writes are ROLE_ADMIN/ROLE_MAINUSER (64); an id
+ * 89 formula (details.problem), 90 function, 91 name taken. Writes are ROLE_ADMIN/ROLE_MAINUSER (90004); an id
  * outside the acting company or device is 10 (device) or 84 (field). A renamed field's rules and sensor
  * checks follow the new `virtual.<uuid>.<name>` in the same transaction.
  */
@@ -105,7 +105,7 @@ export async function createVirtualField(
   deviceId: number,
   input: VirtualFieldInput,
 ): Promise<VirtualFieldRecord> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   const values = valuesOf(input);
   const uuid = randomUUID();
   try {
@@ -135,7 +135,7 @@ export async function changeVirtualField(
   fieldId: number,
   input: VirtualFieldInput,
 ): Promise<VirtualFieldRecord> {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   try {
     return await withTenant(db, auth.companyId, async (tx) => {
       const device = await deviceOf(tx, auth, deviceId);
@@ -168,7 +168,7 @@ export async function changeVirtualField(
 }
 
 export async function removeVirtualField(db: Db, auth: AuthContext, deviceId: number, fieldId: number) {
-  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_CREATE_USER');
+  if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   try {
     await withTenant(db, auth.companyId, async (tx) => {
       await deviceOf(tx, auth, deviceId);

@@ -27,6 +27,17 @@ describe('error catalogue (spec section 8)', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
+  it('gives the refusals the spec leaves without a code their own 403 codes from 90001 on', () => {
+    const own = ERROR_DEFINITIONS.filter((d) => d.code >= 90000);
+    expect(own.map((d) => d.code)).toEqual([90001, 90002, 90003, 90004, 90005, 90006, 90007, 90008, 90009]);
+    for (const d of own) {
+      expect(d.status).toBe(403);
+      expect(d.name).toMatch(/^NO_PERMISSION_TO_/);
+      expect(d.de).not.toBe(d.en);
+    }
+    expect(own.some((d) => SPEC_CODES.includes(d.code))).toBe(false);
+  });
+
   it('keeps farming codes within 20001..20146 and parking within 40001..40014', () => {
     for (const { code } of ERROR_DEFINITIONS) {
       if (code >= 20000 && code < 30000) expect(code).toBeLessThanOrEqual(20146);

@@ -14,6 +14,8 @@
  *   refused a downlink: 502. A 5xx answer never carries more than the catalogue text.
  * Meanings the spec names only as a range (groups, rules, virtual data, dashboards, company,
  * farming, parking) are assigned here in create/read/update/delete order and are ours from now on.
+ * Codes 90001 and up are the project's own, outside every range the spec uses: refusals the spec
+ * gives no code (64 stays for refusals about creating and managing users).
  */
 export interface ErrorDefinition {
   readonly code: number;
@@ -781,6 +783,73 @@ export const ERROR_DEFINITIONS = [
     status: 415,
     en: 'Unsupported content type.',
     de: 'Nicht unterstützter Inhaltstyp.',
+  },
+
+  // The project's own codes (90001 and up; spec section 8 uses none of them): one code per refusal
+  // that the spec leaves without a code of its own, so a 403 names what was refused instead of
+  // borrowing 64 ("no permission to create users"). All 403.
+  {
+    code: 90001,
+    name: 'NO_PERMISSION_TO_EDIT_DEVICES',
+    status: 403,
+    en: 'You do not have permission to edit devices.',
+    de: 'Sie haben keine Berechtigung, Geräte zu bearbeiten.',
+  },
+  {
+    code: 90002,
+    name: 'NO_PERMISSION_TO_REASSIGN_DEVICES',
+    status: 403,
+    en: 'You do not have permission to assign devices to another company.',
+    de: 'Sie haben keine Berechtigung, Geräte einem anderen Unternehmen zuzuordnen.',
+  },
+  {
+    code: 90003,
+    name: 'NO_PERMISSION_TO_SEND_COMMANDS',
+    status: 403,
+    en: 'You do not have permission to send commands to devices.',
+    de: 'Sie haben keine Berechtigung, Befehle an Geräte zu senden.',
+  },
+  {
+    code: 90004,
+    name: 'NO_PERMISSION_TO_MANAGE_RULES',
+    status: 403,
+    en: 'You do not have permission to manage rules, sensor checks or virtual data fields.',
+    de: 'Sie haben keine Berechtigung, Regeln, Sensorprüfungen oder virtuelle Datenfelder zu verwalten.',
+  },
+  {
+    code: 90005,
+    name: 'NO_PERMISSION_TO_MANAGE_GROUPS',
+    status: 403,
+    en: 'You do not have permission to manage groups.',
+    de: 'Sie haben keine Berechtigung, Gruppen zu verwalten.',
+  },
+  {
+    code: 90006,
+    name: 'NO_PERMISSION_TO_MANAGE_DASHBOARDS',
+    status: 403,
+    en: 'You do not have permission to manage dashboards.',
+    de: 'Sie haben keine Berechtigung, Dashboards zu verwalten.',
+  },
+  {
+    code: 90007,
+    name: 'NO_PERMISSION_TO_MANAGE_INTEGRATIONS',
+    status: 403,
+    en: 'You do not have permission to manage integrations.',
+    de: 'Sie haben keine Berechtigung, Integrationen zu verwalten.',
+  },
+  {
+    code: 90008,
+    name: 'NO_PERMISSION_TO_EDIT_COMPANY',
+    status: 403,
+    en: 'You do not have permission to edit the company.',
+    de: 'Sie haben keine Berechtigung, das Unternehmen zu bearbeiten.',
+  },
+  {
+    code: 90009,
+    name: 'NO_PERMISSION_TO_VIEW_OUTBOX',
+    status: 403,
+    en: 'You do not have permission to view sent messages.',
+    de: 'Sie haben keine Berechtigung, versendete Nachrichten einzusehen.',
   },
 ] as const satisfies readonly ErrorDefinition[];
 

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from 'react-router';
 import { DeviceOpenerProvider } from '../../components/device-opener';
 import { dashboardsQueryOptions } from '../../features/dashboards/api/get-dashboards';
-import { DashboardsPage, preloadWidgetChunks } from '../../features/dashboards/components/dashboards-page';
+import { DashboardsPage } from '../../features/dashboards/components/dashboards-page';
+import { preloadWidgetChunks } from '../../features/dashboards/components/lazy-widgets';
 import { prefetchWidgetData } from '../../features/dashboards/prefetch-widget-data';
 import { useDeviceDrawers } from '../../features/devices/components/device-drawers';
 import { queryClient } from '../../lib/query-client';

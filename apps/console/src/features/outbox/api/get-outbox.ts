@@ -13,7 +13,7 @@ export function getOutbox(): Promise<Outbox> {
 export const outboxQueryOptions = () =>
   queryOptions({ queryKey: ['core', 'outbox'], queryFn: getOutbox, refetchInterval: OUTBOX_REFETCH_MS });
 
-/** `enabled` false for users without a manager role: the API would answer 64. */
+/** `enabled` false for users without a manager role: the API would refuse them (403). */
 export function useOutbox(enabled: boolean) {
   return useQuery({ ...outboxQueryOptions(), enabled });
 }

@@ -85,7 +85,7 @@ describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kin
   });
 
   it.each([
-    ['a plain user', 'plain', {}, 403, 64],
+    ['a plain user', 'plain', {}, 403, 90008],
     ['an invalid email', 'main', { email: 'not an address' }, 422, 422],
     ['an empty name', 'main', { name: '' }, 422, 422],
     ['a phone number that is not one', 'main', { phone: '12' }, 422, 422],

@@ -208,13 +208,13 @@ forEachDb((suite) => {
     expect(history.body.payload).toMatchObject([{ state: 'failed', attempts: 1 }]);
   });
 
-  it('is for managers (64) of the device company (10); CSRF enforced; nothing recorded', async () => {
+  it('is for managers (90003) of the device company (10); CSRF enforced; nothing recorded', async () => {
     const team = await createTeam(suite.db);
     const device = await createDevice(suite.db, team.company.id, { driver_id: 'nbiot_weatherstation' });
     const plain = await signIn(team.plain.email);
     expect(
       (await plain.post(`/api/v1/core/devices/${device.id}/downlink`, { command: 'reboot' })).body.code,
-    ).toBe(64);
+    ).toBe(90003);
     const stranger = await createTeam(suite.db);
     const other = await signIn(stranger.main.email);
     const foreign = await other.post(`/api/v1/core/devices/${device.id}/downlink`, { command: 'reboot' });

@@ -190,7 +190,7 @@ forEachDb((suite) => {
       expect(await groupNames(team.company.id)).toEqual(['Keller']);
     });
 
-    it('lets plain users read only (64)', async () => {
+    it('lets plain users read only (90005)', async () => {
       const team = await createTeam(suite.db);
       const group = await createGroup(suite.db, team.company.id, 'Keller');
       const device = await createDevice(suite.db, team.company.id);
@@ -204,7 +204,7 @@ forEachDb((suite) => {
         await plain.put(`/api/v1/core/groups/${group}`, { name: 'Renamed', device_ids: [device.id] }),
         await plain.delete(`/api/v1/core/groups/${group}`),
       ]) {
-        expect([res.status, res.body.code]).toEqual([403, 64]);
+        expect([res.status, res.body.code]).toEqual([403, 90005]);
       }
       expect(await groupNames(team.company.id)).toEqual(['Keller']);
       expect(await assignments(team.company.id)).toEqual({ [device.id]: null });

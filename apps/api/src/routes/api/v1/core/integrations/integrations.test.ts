@@ -75,7 +75,7 @@ forEachDb((suite) => {
       expect(await tokenRows(team.company.id)).toEqual([]);
     });
 
-    it("is for admins and main users only (64), and another company's token is not found", async () => {
+    it("is for admins and main users only (90007), and another company's token is not found", async () => {
       const team = await createTeam(suite.db);
       const other = await createTeam(suite.db);
       const otherClient = await signIn(other.main.email);
@@ -89,7 +89,7 @@ forEachDb((suite) => {
         await plain.post('/api/v1/core/integrations/tokens', { kind: 'http', name: 'Mine' }),
         await plain.delete(`/api/v1/core/integrations/tokens/${foreign.body.payload.id}`),
       ]) {
-        expect([res.status, res.body.code]).toEqual([403, 64]);
+        expect([res.status, res.body.code]).toEqual([403, 90007]);
       }
       const main = await signIn(team.main.email);
       const list = await main.get('/api/v1/core/integrations/tokens');
@@ -198,7 +198,7 @@ forEachDb((suite) => {
       expect(await storedServer(team.company.id)).toBeUndefined();
     });
 
-    it('is for admins and main users only (64), and each company sees and changes only its own', async () => {
+    it('is for admins and main users only (90007), and each company sees and changes only its own', async () => {
       const team = await createTeam(suite.db);
       const other = await createTeam(suite.db);
       const theirs = await signIn(other.main.email);
@@ -213,7 +213,7 @@ forEachDb((suite) => {
         await plain.put(URL_PATH, { kind: 'chirpstack', api_url: 'https://mine.test', api_token: 'mine' }),
         await plain.delete(URL_PATH),
       ]) {
-        expect([res.status, res.body.code]).toEqual([403, 64]);
+        expect([res.status, res.body.code]).toEqual([403, 90007]);
       }
       const main = await signIn(team.main.email);
       expect((await main.get(URL_PATH)).body.payload).toBeNull();

@@ -155,7 +155,7 @@ forEachDb((suite) => {
     expect([again.status, again.body.code]).toEqual([404, 404]);
   });
 
-  it('is scoped to the company (10), the device (404) and managers (64); CSRF enforced', async () => {
+  it('is scoped to the company (10), the device (404) and managers (90004); CSRF enforced', async () => {
     const { team, device, client } = await world();
     const check = (await client.post(url(device.id), { kind: 'no_data', max_silence_seconds: 60 })).body
       .payload;
@@ -176,7 +176,7 @@ forEachDb((suite) => {
       expect([res.status, res.body.code]).toEqual([404, 10]);
     const plain = await signIn(team.plain.email);
     expect((await plain.post(url(device.id), { kind: 'no_data', max_silence_seconds: 5 })).body.code).toBe(
-      64,
+      90004,
     );
     expect((await client.delete(`${url(device.id)}/${check.id}`, { csrf: false })).body.code).toBe(77);
     expect(await checkRows(device.id)).toMatchObject([{ id: check.id, max_silence_seconds: 60 }]);

@@ -252,7 +252,7 @@ forEachDb((suite) => {
       expect((await fieldRows(device.id))[0]).toMatchObject({ formula: 'temperature' });
     });
 
-    it('is scoped to the company (10 for the device, 84 for a field of another device) and to managers (64)', async () => {
+    it('is scoped to the company (10 for the device, 84 for a field of another device) and to managers (90004)', async () => {
       const { team, device, client } = await world();
       const field = (await client.post(url(device.id), { name: 'A', formula: 'temperature' })).body.payload;
       const otherDevice = await createDevice(suite.db, team.company.id);
@@ -268,8 +268,8 @@ forEachDb((suite) => {
       ])
         expect([res.status, res.body.code]).toEqual([404, 10]);
       const plain = await signIn(team.plain.email);
-      expect((await plain.post(url(device.id), { name: 'X', formula: 'temperature' })).body.code).toBe(64);
-      expect((await plain.delete(`${url(device.id)}/${field.id}`)).body.code).toBe(64);
+      expect((await plain.post(url(device.id), { name: 'X', formula: 'temperature' })).body.code).toBe(90004);
+      expect((await plain.delete(`${url(device.id)}/${field.id}`)).body.code).toBe(90004);
       const noCsrf = await client.post(
         url(device.id),
         { name: 'Y', formula: 'temperature' },

@@ -1,0 +1,37 @@
+import type { Db, Queryable } from '@iot/db/db';
+import { clearOpenAlarms } from '@iot/db/repositories/alarms';
+import { insertRule, replaceRuleActions, updateRule } from '@iot/db/repositories/rules';
+import { withTenant } from '@iot/db/tenant';
+import { isApiError } from '@iot/domain';
+import { apiError } from '../lib/errors';
+import type { AuthContext } from '../types';
+import type { PreparedRule } from './prepare-device-rules';
+
+/** Writes prepared rules in one transaction: new ones inserted, listed ones updated, actions replaced. */
+export async function saveDeviceRules(
+  db: Db,
+  auth: AuthContext,
+  deviceId: number,
+  rules: readonly PreparedRule[],
+): Promise<void> {
+  if (rules.length === 0) return;
+  const creates = rules.some((r) => r.id === undefined);
+  try {
+    await withTenant(db, auth.companyId, async (tx: Queryable) => {
+      for (const rule of rules) {
+        let id = rule.id;
+        if (id === undefined) id = await insertRule(tx, auth.companyId, deviceId, rule.values);
+        else {
+          const updated = await updateRule(tx, auth.companyId, deviceId, id, rule.values);
+          if (!updated) throw apiError('RULE_NOT_FOUND', { id });
+          if (updated.conditionChanged)
+            await clearOpenAlarms(tx, auth.companyId, { ruleId: id }, 'rule_changed');
+        }
+        await replaceRuleActions(tx, auth.companyId, id, rule.actions);
+      }
+    });
+  } catch (err) {
+    if (isApiError(err)) throw err;
+    throw apiError(creates ? 'RULE_CREATE_FAILED' : 'RULE_UPDATE_FAILED');
+  }
+}
