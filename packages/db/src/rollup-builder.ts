@@ -21,7 +21,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db';
-import { buildRollupsAhead, ROLLUP_BASE_SECONDS, ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data';
+import { ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data-rollups';
+import { buildRollupsAhead, ROLLUP_BASE_SECONDS } from './repositories/device-data-rollups-ahead';
 import { withTenant } from './tenant';
 
 /** The part of a pino logger this needs. */

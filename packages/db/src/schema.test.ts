@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
-import { updateDevicePositions, upsertDeviceStateRows } from './repositories/devices-ingest';
+import { updateDevicePositions, upsertDeviceStateRows } from './repositories/device-current';
 import { forEachDb } from './testing';
 
 // Identity tables from 0001 whose company_id may be NULL by design: a user without a company (API code 74),

@@ -6,13 +6,12 @@ import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
 import {
   BUCKET_ORIGIN,
-  buildRollupsAhead,
   type DataBucketRecord,
   type DataRange,
-  ROLLUP_BUCKET_SECONDS,
   readDeviceDataBuckets,
-  readDeviceDataBucketsRolledUp,
-} from './device-data';
+} from './device-data-buckets';
+import { ROLLUP_BUCKET_SECONDS, readDeviceDataBucketsRolledUp } from './device-data-rollups';
+import { buildRollupsAhead } from './device-data-rollups-ahead';
 
 const HOUR = 3600;
 const DAY_MS = 86_400_000;
