@@ -21,7 +21,7 @@ export {
   migrate,
   migrations,
 } from './migrate';
-export { type OpenDbOptions, openDb } from './open';
+export { checkDbReachable, type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
 export { pgliteWorkerOf } from './pglite-client';
