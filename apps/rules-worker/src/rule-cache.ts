@@ -23,7 +23,7 @@ import {
  * database stays the truth: a cache that is wrong can only cause a full read, never an old state.
  *
  * The versions are read together with the batch's devices, fields and checks in one statement, by
- * lockRulesWorkerBatch (packages/db rules-worker.ts), and handed to `resolve`.
+ * lockRulesWorkerBatch (packages/db repositories/rule-state.ts), and handed to `resolve`.
  */
 export interface RuleCache {
   /**
@@ -39,7 +39,7 @@ export interface RuleCache {
   readonly lockRows: boolean;
   /**
    * Writes new states and returns what `commit` needs once the transaction committed. `kept`: states
-   * that only moved on (evaluate-uplink-batch.ts progressOnly), remembered here and not written.
+   * that only moved on (evaluate-device.ts progressOnly), remembered here and not written.
    */
   save(
     tx: Queryable,
