@@ -27,8 +27,6 @@ import { writeAlarms } from './persist-outcomes.js';
 import type { PendingRules, RuleCache } from './rule-cache.js';
 import type { PositionedUplink } from './uplink-record.js';
 
-export { progressOnly } from './evaluate-device.js';
-
 export interface UplinkBatchResult {
   /** Notify jobs of this batch's firings, to enqueue after the commit. */
   jobs: unknown[];
