@@ -1,5 +1,5 @@
 import type { Config } from '@iot/config';
-import type { Db } from '@iot/db';
+import { checkDbReachable, type Db } from '@iot/db';
 import { type EventLog, openEventLog } from '@iot/event-log';
 import type { Logger, Service } from '@iot/runtime';
 import type { FastifyInstance } from 'fastify';
@@ -142,7 +142,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
   const { config, db } = options;
   const log = options.log.child({ app: 'ingest' });
   // Fail fast when the database is unreachable rather than on the first uplink.
-  await db.query('SELECT 1');
+  await checkDbReachable(db);
 
   const ownLog = options.eventLog === undefined;
   const eventLog = options.eventLog ?? (await openEventLog(config));

@@ -1,13 +1,7 @@
 import type { Config } from '@iot/config';
+import { checkDbReachable, type Db, findRecordedJobsSince } from '@iot/db';
+import { type EventLog, openEventLog } from '@iot/event-log';
 import type { NotifyActionPayload } from '@iot/contracts';
-import {
-  type Db,
-  expireUnansweredDownlinks,
-  findRecordedJobsSince,
-  purgeExpiredLogs,
-  type RetainedLog,
-} from '@iot/db';
-import { type EventLog, type LogRecord, openEventLog, type Subscription } from '@iot/event-log';
 import {
   createDbJobKeyStore,
   enqueueNotifyAction,
@@ -16,16 +10,16 @@ import {
   NOTIFY_ACTION,
   openJobQueue,
 } from '@iot/jobs';
-import { coalesce, type Logger, type Service, stageHook } from '@iot/runtime';
-import { evaluateTimerTick } from './evaluate-timer-tick.js';
-import { evaluateUplinkBatch } from './evaluate-uplink-batch.js';
-import { createRuleCache } from './rule-cache.js';
-import { RULES_WORKER_GROUP, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
+import type { Logger, Service } from '@iot/runtime';
+import { startRulesTimer, type TimerTickResult } from './timer.js';
+import { subscribeUplinks } from './uplink-consumer.js';
+import { RULES_WORKER_GROUP, UPLINKS_TOPIC } from './uplink-record.js';
 
 export { evaluateTimerTick } from './evaluate-timer-tick.js';
 export { evaluateUplinkBatch, type UplinkBatchResult } from './evaluate-uplink-batch.js';
 export { describeSuppression } from './persist-outcomes.js';
 export { createRuleCache, type RuleCache } from './rule-cache.js';
+export type { TimerTickResult } from './timer.js';
 export { RULES_WORKER_GROUP, type RuleUplink, readUplinkRecord, UPLINKS_TOPIC } from './uplink-record.js';
 
 export interface StartRulesWorkerOptions {
@@ -63,16 +57,6 @@ export interface StartRulesWorkerOptions {
   afterCommit?: (info: { jobs: number; records: number }) => Promise<void> | void;
 }
 
-export interface TimerTickResult {
-  /** Notify jobs handed over, devices judged for no-data checks and rules. */
-  jobs: number;
-  devices: number;
-  /** LoRaWAN commands failed for want of a report from their network server. */
-  expiredDownlinks: number;
-  /** Log entries older than config.LOG_RETENTION_DAYS deleted (none when it is 0). */
-  purgedLogs: Record<RetainedLog, number>;
-}
-
 export interface RulesWorkerService extends Service {
   /** Runs one timer tick now (tests, tools); resolves when its jobs were handed over. */
   tick(): Promise<TimerTickResult>;
@@ -89,15 +73,55 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   const log = options.log.child({ app: 'rules-worker' });
   const clock = options.clock ?? Date.now;
   // Fail fast when the database is unreachable rather than on the first batch.
-  await db.query('SELECT 1');
+  await checkDbReachable(db);
   const ownLog = options.eventLog === undefined;
   const eventLog = options.eventLog ?? (await openEventLog(config));
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? openJobQueue(config, { db });
   const keys = createDbJobKeyStore(db);
 
-  /** Hands jobs over; a payload the catalogue refuses is logged, not retried (it never becomes valid). */
-  const enqueue = async (jobs: readonly unknown[], claimed?: ReadonlySet<string>) => {
+  const enqueue = createEnqueue(queue, log);
+  const recoverWindowMs = options.recoverWindowMs ?? 900_000;
+  if (recoverWindowMs > 0) await handOverRecentJobs(db, new Date(clock() - recoverWindowMs), enqueue, log);
+
+  const group = options.group ?? RULES_WORKER_GROUP;
+  const subscription = await subscribeUplinks({
+    ...options,
+    eventLog,
+    log,
+    clock,
+    topic: options.topic ?? UPLINKS_TOPIC,
+    group,
+    handOver: enqueue,
+    claimJobs: () => queue.runsHere(NOTIFY_ACTION.name),
+    releaseClaim: (key) => keys.release(key),
+  });
+  const timer = startRulesTimer({
+    db,
+    config,
+    log,
+    clock,
+    handOver: enqueue,
+    intervalMs: options.timerIntervalMs ?? 60_000,
+  });
+
+  log.info({ profile: config.PROFILE, log: eventLog.kind, queue: queue.kind, group }, 'rules-worker ready');
+  return {
+    name: 'rules-worker',
+    tick: timer.tick,
+    partitions: () => subscription.partitions(),
+    stop: async () => {
+      await timer.stop();
+      await subscription.stop();
+      if (ownLog) await eventLog.close();
+      if (ownQueue) await queue.close();
+    },
+  };
+}
+
+/** Hands jobs over; a payload the catalogue refuses is logged, not retried (it never becomes valid). */
+function createEnqueue(queue: JobQueue, log: Logger) {
+  return async (jobs: readonly unknown[], claimed?: ReadonlySet<string>) => {
     await Promise.all(
       jobs.map(async (job) => {
         try {
@@ -111,156 +135,16 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
       }),
     );
   };
+}
 
-  if ((options.recoverWindowMs ?? 900_000) > 0) {
-    const since = new Date(clock() - (options.recoverWindowMs ?? 900_000));
-    const jobs = await findRecordedJobsSince(db, since);
-    await enqueue(jobs);
-    if (jobs.length > 0) log.info({ jobs: jobs.length }, 'recent notify jobs handed over again (idempotent)');
-  }
-
-  // Latency first: a partition's batch goes to the worker as soon as it has records (maxWaitMs 2), and
-  // batches of all partitions share one transaction (coalesce): one starts at once when none runs, the
-  // ones arriving meanwhile go together in the next. At low load an uplink waits for no timer; under load
-  // transactions grow with the backlog instead of sixteen partitions queueing sixteen transactions for
-  // PGlite's one connection (ahead of the notifier's statements). A partition's batch is committed to
-  // the log only after the transaction it went into committed and its jobs were handed over; if that
-  // transaction fails, every batch in it is delivered again.
-  const ruleCache = createRuleCache({ lockRows: db.kind !== 'pglite' });
-  const evaluate = coalesce<LogRecord[], void>(
-    async (batches) => {
-      const records = batches.flat();
-      const uplinks = records.map(readUplinkRecord).filter((u) => u !== null);
-      const trace = stageHook();
-      const ids = trace ? uplinks.map((u) => u.uplink.messageId) : [];
-      if (uplinks.length > 0) {
-        // When this process runs the notifier on the same queue, the batch's transaction preloads and
-        // claims its new jobs, which then start at once after the commit (EnqueueOptions.claimed).
-        const claimJobs = queue.runsHere(NOTIFY_ACTION.name);
-        const result = await evaluateUplinkBatch({
-          db,
-          uplinks,
-          now: clock(),
-          log,
-          ruleCache,
-          claimJobs,
-        }).catch((error: unknown) => {
-          ruleCache.forget();
-          throw error;
-        });
-        trace?.('rw: committed', ids);
-        if (result.pendingRules) ruleCache.commit(result.pendingRules);
-        try {
-          await options.afterCommit?.({ jobs: result.jobs.length, records: records.length });
-        } catch (error) {
-          // Nothing was handed over: give the claims back, so the redelivered batch's jobs run at once
-          // (a process that dies here leaves them claimed: they run when the claims' lease ran out).
-          if (result.claimed) await Promise.all([...result.claimed].map((key) => keys.release(key)));
-          throw error;
-        }
-        await enqueue(result.jobs, result.claimed);
-        trace?.('rw: jobs handed over', ids);
-        if (result.replayed > 0) log.info({ replayed: result.replayed }, 'redelivered uplinks skipped');
-      }
-      return batches.map(() => undefined);
-    },
-    {
-      maxBatch: options.maxFlush ?? 1000,
-      maxInFlight: options.maxInFlight ?? (db.kind === 'pglite' ? 1 : 4),
-      weight: (batch) => batch.length,
-    },
-  );
-  const handle = (records: LogRecord[]) => {
-    const trace = stageHook();
-    trace?.(
-      'rw: batch delivered by the log',
-      records
-        .map((r) => (r.value as { messageId?: unknown } | null)?.messageId)
-        .filter((id) => typeof id === 'string'),
-    );
-    return evaluate(records);
-  };
-
-  const group = options.group ?? RULES_WORKER_GROUP;
-  const subscription: Subscription = await eventLog.subscribe(options.topic ?? UPLINKS_TOPIC, group, handle, {
-    maxBatch: options.maxBatch ?? 500,
-    // In-process log: 0, so a partition released by a commit hands its next batch over within the same
-    // turn, before the next transaction starts (coalesce starts it on setImmediate); with a 2 ms timer it
-    // missed that transaction and waited for the one after, so partitions alternated between
-    // transactions. NATS fetches keep 2 ms.
-    maxWaitMs: options.maxWaitMs ?? (eventLog.kind === 'in-process' ? 0 : 2),
-    onError: (error, info) =>
-      log.error({ err: error, ...info }, 'rules batch failed, redelivered after backoff'),
-  });
-
-  // Jobs of a tick whose enqueue failed are kept and handed over first at the next tick.
-  let unsent: unknown[] = [];
-  let running: Promise<TimerTickResult> | undefined;
-  const downlinkAckTimeoutMs = config.DOWNLINK_ACK_TIMEOUT_HOURS * 3_600_000;
-  const logRetentionMs = config.LOG_RETENTION_DAYS * 86_400_000;
-  const tick = () => {
-    running ??= (async () => {
-      try {
-        const retry = unsent;
-        unsent = [];
-        await enqueue(retry).catch((error: unknown) => {
-          unsent.push(...retry);
-          throw error;
-        });
-        const result = await evaluateTimerTick({ db, now: clock() });
-        await enqueue(result.jobs).catch((error: unknown) => {
-          unsent.push(...result.jobs);
-          throw error;
-        });
-        const expired = await expireUnansweredDownlinks(db, {
-          now: new Date(clock()),
-          timeoutMs: downlinkAckTimeoutMs,
-        });
-        if (expired.length > 0) {
-          log.warn({ downlinks: expired.map((d) => d.id) }, 'LoRaWAN commands without a report failed');
-        }
-        const purgedLogs =
-          logRetentionMs > 0
-            ? await purgeExpiredLogs(db, { before: new Date(clock() - logRetentionMs), clock })
-            : { device_logs: 0, notification_log: 0 };
-        if (purgedLogs.device_logs + purgedLogs.notification_log > 0) {
-          log.info(
-            { purged: purgedLogs, days: config.LOG_RETENTION_DAYS },
-            'log entries past their retention deleted',
-          );
-        }
-        return {
-          jobs: result.jobs.length,
-          devices: result.devices,
-          expiredDownlinks: expired.length,
-          purgedLogs,
-        };
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
-  };
-  const interval = options.timerIntervalMs ?? 60_000;
-  const timer =
-    interval > 0
-      ? setInterval(() => {
-          tick().catch((error: unknown) => log.error({ err: error }, 'rules timer tick failed'));
-        }, interval)
-      : undefined;
-  timer?.unref();
-
-  log.info({ profile: config.PROFILE, log: eventLog.kind, queue: queue.kind, group }, 'rules-worker ready');
-  return {
-    name: 'rules-worker',
-    tick,
-    partitions: () => subscription.partitions(),
-    stop: async () => {
-      if (timer) clearInterval(timer);
-      await running?.catch(() => undefined);
-      await subscription.stop();
-      if (ownLog) await eventLog.close();
-      if (ownQueue) await queue.close();
-    },
-  };
+/** Start-up sweep: the jobs of firings logged since `since`, lost if a crash came between commit and enqueue. */
+async function handOverRecentJobs(
+  db: Db,
+  since: Date,
+  enqueue: (jobs: readonly unknown[]) => Promise<void>,
+  log: Logger,
+): Promise<void> {
+  const jobs = await findRecordedJobsSince(db, since);
+  await enqueue(jobs);
+  if (jobs.length > 0) log.info({ jobs: jobs.length }, 'recent notify jobs handed over again (idempotent)');
 }

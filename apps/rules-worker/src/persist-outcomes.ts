@@ -7,11 +7,11 @@ import {
   findOpenRuleAlarms,
   insertAlarms,
   insertDeviceLogRows,
-  type Queryable,
   type RulesWorkerAction,
   type RulesWorkerDevice,
   type RulesWorkerRule,
   type RulesWorkerSensorCheck,
+  type Transaction,
 } from '@iot/db';
 import { DEVICE_LOG_LEVEL } from '@iot/domain';
 import type { AlarmDecision, Firing, Suppression, SuppressReason } from '@iot/rules-engine';
@@ -61,7 +61,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * what makes the log entries the worker's outbox (see README "Crash windows").
  */
 export async function persistOutcomes(
-  tx: Queryable,
+  tx: Transaction,
   outcomes: readonly DeviceOutcome[],
   now: number,
 ): Promise<NotifyActionPayload[]> {
@@ -72,102 +72,133 @@ export async function persistOutcomes(
 
 /**
  * persistOutcomes up to its last statement: writes the alarms and returns the jobs with the device log
- * rows still to insert, so that a caller on PGlite can send that insert together with its next
- * statements (evaluateUplinkBatch). `pipelined`: the alarms' clear and insert are sent together, without
- * waiting for one reply before sending the next statement (PGlite's worker runs a transaction's
- * statements in the order they arrive; node-postgres must not be sent a second query on a client whose
- * first is running).
+ * rows still to insert, so that the caller can send that insert together with its next statements
+ * (evaluateUplinkBatch). The alarms' clear and insert go through `tx.pipeline` (sent together on PGlite).
  */
 export async function writeAlarms(
-  tx: Queryable,
+  tx: Transaction,
   outcomes: readonly DeviceOutcome[],
   now: number,
-  options: { pipelined?: boolean } = {},
 ): Promise<{ jobs: NotifyActionPayload[]; logs: DeviceLogRow[] }> {
-  const logs: DeviceLogRow[] = [];
-  const inserts: AlarmRow[] = [];
-  const clears: AlarmClearRow[] = [];
-  // Per rule: the raises of this batch (time, ref), so a firing names the alarm of its episode.
-  const raisesByRule = new Map<string, { at: number; ref: number }[]>();
   const created = iso(now);
-
+  const { logs, inserts, clears } = alarmChanges(outcomes, created);
+  // Clear before insert: a new episode's raise must not meet the open alarm it replaces.
+  const [, alarmIds] = await tx.pipeline([() => clearAlarms(tx, clears), () => insertAlarms(tx, inserts)]);
+  const alarmOf = await firingAlarms(tx, outcomes, inserts, alarmIds);
+  const jobs: NotifyActionPayload[] = [];
   for (const outcome of outcomes) {
-    const { device } = outcome;
-    const base = { device_id: device.id, company_id: device.companyId, raw: null, created_at: created };
+    const base = logBase(outcome.device, created);
+    for (const firing of outcome.firings) {
+      const { jobs: firingJobs, log } = firingEntry(outcome, firing, alarmOf(firing), base);
+      jobs.push(...firingJobs);
+      logs.push(log);
+    }
+    logs.push(...lateEntries(outcome, base), ...suppressionEntries(outcome, base));
+  }
+  return { jobs, logs };
+}
+
+type LogBase = Pick<DeviceLogRow, 'device_id' | 'company_id' | 'raw' | 'created_at'>;
+
+const logBase = (device: RulesWorkerDevice, created: string): LogBase => ({
+  device_id: device.id,
+  company_id: device.companyId,
+  raw: null,
+  created_at: created,
+});
+
+/**
+ * The alarm rows to insert and clear, with a log entry per raise and clear. A raise and clear of one
+ * episode within one batch becomes a cleared history row.
+ */
+function alarmChanges(
+  outcomes: readonly DeviceOutcome[],
+  created: string,
+): { logs: DeviceLogRow[]; inserts: AlarmRow[]; clears: AlarmClearRow[] } {
+  const changes = { logs: [] as DeviceLogRow[], inserts: [] as AlarmRow[], clears: [] as AlarmClearRow[] };
+  for (const outcome of outcomes) {
     const bySource = new Map<string, AlarmDecision[]>();
     for (const decision of outcome.alarms) {
       const key =
         decision.source.kind === 'rule' ? `r${decision.source.ruleId}` : `c${decision.source.sensorCheckId}`;
       bySource.set(key, [...(bySource.get(key) ?? []), decision]);
     }
-    for (const decisions of bySource.values()) {
-      let pending: AlarmDecision | undefined;
-      for (const d of decisions) {
-        const ruleId = d.source.kind === 'rule' ? Number(d.source.ruleId) : null;
-        const checkId = d.source.kind === 'sensor_check' ? Number(d.source.sensorCheckId) : null;
-        const name =
-          ruleId !== null
-            ? `Rule "${outcome.rules.get(String(ruleId))?.name ?? ruleId}"`
-            : `Sensor check ${outcome.checks.get(String(checkId))?.kind ?? ''} #${checkId}`;
-        logs.push({
-          ...base,
-          level: d.action === 'raise' ? DEVICE_LOG_LEVEL.warning : DEVICE_LOG_LEVEL.info,
-          message: `${name}: alarm ${d.action === 'raise' ? 'raised' : 'cleared'} (${d.reason})`,
-          payload: {
-            kind: `alarm_${d.action}`,
-            ruleId,
-            sensorCheckId: checkId,
-            at: iso(d.at),
-            value: d.value,
-          },
-        });
-        if (d.action === 'raise') {
-          pending = d;
-          continue;
-        }
-        if (pending) {
-          inserts.push(alarmRow(inserts.length, device, pending, name, iso(d.at)));
-          pending = undefined;
-        } else {
-          clears.push({
-            company_id: device.companyId,
-            device_id: device.id,
-            rule_id: ruleId,
-            sensor_check_id: checkId,
-            cleared_at: iso(d.at),
-            value: d.value,
-            reason: d.reason,
-          });
-        }
-      }
-      if (pending) {
-        const ruleId = pending.source.kind === 'rule' ? pending.source.ruleId : null;
-        const name = ruleId
-          ? `Rule "${outcome.rules.get(ruleId)?.name ?? ruleId}"`
-          : `Sensor check ${pending.reason}`;
-        inserts.push(alarmRow(inserts.length, device, pending, name, null));
-      }
+    for (const decisions of bySource.values())
+      sourceChanges(outcome, decisions, logBase(outcome.device, created), changes);
+  }
+  return changes;
+}
+
+/** alarmChanges for the decisions of one rule or check, in their order. */
+function sourceChanges(
+  outcome: DeviceOutcome,
+  decisions: readonly AlarmDecision[],
+  base: LogBase,
+  { logs, inserts, clears }: { logs: DeviceLogRow[]; inserts: AlarmRow[]; clears: AlarmClearRow[] },
+): void {
+  const { device } = outcome;
+  let pending: AlarmDecision | undefined;
+  for (const d of decisions) {
+    const ruleId = d.source.kind === 'rule' ? Number(d.source.ruleId) : null;
+    const checkId = d.source.kind === 'sensor_check' ? Number(d.source.sensorCheckId) : null;
+    const name =
+      ruleId !== null
+        ? `Rule "${outcome.rules.get(String(ruleId))?.name ?? ruleId}"`
+        : `Sensor check ${outcome.checks.get(String(checkId))?.kind ?? ''} #${checkId}`;
+    logs.push({
+      ...base,
+      level: d.action === 'raise' ? DEVICE_LOG_LEVEL.warning : DEVICE_LOG_LEVEL.info,
+      message: `${name}: alarm ${d.action === 'raise' ? 'raised' : 'cleared'} (${d.reason})`,
+      payload: { kind: `alarm_${d.action}`, ruleId, sensorCheckId: checkId, at: iso(d.at), value: d.value },
+    });
+    if (d.action === 'raise') {
+      pending = d;
+      continue;
+    }
+    if (pending) {
+      inserts.push(alarmRow(inserts.length, device, pending, name, iso(d.at)));
+      pending = undefined;
+    } else {
+      clears.push({
+        company_id: device.companyId,
+        device_id: device.id,
+        rule_id: ruleId,
+        sensor_check_id: checkId,
+        cleared_at: iso(d.at),
+        value: d.value,
+        reason: d.reason,
+      });
     }
   }
-  // A rule belongs to one device, so rule ids alone key the raises of the batch.
+  if (pending) {
+    const ruleId = pending.source.kind === 'rule' ? pending.source.ruleId : null;
+    const name = ruleId
+      ? `Rule "${outcome.rules.get(ruleId)?.name ?? ruleId}"`
+      : `Sensor check ${pending.reason}`;
+    inserts.push(alarmRow(inserts.length, device, pending, name, null));
+  }
+}
+
+/**
+ * The alarm each firing names: the one its episode raised in this batch (inserted above), else the
+ * rule's open alarm, read only for the firings that need it (a firing whose raise came in an earlier
+ * batch, or whose insert met an open alarm already there). The common firing raised its own alarm.
+ */
+async function firingAlarms(
+  tx: Transaction,
+  outcomes: readonly DeviceOutcome[],
+  inserts: readonly AlarmRow[],
+  alarmIds: ReadonlyMap<number, number>,
+): Promise<(firing: Firing<RulesWorkerAction>) => number | null> {
+  // Per rule: the raises of this batch (time, ref), so a firing names the alarm of its episode. A rule
+  // belongs to one device, so rule ids alone key the raises of the batch.
+  const raisesByRule = new Map<string, { at: number; ref: number }[]>();
   for (const row of inserts) {
     if (row.rule_id === null) continue;
     const list = raisesByRule.get(String(row.rule_id)) ?? [];
     list.push({ at: Date.parse(row.raised_at), ref: row.ref });
     raisesByRule.set(String(row.rule_id), list);
   }
-
-  // Clear before insert: a new episode's raise must not meet the open alarm it replaces.
-  let alarmIds: Awaited<ReturnType<typeof insertAlarms>>;
-  if (options.pipelined)
-    [, alarmIds] = await Promise.all([clearAlarms(tx, clears), insertAlarms(tx, inserts)]);
-  else {
-    await clearAlarms(tx, clears);
-    alarmIds = await insertAlarms(tx, inserts);
-  }
-  // The alarm a firing names: the one its episode raised in this batch (inserted above), else the
-  // rule's open alarm, read only for the firings that need it (a firing whose raise came in an earlier
-  // batch, or whose insert met an open alarm already there). The common firing raised its own alarm.
   const raiseOf = (ruleId: string, at: number) =>
     (raisesByRule.get(ruleId) ?? []).filter((r) => r.at <= at).at(-1);
   const firingRules = outcomes.flatMap((o) =>
@@ -183,72 +214,80 @@ export async function writeAlarms(
       })),
   );
   const open = await findOpenRuleAlarms(tx, firingRules);
+  return (firing) => {
+    const raise = raiseOf(firing.ruleId, firing.at);
+    return (raise && alarmIds.get(raise.ref)) ?? open.get(Number(firing.ruleId)) ?? null;
+  };
+}
 
-  const jobs: NotifyActionPayload[] = [];
-  for (const outcome of outcomes) {
-    const { device } = outcome;
-    const base = { device_id: device.id, company_id: device.companyId, raw: null, created_at: created };
-    for (const firing of outcome.firings) {
-      const rule = outcome.rules.get(firing.ruleId);
-      const messageId = outcome.messageIdOf(firing.uplinkIndex, firing.ruleId);
-      const raise = raiseOf(firing.ruleId, firing.at);
-      const alarmId = (raise && alarmIds.get(raise.ref)) ?? open.get(Number(firing.ruleId)) ?? null;
-      const firingJobs: NotifyActionPayload[] = firing.actions.map((action) => ({
-        companyId: device.companyId,
-        ruleId: Number(firing.ruleId),
-        actionId: action.id,
-        deviceId: device.id,
-        alarmId,
-        uplinkMessageId: messageId,
-        field: firing.dataField?.slice(0, 200) ?? null,
-        value: firing.value,
-        firedAt: iso(firing.at),
-      }));
-      jobs.push(...firingJobs);
-      logs.push({
-        ...base,
-        level: DEVICE_LOG_LEVEL.info,
-        message: `Rule "${rule?.name ?? firing.ruleId}" fired: ${firing.reason}; ${firingJobs.length} action(s) queued`,
-        payload: {
-          kind: 'rule_fired',
-          ruleId: Number(firing.ruleId),
-          messageId,
-          at: iso(firing.at),
-          reason: firing.reason,
-          jobs: firingJobs,
-        },
-      });
-    }
-    for (const l of outcome.late)
-      logs.push({
-        ...base,
-        level: DEVICE_LOG_LEVEL.info,
-        message: `Uplink measured at ${iso(l.measuredAt)} is older than the last one its rules evaluated (${iso(l.lastAt)}): evaluated as of ${iso(l.evaluatedAt)} (late delivery, or the device clock is behind)`,
-        payload: {
-          kind: 'uplink_late',
-          messageId: outcome.messageIdOf(l.uplinkIndex, ''),
-          measuredAt: iso(l.measuredAt),
-          lastAt: iso(l.lastAt),
-          evaluatedAt: iso(l.evaluatedAt),
-        },
-      });
-    for (const s of outcome.suppressed) {
-      const rule = outcome.rules.get(s.ruleId);
-      logs.push({
-        ...base,
-        level: DEVICE_LOG_LEVEL.debug,
-        message: `Rule "${rule?.name ?? s.ruleId}" did not notify (${s.reason}): ${describeSuppression(s.reason, rule)}`,
-        payload: {
-          kind: 'rule_suppressed',
-          ruleId: Number(s.ruleId),
-          messageId: outcome.messageIdOf(s.uplinkIndex, s.ruleId),
-          at: iso(s.at),
-          reason: s.reason,
-        },
-      });
-    }
-  }
-  return { jobs, logs };
+/** A firing's notify jobs, one per action, and its log entry, which carries them (the outbox). */
+function firingEntry(
+  outcome: DeviceOutcome,
+  firing: Firing<RulesWorkerAction>,
+  alarmId: number | null,
+  base: LogBase,
+): { jobs: NotifyActionPayload[]; log: DeviceLogRow } {
+  const { device } = outcome;
+  const rule = outcome.rules.get(firing.ruleId);
+  const messageId = outcome.messageIdOf(firing.uplinkIndex, firing.ruleId);
+  const jobs: NotifyActionPayload[] = firing.actions.map((action) => ({
+    companyId: device.companyId,
+    ruleId: Number(firing.ruleId),
+    actionId: action.id,
+    deviceId: device.id,
+    alarmId,
+    uplinkMessageId: messageId,
+    field: firing.dataField?.slice(0, 200) ?? null,
+    value: firing.value,
+    firedAt: iso(firing.at),
+  }));
+  const log: DeviceLogRow = {
+    ...base,
+    level: DEVICE_LOG_LEVEL.info,
+    message: `Rule "${rule?.name ?? firing.ruleId}" fired: ${firing.reason}; ${jobs.length} action(s) queued`,
+    payload: {
+      kind: 'rule_fired',
+      ruleId: Number(firing.ruleId),
+      messageId,
+      at: iso(firing.at),
+      reason: firing.reason,
+      jobs,
+    },
+  };
+  return { jobs, log };
+}
+
+function lateEntries(outcome: DeviceOutcome, base: LogBase): DeviceLogRow[] {
+  return outcome.late.map((l) => ({
+    ...base,
+    level: DEVICE_LOG_LEVEL.info,
+    message: `Uplink measured at ${iso(l.measuredAt)} is older than the last one its rules evaluated (${iso(l.lastAt)}): evaluated as of ${iso(l.evaluatedAt)} (late delivery, or the device clock is behind)`,
+    payload: {
+      kind: 'uplink_late',
+      messageId: outcome.messageIdOf(l.uplinkIndex, ''),
+      measuredAt: iso(l.measuredAt),
+      lastAt: iso(l.lastAt),
+      evaluatedAt: iso(l.evaluatedAt),
+    },
+  }));
+}
+
+function suppressionEntries(outcome: DeviceOutcome, base: LogBase): DeviceLogRow[] {
+  return outcome.suppressed.map((s) => {
+    const rule = outcome.rules.get(s.ruleId);
+    return {
+      ...base,
+      level: DEVICE_LOG_LEVEL.debug,
+      message: `Rule "${rule?.name ?? s.ruleId}" did not notify (${s.reason}): ${describeSuppression(s.reason, rule)}`,
+      payload: {
+        kind: 'rule_suppressed',
+        ruleId: Number(s.ruleId),
+        messageId: outcome.messageIdOf(s.uplinkIndex, s.ruleId),
+        at: iso(s.at),
+        reason: s.reason,
+      },
+    };
+  });
 }
 
 function alarmRow(

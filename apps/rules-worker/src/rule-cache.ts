@@ -23,7 +23,7 @@ import {
  * database stays the truth: a cache that is wrong can only cause a full read, never an old state.
  *
  * The versions are read together with the batch's devices, fields and checks in one statement, by
- * lockRulesWorkerBatch (packages/db rules-worker.ts), and handed to `resolve`.
+ * lockRulesWorkerBatch (packages/db repositories/rule-state.ts), and handed to `resolve`.
  */
 export interface RuleCache {
   /**
@@ -39,7 +39,7 @@ export interface RuleCache {
   readonly lockRows: boolean;
   /**
    * Writes new states and returns what `commit` needs once the transaction committed. `kept`: states
-   * that only moved on (evaluate-uplink-batch.ts progressOnly), remembered here and not written.
+   * that only moved on (evaluate-device.ts progressOnly), remembered here and not written.
    */
   save(
     tx: Queryable,
@@ -95,15 +95,7 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       const locked = new Map<number, Cached>();
       batches.set(tx, locked);
       if (refs.length === 0) return [];
-      const refOf = new Map(refs.map((r) => [r.deviceId, r]));
-      const stale = new Map<number, DeviceRef>();
-      for (const row of rows) {
-        const cached = cache.get(row.id);
-        if (!cached || cached.version !== row.rule_v) {
-          const ref = refOf.get(row.device_id);
-          if (ref) stale.set(ref.deviceId, ref);
-        }
-      }
+      const stale = staleDevices(cache, refs, rows);
       const fresh = new Map<number, RulesWorkerRule>();
       fullReads += stale.size;
       // The full read of a device's rules (FOR UPDATE: on PGlite a no-op beside the other statements).
@@ -139,24 +131,44 @@ export function createRuleCache(options: RuleCacheOptions = { lockRows: true }):
       }
       return pending;
     },
-    commit(pending) {
-      for (const [id, { row, state, version }] of pending.rows) {
-        // The row gets its new state in place (no copy of its twenty columns per rule and batch): only
-        // now, after the commit, and a rule's row is in one transaction at a time (locked, or PGlite's
-        // one connection), so no running batch sees it change.
-        row.state = state;
-        cache.delete(id);
-        cache.set(id, { row, version });
-      }
-      // Map order is insertion order: the rules not written for longest go first.
-      for (const id of cache.keys()) {
-        if (cache.size <= MAX_RULES) break;
-        cache.delete(id);
-      }
-    },
+    commit: (pending) => commitRules(cache, pending),
     forget() {
       cache.clear();
     },
   };
   return api;
+}
+
+/** The devices with a rule the cache lacks or holds in another version: their rules are read in full. */
+function staleDevices(
+  cache: ReadonlyMap<number, Cached>,
+  refs: readonly DeviceRef[],
+  rows: readonly RuleVersionRow[],
+): Map<number, DeviceRef> {
+  const refOf = new Map(refs.map((r) => [r.deviceId, r]));
+  const stale = new Map<number, DeviceRef>();
+  for (const row of rows) {
+    const cached = cache.get(row.id);
+    if (!cached || cached.version !== row.rule_v) {
+      const ref = refOf.get(row.device_id);
+      if (ref) stale.set(ref.deviceId, ref);
+    }
+  }
+  return stale;
+}
+
+function commitRules(cache: Map<number, Cached>, pending: PendingRules): void {
+  for (const [id, { row, state, version }] of pending.rows) {
+    // The row gets its new state in place (no copy of its twenty columns per rule and batch): only
+    // now, after the commit, and a rule's row is in one transaction at a time (locked, or PGlite's
+    // one connection), so no running batch sees it change.
+    row.state = state;
+    cache.delete(id);
+    cache.set(id, { row, version });
+  }
+  // Map order is insertion order: the rules not written for longest go first.
+  for (const id of cache.keys()) {
+    if (cache.size <= MAX_RULES) break;
+    cache.delete(id);
+  }
 }

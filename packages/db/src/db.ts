@@ -17,13 +17,32 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** The results of `Transaction.pipeline`'s steps, in their order. */
+export type StepResults<T extends readonly (() => Promise<unknown>)[]> = {
+  -readonly [K in keyof T]: Awaited<ReturnType<T[K]>>;
+};
+
+/** The handle `Db.transaction` hands its callback. */
+export interface Transaction extends Queryable {
+  /**
+   * Runs `steps` (each sends one or more statements of this transaction) in their order and resolves with
+   * their results. On PGlite every step starts at once: its worker runs a transaction's statements in the
+   * order they arrive, so each statement follows the previous one without waiting for its reply, and
+   * PGlite does not sit idle on its one connection for a round trip to a busy main thread. On PostgreSQL
+   * each step starts when the previous one ended (node-postgres must not be sent a second query on a
+   * client whose first is running; its round trip is short). The first failure in step order rejects; the
+   * later steps, failing on the aborted transaction, are waited for so that none rejects unheard.
+   */
+  pipeline<const T extends readonly (() => Promise<unknown>)[]>(steps: T): Promise<StepResults<T>>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
    * Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws.
    * Inside `fn` use only `tx`: calling this `Db` again from inside throws (on PGlite it would wait forever).
    */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * LISTEN to `channel`; resolves once the LISTEN is in effect. PostgreSQL: on a dedicated connection;
    * notifications sent while it was down are lost, so `onLost` runs when the connection is found lost

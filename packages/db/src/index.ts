@@ -1,4 +1,17 @@
-export type { Db, Queryable, QueryResult, TransactionOptions, Unlisten } from './db';
+/**
+ * The public surface of @iot/db: the `Db` interface and its openers, migrations, `withTenant`, and the
+ * repositories, each named by the data it holds. Helpers the repositories share stay inside. Further
+ * entry points: `@iot/db/testing` (tests), `@iot/db/maintenance` and `@iot/db/rollup-builder` (timers).
+ */
+export type {
+  Db,
+  Queryable,
+  QueryResult,
+  StepResults,
+  Transaction,
+  TransactionOptions,
+  Unlisten,
+} from './db';
 export {
   loadMigrationsFromDir,
   type MigrateOptions,
@@ -8,33 +21,297 @@ export {
   migrate,
   migrations,
 } from './migrate';
-export { type OpenDbOptions, openDb } from './open';
+export { checkDbReachable, type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
 export { pgliteWorkerOf } from './pglite-client';
 export { openPostgres, type PostgresOptions } from './postgres';
-export * from './repositories/alarms';
-export * from './repositories/companies';
-export * from './repositories/countries';
-export * from './repositories/dashboards';
-export * from './repositories/device-data';
-export * from './repositories/devices';
-export * from './repositories/devices-ingest';
-export * from './repositories/downlinks';
-export * from './repositories/groups';
-export * from './repositories/integration-tokens';
-export * from './repositories/log-retention';
-export * from './repositories/messages';
-export * from './repositories/network-servers';
-export * from './repositories/rules';
-export * from './repositories/rules-worker';
-// repositories of security
-export * from './repositories/security';
-export * from './repositories/sensor-checks';
-export * from './repositories/sessions';
-export * from './repositories/tts-downlink-routes';
-export * from './repositories/users';
-export * from './repositories/virtual-fields';
+// repositories
+export {
+  type AlarmClearRow,
+  type AlarmFilter,
+  type AlarmRecord,
+  type AlarmRow,
+  type AlarmState,
+  acknowledgeAlarm,
+  clearAlarms,
+  clearOpenAlarms,
+  findAlarm,
+  findOpenRuleAlarms,
+  insertAlarms,
+  listAlarms,
+} from './repositories/alarms';
+export { findCodecScript } from './repositories/codecs';
+export {
+  type ClientChanges,
+  type ClientSummary,
+  type CompanyBaseData,
+  type CompanyRecord,
+  findCompany,
+  insertCompany,
+  insertSupportRequest,
+  listClients,
+  type NewCompany,
+  type NewSupportRequest,
+  softDeleteCompany,
+  updateClient,
+  updateCompanyBaseData,
+} from './repositories/companies';
+export {
+  type Country,
+  countryExists,
+  isConsistentAddress,
+  listCountries,
+  listDistricts,
+  listStates,
+  type NamedRef,
+  stateExists,
+} from './repositories/countries';
+export {
+  type DashboardRecord,
+  type DeviceCurrentRecord,
+  type DevicePositionFilter,
+  type DevicePositionRecord,
+  deleteDashboard,
+  findDashboard,
+  insertDashboard,
+  listDashboards,
+  listDevicePositions,
+  listDevicePositionsJson,
+  readCurrentValuesOfDevices,
+  replaceWidgets,
+  updateDashboard,
+  type WidgetInput,
+  type WidgetRecord,
+} from './repositories/dashboards';
+export {
+  DEVICE_CHANGED_CHANNEL,
+  findIngestDeviceByDevEui,
+  findIngestDeviceByUuid,
+  type IngestDevice,
+} from './repositories/device-credentials';
+export {
+  DEVICE_STATUS_COLUMNS,
+  type DeviceCurrentRow,
+  type DeviceStatusRow,
+  type TimedValue,
+  updateDevicePositions,
+  upsertDeviceStateRows,
+} from './repositories/device-current';
+export {
+  type CurrentValuesRecord,
+  countDeviceData,
+  type DataPointRecord,
+  readCurrentValues,
+  readDeviceData,
+  readLastDeviceRecord,
+} from './repositories/device-data';
+export {
+  BUCKET_ORIGIN,
+  type DataBucketRecord,
+  type DataRange,
+  type FieldStats,
+  readDeviceDataBuckets,
+} from './repositories/device-data-buckets';
+export {
+  canRollUp,
+  ROLLUP_BUCKET_SECONDS,
+  ROLLUP_CLOSED_AFTER_MS,
+  readDeviceDataBucketsRolledUp,
+} from './repositories/device-data-rollups';
+export {
+  buildRollupsAhead,
+  ROLLUP_BASE_SECONDS,
+  type RollupsAheadResult,
+} from './repositories/device-data-rollups-ahead';
+export {
+  type DerivedDataRow,
+  type DeviceDataRow,
+  type IngestBatchRows,
+  insertDeviceDataRows,
+  upsertDerivedData,
+  writeIngestBatch,
+} from './repositories/device-data-writes';
+export {
+  type BatteryRange,
+  DEVICE_SORT_COLUMNS,
+  type DeviceGroupRef,
+  type DeviceListFilter,
+  type DeviceListRecord,
+  type DeviceSortColumn,
+  listDevicePinColumnsJson,
+  listDevices,
+} from './repositories/device-list';
+export {
+  type DeviceLogQuery,
+  type DeviceLogRecord,
+  type DeviceLogRow,
+  findRecordedJobs,
+  findRecordedJobsSince,
+  insertDeviceLogRows,
+  listDeviceLogs,
+} from './repositories/device-logs';
+export {
+  type DeviceChanges,
+  type DeviceRecord,
+  deviceExists,
+  findDevice,
+  groupExists,
+  type ReassignmentSummary,
+  reassignDevice,
+  setDeviceCredentialsHash,
+  updateDevice,
+} from './repositories/devices';
+export {
+  type DownlinkOutcomeRow,
+  type DownlinkRecord,
+  expireUnansweredDownlinks,
+  listDownlinks,
+  TTS_DOWNLINK_CORRELATION_PREFIX,
+  updateDownlinkOutcomes,
+} from './repositories/downlinks';
+export {
+  deleteGroup,
+  findGroup,
+  type GroupRecord,
+  groupNameTaken,
+  insertGroup,
+  listGroups,
+  lockCompanyGroups,
+  ownedDeviceIds,
+  setGroupDevices,
+  updateGroup,
+} from './repositories/groups';
+export {
+  countActiveIntegrationTokens,
+  findIntegrationTokenByHash,
+  INTEGRATION_TOKEN_CHANGED_CHANNEL,
+  INTEGRATION_TOKEN_KINDS,
+  type IngestIntegrationToken,
+  type IntegrationTokenKind,
+  type IntegrationTokenRecord,
+  insertIntegrationToken,
+  listIntegrationTokens,
+  revokeIntegrationToken,
+  touchIntegrationToken,
+} from './repositories/integration-tokens';
+export {
+  type PurgeExpiredLogsOptions,
+  purgeExpiredLogs,
+  RETAINED_LOGS,
+  type RetainedLog,
+} from './repositories/log-retention';
+export {
+  countMessages,
+  deleteMessage,
+  listMessages,
+  type MessageCountsRecord,
+  type MessageRecord,
+  markMessageRead,
+} from './repositories/messages';
+export {
+  deleteNetworkServer,
+  findNetworkServer,
+  getNetworkServer,
+  NETWORK_SERVER_KINDS,
+  type NetworkServerAccess,
+  type NetworkServerKind,
+  type NetworkServerRecord,
+  saveNetworkServer,
+} from './repositories/network-servers';
+export {
+  type DeviceRef,
+  loadRulesWorkerDevices,
+  lockDeviceRules,
+  lockDeviceSensorChecks,
+  lockDeviceVirtualFields,
+  lockRulesWorkerBatch,
+  lockTimerWork,
+  type RulesWorkerAction,
+  type RulesWorkerBatchInputs,
+  type RulesWorkerDevice,
+  type RulesWorkerRule,
+  type RulesWorkerSensorCheck,
+  type RulesWorkerVirtualField,
+  type RuleVersionRow,
+  type StateRow,
+  saveRuleStates,
+  saveSensorCheckStates,
+  saveVirtualFieldStates,
+  type TimerWork,
+} from './repositories/rule-state';
+export {
+  deleteRule,
+  existingRuleIds,
+  insertRule,
+  listDeviceRules,
+  type RuleActionRecord,
+  type RuleActionType,
+  type RuleActionValues,
+  type RuleRecord,
+  type RuleTriggerColumn,
+  type RuleValues,
+  renameRuleDataField,
+  replaceRuleActions,
+  updateRule,
+} from './repositories/rules';
+export {
+  deleteSensorCheck,
+  insertSensorCheck,
+  listSensorChecks,
+  renameSensorCheckDataField,
+  type SensorCheckKindColumn,
+  type SensorCheckRecord,
+  type SensorCheckValues,
+  updateSensorCheck,
+} from './repositories/sensor-checks';
+export {
+  type AuditEvent,
+  deleteExpiredSessions,
+  deleteSession,
+  deleteUserSessions,
+  findLiveSession,
+  insertSession,
+  type NewSession,
+  recordAuditEvent,
+  type SessionRecord,
+  setSessionImpersonation,
+  touchSession,
+} from './repositories/sessions';
+export {
+  findTtsDownlinkRoute,
+  saveTtsDownlinkRoute,
+  type TtsDownlinkRoute,
+} from './repositories/tts-downlink-routes';
+export {
+  consumePasswordResetToken,
+  countMainUsers,
+  findPasswordResetToken,
+  findUserById,
+  findUserForLogin,
+  findUserSecret,
+  insertPasswordResetToken,
+  insertUser,
+  isEmailRegistered,
+  listUsers,
+  type NewUser,
+  type PasswordResetTokenState,
+  recordUserLogin,
+  setUserPassword,
+  softDeleteUser,
+  type UserChanges,
+  type UserRecord,
+  type UserWithSecret,
+  updateUser,
+} from './repositories/users';
+export {
+  deleteVirtualField,
+  insertVirtualField,
+  listVirtualFields,
+  updateVirtualField,
+  type VirtualFieldRecord,
+  type VirtualFieldValues,
+} from './repositories/virtual-fields';
 export { TENANT_ROLE, withTenant } from './tenant';
 
 // repositories of delivery and notifications
@@ -81,3 +358,9 @@ export {
   loadCompanyActionDeliveries,
   type RuleActionDeliveryRow,
 } from './repositories/rule-action-deliveries';
+export {
+  announceLoginFailures,
+  insertResetTokenWithinCap,
+  type LoginFailuresNotice,
+  rotateSessionId,
+} from './repositories/security';

@@ -1,4 +1,4 @@
-import type { Db } from './db';
+import type { Db, Queryable } from './db';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 
@@ -36,4 +36,9 @@ export async function openDb(
     ...(options.DATA_DIR === undefined ? {} : { dataDir: `${options.DATA_DIR.replace(/\/+$/, '')}/pglite` }),
     ...(events.onLost ? { onLost: events.onLost } : {}),
   });
+}
+
+/** Resolves once the database answers a statement: a process fails fast at start when it is unreachable. */
+export async function checkDbReachable(db: Queryable): Promise<void> {
+  await db.query('SELECT 1');
 }

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from './db';
 import { LISTENER_APPLICATION_NAME, PgListener } from './pg-listener';
 import { openPostgres } from './postgres';
-import { DEVICE_CHANGED_CHANNEL, INTEGRATION_TOKEN_CHANGED_CHANNEL } from './repositories/devices-ingest';
+import { DEVICE_CHANGED_CHANNEL } from './repositories/device-credentials';
+import { INTEGRATION_TOKEN_CHANGED_CHANNEL } from './repositories/integration-tokens';
 import { createTestDb, type TestDb } from './testing';
 
 /** Collects the payloads of one channel, received on a second Db of the same database (another process's view). */

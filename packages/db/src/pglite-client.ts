@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Db, Queryable, QueryResult } from './db';
+import { transactionHandle } from './pipeline';
 import { assertNotInTransaction, runInTransactionContext, statementsOutsideTransactions } from './tx-guard';
 
 interface SerialisedError {
@@ -203,7 +204,7 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
       begun.catch(() => undefined);
       let result: Awaited<ReturnType<typeof fn>>;
       try {
-        result = await runInTransactionContext(db, () => fn(handle(tx)));
+        result = await runInTransactionContext(db, () => fn(transactionHandle(handle(tx), true)));
         // A BEGIN that failed fails the statements too; this catches it when fn sent none.
         await begun;
       } catch (error) {

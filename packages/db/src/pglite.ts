@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Db, Queryable, QueryResult } from './db';
 import { openPgliteWorker } from './pglite-client';
+import { transactionHandle } from './pipeline';
 import { assertNotInTransaction, runInTransactionContext, statementsOutsideTransactions } from './tx-guard';
 import { DATE_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
@@ -63,7 +64,9 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Db> {
     async transaction(fn) {
       assertNotInTransaction(db, 'transaction');
       // PGlite's own transaction: BEGIN, COMMIT when fn resolves, ROLLBACK when it throws, all under its mutex.
-      return pglite.transaction((tx) => runInTransactionContext(db, () => fn(wrap(tx))));
+      return pglite.transaction((tx) =>
+        runInTransactionContext(db, () => fn(transactionHandle(wrap(tx), true))),
+      );
     },
     close: () => pglite.close(),
   };

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db';
 import { PgListener } from './pg-listener';
+import { transactionHandle } from './pipeline';
 import { assertNotInTransaction, runInTransactionContext, statementsOutsideTransactions } from './tx-guard';
 import { DATE_ARRAY_OID, DATE_OID, INT8_ARRAY_OID, INT8_OID, parseDate, parseInt8 } from './types';
 
@@ -65,7 +66,7 @@ export function openPostgres(options: PostgresOptions): Db {
       let broken = false;
       try {
         await client.query('BEGIN');
-        const result = await runInTransactionContext(db, () => fn(wrap(client)));
+        const result = await runInTransactionContext(db, () => fn(transactionHandle(wrap(client), false)));
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * Background rollup builder: keeps device_data_rollups built ahead of chart reads, so the first chart of a
  * device (a console drawer, a dashboard) reads stored buckets instead of building them from a year of raw
- * rows in the request (see buildRollupsAhead in repositories/device-data.ts).
+ * rows in the request (see buildRollupsAhead in repositories/device-data-rollups-ahead.ts).
  *
  * One loop per process, one small transaction at a time:
  * - every `recentIntervalMs`, once a new hour has closed since the last pass, the devices whose current
@@ -21,7 +21,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db';
-import { buildRollupsAhead, ROLLUP_BASE_SECONDS, ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data';
+import { ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data-rollups';
+import { buildRollupsAhead, ROLLUP_BASE_SECONDS } from './repositories/device-data-rollups-ahead';
 import { withTenant } from './tenant';
 
 /** The part of a pino logger this needs. */

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from './db';
+import type { Db, Transaction } from './db';
 
 /** The NOLOGIN role row-level security policies apply to (migration 0006). */
 export const TENANT_ROLE = 'iot_tenant';
@@ -13,7 +13,7 @@ export const TENANT_ROLE = 'iot_tenant';
 export async function withTenant<T>(
   db: Db,
   companyId: number,
-  fn: (tx: Queryable) => Promise<T>,
+  fn: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   if (!Number.isSafeInteger(companyId) || companyId <= 0) {
     throw new RangeError(`withTenant needs a positive integer company id, got ${String(companyId)}`);

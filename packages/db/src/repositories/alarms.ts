@@ -3,6 +3,7 @@
  * company with device, rule and sensor check, and acknowledging one. The rules worker raises and clears them.
  */
 import type { Queryable } from '../db';
+import { jsonParam } from './json-param';
 
 export type AlarmState = 'raised' | 'acknowledged' | 'cleared';
 
@@ -34,7 +35,7 @@ export interface AlarmFilter {
   limit: number;
 }
 
-interface AlarmRow {
+interface AlarmListRow {
   id: number;
   device_id: number;
   device_name: string;
@@ -66,7 +67,7 @@ const SELECT = `SELECT a.id::int AS id, a.device_id::int AS device_id, d.name AS
   LEFT JOIN sensor_checks s ON s.id = a.sensor_check_id AND s.company_id = a.company_id
   LEFT JOIN users u ON u.id = a.acknowledged_by`;
 
-function toAlarm(row: AlarmRow): AlarmRecord {
+function toAlarm(row: AlarmListRow): AlarmRecord {
   return {
     id: row.id,
     deviceId: row.device_id,
@@ -110,7 +111,7 @@ export async function listAlarms(
     where.push(`a.device_id = $${params.length}`);
   }
   params.push(filter.limit);
-  const { rows } = await q.query<AlarmRow>(
+  const { rows } = await q.query<AlarmListRow>(
     `${SELECT} WHERE ${where.join(' AND ')} ORDER BY a.raised_at DESC, a.id DESC LIMIT $${params.length}`,
     params,
   );
@@ -118,7 +119,7 @@ export async function listAlarms(
 }
 
 export async function findAlarm(q: Queryable, companyId: number, id: number): Promise<AlarmRecord | null> {
-  const { rows } = await q.query<AlarmRow>(`${SELECT} WHERE a.company_id = $1 AND a.id = $2`, [
+  const { rows } = await q.query<AlarmListRow>(`${SELECT} WHERE a.company_id = $1 AND a.id = $2`, [
     companyId,
     id,
   ]);
@@ -164,4 +165,89 @@ export async function clearOpenAlarms(
       WHERE company_id = $1 AND ${column} = $2 AND state <> 'cleared'`,
     [companyId, id, reason],
   );
+}
+
+export interface AlarmRow {
+  /** Caller's key, returned with the id. */
+  ref: number;
+  company_id: number;
+  device_id: number;
+  rule_id: number | null;
+  sensor_check_id: number | null;
+  data_field: string | null;
+  value: number | null;
+  details: unknown;
+  message: string;
+  raised_at: string;
+  /** Set for an alarm raised and cleared within one batch: inserted as history, already cleared. */
+  cleared_at: string | null;
+}
+
+/**
+ * Inserts alarms. An open one (cleared_at null) collides with the open-alarm unique index when its rule
+ * or check already has one (a replay, or another worker): that insert is skipped. Returns the ids of
+ * the rows written, by `ref`.
+ */
+export async function insertAlarms(q: Queryable, rows: readonly AlarmRow[]): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (rows.length === 0) return ids;
+  const { rows: written } = await q.query<{ id: number; ref: number }>(
+    `INSERT INTO alarms (company_id, device_id, rule_id, sensor_check_id, state, data_field, value, details,
+                         message, raised_at, cleared_at)
+     SELECT r.company_id, r.device_id, r.rule_id, r.sensor_check_id,
+            CASE WHEN r.cleared_at IS NULL THEN 'raised' ELSE 'cleared' END,
+            r.data_field, r.value, r.details || jsonb_build_object('ref', r.ref), r.message, r.raised_at, r.cleared_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(ref int, company_id bigint, device_id bigint, rule_id bigint,
+            sensor_check_id bigint, data_field text, value double precision, details jsonb, message text,
+            raised_at timestamptz, cleared_at timestamptz)
+       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+     ON CONFLICT DO NOTHING
+     RETURNING id, (details->>'ref')::int AS ref`,
+    [jsonParam(rows)],
+  );
+  for (const row of written) ids.set(row.ref, row.id);
+  return ids;
+}
+
+export interface AlarmClearRow {
+  company_id: number;
+  device_id: number;
+  rule_id: number | null;
+  sensor_check_id: number | null;
+  cleared_at: string;
+  value: number | null;
+  reason: string;
+}
+
+/** Clears the open alarm of each rule or check and device (state cleared, the clearing value in details). */
+export async function clearAlarms(q: Queryable, rows: readonly AlarmClearRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await q.query(
+    `UPDATE alarms a SET state = 'cleared', cleared_at = r.cleared_at,
+            details = a.details || jsonb_build_object('cleared', jsonb_build_object('value', r.value, 'reason', r.reason))
+       FROM jsonb_to_recordset($1::jsonb) AS r(company_id bigint, device_id bigint, rule_id bigint,
+            sensor_check_id bigint, cleared_at timestamptz, value double precision, reason text)
+      WHERE a.state <> 'cleared' AND a.company_id = r.company_id AND a.device_id = r.device_id
+        AND (a.rule_id = r.rule_id OR a.sensor_check_id = r.sensor_check_id)`,
+    [jsonParam(rows)],
+  );
+  return result.rowCount;
+}
+
+/** The open alarm of each rule (for the alarm id a notification names). */
+export async function findOpenRuleAlarms(
+  q: Queryable,
+  refs: readonly { ruleId: number; deviceId: number; companyId: number }[],
+): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (refs.length === 0) return ids;
+  const { rows } = await q.query<{ id: number; rule_id: number }>(
+    `SELECT a.id, a.rule_id
+       FROM jsonb_to_recordset($1::jsonb) AS p(rule_id bigint, device_id bigint, company_id bigint)
+       JOIN alarms a ON a.rule_id = p.rule_id AND a.device_id = p.device_id AND a.company_id = p.company_id
+      WHERE a.state <> 'cleared'`,
+    [jsonParam(refs.map((r) => ({ rule_id: r.ruleId, device_id: r.deviceId, company_id: r.companyId })))],
+  );
+  for (const row of rows) ids.set(row.rule_id, row.id);
+  return ids;
 }

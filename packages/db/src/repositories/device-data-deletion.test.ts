@@ -3,8 +3,7 @@ import type { Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { deferred, insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
-import { writeIngestBatch } from './devices-ingest';
-import { upsertDerivedData } from './rules-worker';
+import { upsertDerivedData, writeIngestBatch } from './device-data-writes';
 
 // device_data has no foreign keys (migration 0013): triggers delete a device's or a company's points, and
 // the writers lock the devices (or, since migration 0015, their device_current rows) they write points for. These tests hold what the keys used to guarantee.

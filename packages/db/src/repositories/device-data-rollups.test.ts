@@ -3,12 +3,8 @@ import type { Db, Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
-import {
-  type DataBucketRecord,
-  type DataRange,
-  readDeviceDataBuckets,
-  readDeviceDataBucketsRolledUp,
-} from './device-data';
+import { type DataBucketRecord, type DataRange, readDeviceDataBuckets } from './device-data-buckets';
+import { readDeviceDataBucketsRolledUp } from './device-data-rollups';
 
 const HOUR = 3600;
 const T0 = Date.parse('2025-03-01T00:00:00Z');

@@ -3,7 +3,7 @@ import type { Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { deferred, insertCompany, insertDevice, untilWaitingForLocks } from './deletion-test-support';
-import { type DeviceLogRow, insertDeviceLogRows } from './devices-ingest';
+import { type DeviceLogRow, insertDeviceLogRows } from './device-logs';
 
 // device_logs has no foreign keys (migration 0016): triggers delete a device's or a company's entries, and
 // the one insert (insertDeviceLogRows, used by the storage writer and the rules worker) joins and locks

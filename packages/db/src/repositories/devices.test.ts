@@ -3,9 +3,11 @@ import type { Queryable } from '../db';
 import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
-import { readDeviceData, readDeviceDataBuckets, readLastDeviceRecord } from './device-data';
-import { findDevice, listDevicePinColumnsJson, listDevices, reassignDevice, updateDevice } from './devices';
-import { DEVICE_STATUS_COLUMNS } from './devices-ingest';
+import { DEVICE_STATUS_COLUMNS } from './device-current';
+import { readDeviceData, readLastDeviceRecord } from './device-data';
+import { readDeviceDataBuckets } from './device-data-buckets';
+import { listDevicePinColumnsJson, listDevices } from './device-list';
+import { findDevice, reassignDevice, updateDevice } from './devices';
 import { insertIntegrationToken, listIntegrationTokens, revokeIntegrationToken } from './integration-tokens';
 import { findTtsDownlinkRoute, saveTtsDownlinkRoute } from './tts-downlink-routes';
 

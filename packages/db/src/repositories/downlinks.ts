@@ -1,6 +1,7 @@
 /** Downlink history of a device (migration 0002) for the console; the notifier's sendDownlink writes it. */
 import { downlinkNoReportError } from '@iot/domain';
 import type { Queryable } from '../db';
+import { jsonParam } from './json-param';
 
 export interface DownlinkRecord {
   id: number;
@@ -194,5 +195,41 @@ export async function markDownlinkSent(
        sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END
      WHERE id = $1 AND company_id = $2`,
     [id, companyId, outcome.state, outcome.error, outcome.reference],
+  );
+}
+
+/**
+ * What a network server reported about a downlink it was given (ChirpStack's `ack` event, The Things
+ * Stack's downlink_ack and downlink_failed messages), matched to the `downlinks` row by the reference the
+ * notifier stored with it: ChirpStack's queue item id, or the correlation id the notifier gave TTS.
+ */
+export interface DownlinkOutcomeRow {
+  device_id: number;
+  company_id: number;
+  reference: string;
+  state: 'acknowledged' | 'failed';
+  error: string | null;
+  /** ISO time of the report. */
+  at: string;
+}
+
+/**
+ * Moves sent downlinks to their outcome. Only a `sent` row moves, so a report delivered twice (the log
+ * redelivers a batch) or after another outcome changes nothing. The row must be of the device and company
+ * the report came for: a network server's report cannot touch another company's downlinks.
+ */
+export async function updateDownlinkOutcomes(
+  q: Queryable,
+  rows: readonly DownlinkOutcomeRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `UPDATE downlinks d SET state = r.state, error = r.error,
+            acknowledged_at = CASE WHEN r.state = 'acknowledged' THEN r.at ELSE d.acknowledged_at END
+       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, reference text, state text,
+            error text, at timestamptz)
+      WHERE d.device_id = r.device_id AND d.company_id = r.company_id AND d.reference = r.reference
+        AND d.state = 'sent'`,
+    [jsonParam(rows)],
   );
 }

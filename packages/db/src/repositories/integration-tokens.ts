@@ -91,3 +91,41 @@ export async function countActiveIntegrationTokens(q: Queryable, companyId: numb
   );
   return rows[0]?.n ?? 0;
 }
+
+export interface IngestIntegrationToken {
+  id: number;
+  companyId: number;
+  kind: string;
+}
+
+/**
+ * PostgreSQL announces a changed integration token's id on this channel (migration 0009's trigger);
+ * ingest drops it from its cache.
+ */
+export const INTEGRATION_TOKEN_CHANGED_CHANNEL = 'iot_integration_token_changed';
+
+/** A live (not revoked) integration token by the sha-256 hex of its value. */
+export async function findIntegrationTokenByHash(
+  q: Queryable,
+  tokenHash: string,
+): Promise<IngestIntegrationToken | null> {
+  const { rows } = await q.query<{ id: number; company_id: number; kind: string }>(
+    'SELECT id, company_id, kind FROM integration_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
+    [tokenHash],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, companyId: row.company_id, kind: row.kind } : null;
+}
+
+/**
+ * Records that an integration token authenticated a request: last_used_at = now, unless another process
+ * did so less than `throttleSeconds` ago (then the row is not written at all). Migration 0009's trigger
+ * announces nothing for this column.
+ */
+export async function touchIntegrationToken(q: Queryable, id: number, throttleSeconds = 60): Promise<void> {
+  await q.query(
+    `UPDATE integration_tokens SET last_used_at = now()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`,
+    [id, throttleSeconds],
+  );
+}

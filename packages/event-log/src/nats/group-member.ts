@@ -1,6 +1,5 @@
 import {
   AckPolicy,
-  type Consumer,
   type ConsumerConfig,
   type ConsumerInfo,
   type ConsumerMessages,
@@ -12,10 +11,9 @@ import {
 import type { KV } from '@nats-io/kv';
 import { nanos } from '@nats-io/nats-core';
 import { reportError, retryDelay, sleep } from '../backoff';
-import { decodeValue, HEADER_CONTENT_TYPE, HEADER_KEY, HEADER_TIMESTAMP } from '../serialization';
-import type { BatchHandler, LogHeaders, LogRecord, RetryPolicy, SubscribeOptions } from '../types';
+import type { BatchHandler, LogRecord, RetryPolicy, SubscribeOptions } from '../types';
 import { durableName, leaseKey, memberKey, partitionSubject } from './nats-names';
-import { decodePack, HEADER_PACK, OFFSET_SCALE } from './pack';
+import { consume, PartitionBatches } from './partition-batches';
 
 export interface GroupMemberContext {
   js: JetStreamClient;
@@ -301,76 +299,14 @@ export class GroupMember {
     const messages = await consume(consumer);
     worker.messages = messages;
     if (worker.leaving.signal.aborted) messages.stop();
-    const iterator = messages[Symbol.asyncIterator]();
-    let pending: Promise<IteratorResult<JsMsg>> | undefined;
-    const next = () => {
-      pending ??= iterator.next();
-      return pending;
-    };
-    // Offset of the last record handled: a record at or below it is a redelivered duplicate
-    // (prefetched past ack_wait) and is skipped, so a key never goes back in time.
-    let handled = -1n;
-    // A message whose records did not all fit in the last batch: the next batch starts with the rest.
-    let rest: Unpacked | undefined;
-    const unpack = (msg: JsMsg): Unpacked => {
-      const all = toLogRecords(topic, p, msg);
-      // Most messages lie wholly past `handled`: only a message that reaches it is filtered per record.
-      const records =
-        BigInt(msg.seq) * OFFSET_SCALE > handled ? all : all.filter((r) => BigInt(r.offset) > handled);
-      return { msg, records, taken: 0 };
-    };
-
+    const batches = new PartitionBatches(messages, topic, p, options);
     while (!worker.leaving.signal.aborted) {
-      const batch: LogRecord<unknown>[] = [];
-      const involved: JsMsg[] = [];
-      // The newest message all of whose records are in this batch or an earlier one: acking it
-      // (AckPolicy.All) commits everything up to it.
-      let complete: JsMsg | undefined;
-      /**
-       * Takes a message's records into the batch. A message that does not fit waits for the next
-       * batch whole, unless the batch is empty (a pack larger than maxBatch is split).
-       */
-      const take = (u: Unpacked): boolean => {
-        const left = u.records.length - u.taken;
-        if (batch.length > 0 && batch.length + left > options.maxBatch) return false;
-        const n = Math.min(left, options.maxBatch - batch.length);
-        for (let i = 0; i < n; i++) batch.push(u.records[u.taken++]!);
-        involved.push(u.msg);
-        if (u.taken < u.records.length) return false;
-        complete = u.msg;
-        return true;
-      };
-
-      if (rest) {
-        if (take(rest)) rest = undefined;
-      } else {
-        const first = await next();
-        pending = undefined;
-        if (first.done) return;
-        const u = unpack(first.value);
-        if (u.records.length === 0) {
-          first.value.ack();
-          continue;
-        }
-        if (!take(u)) rest = u;
-      }
-      // Fill the batch until maxBatch, or until maxWaitMs after the first record.
-      let timedOut = false;
-      const timer = sleep(options.maxWaitMs).then(() => {
-        timedOut = true;
-      });
-      while (!rest && batch.length < options.maxBatch && !timedOut) {
-        const result = await Promise.race([next(), timer.then(() => undefined)]);
-        if (result === undefined) break;
-        pending = undefined;
-        if (result.done) return;
-        const u = unpack(result.value);
-        if (u.records.length > 0 && !take(u)) rest = u;
-      }
-      if (batch.length === 0) continue;
-      const committed = await this.handle(worker, batch, involved, complete);
+      const batch = await batches.read();
+      if (!batch) return;
+      if (batch.records.length === 0) continue;
+      const committed = await this.handle(worker, batch.records, batch.involved, batch.complete);
       if (!committed) return;
-      handled = BigInt(batch[batch.length - 1]!.offset);
+      batches.handled(batch);
     }
   }
 
@@ -418,59 +354,6 @@ export class GroupMember {
     }
     throw new Error(`ack of partition ${p} not confirmed; the batch will be redelivered`);
   }
-}
-
-interface Unpacked {
-  msg: JsMsg;
-  /** Records not handled before (a redelivered message may be partly handled already). */
-  records: LogRecord<unknown>[];
-  /** Records already put into a batch. */
-  taken: number;
-}
-
-/**
- * Messages a partition's consumer prefetches. A message may be a pack of up to 1000 records (typically
- * tens: one publish call's records of the partition), so this is a few thousand records. Counted in
- * messages: a byte-bounded pull ends at the first message that does not fit, and consuming then
- * stalled until the pull expired.
- */
-const PREFETCH_MESSAGES = 64;
-
-function consume(consumer: Consumer): Promise<ConsumerMessages> {
-  return consumer.consume({ max_messages: PREFETCH_MESSAGES });
-}
-
-/** The records of one message: a pack's records in order, or the one record of a plain message. */
-function toLogRecords(topic: string, partition: number, msg: JsMsg): LogRecord<unknown>[] {
-  let timestamp = 0;
-  const packed = msg.headers?.get(HEADER_PACK);
-  if (packed) {
-    timestamp = Number(msg.headers?.get(HEADER_TIMESTAMP) ?? 0);
-    return decodePack(topic, partition, msg.seq, timestamp, Number(packed), msg.data);
-  }
-  const headers: Record<string, string> = {};
-  let key = '';
-  let contentType: string | undefined;
-  if (msg.headers) {
-    for (const name of msg.headers.keys()) {
-      const value = msg.headers.get(name);
-      if (name === HEADER_KEY) key = value;
-      else if (name === HEADER_CONTENT_TYPE) contentType = value;
-      else if (name === HEADER_TIMESTAMP) timestamp = Number(value);
-      else if (!name.toLowerCase().startsWith('iot-')) headers[name] = value;
-    }
-  }
-  return [
-    {
-      topic,
-      partition,
-      offset: String(BigInt(msg.seq) * OFFSET_SCALE),
-      key,
-      value: decodeValue(contentType, msg.data),
-      headers: headers as LogHeaders,
-      timestamp,
-    },
-  ];
 }
 
 export function isNotFound(error: unknown): boolean {

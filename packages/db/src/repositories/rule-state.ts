@@ -1,5 +1,6 @@
 /**
- * What the rules worker (apps/rules-worker) reads and writes. Like the ingestion writer it runs as the
+ * The rules, virtual fields and sensor checks of devices with their evaluation states, as the rules
+ * worker (apps/rules-worker) reads, locks and saves them. Like the ingestion writer it runs as the
  * owner role and crosses tenants by design, so every statement takes (device id, company id) pairs from
  * the uplink envelopes and joins on both: an uplink of company A can only ever reach A's rules, fields,
  * checks and alarms. Reads of definitions and states lock the rows (`FOR UPDATE`) inside the batch's
@@ -7,10 +8,7 @@
  * other's states. Writes are one multi-row statement per table per batch (`jsonb_to_recordset`).
  */
 import type { Queryable } from '../db';
-
-function jsonParam(rows: unknown): string {
-  return JSON.stringify(rows).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1');
-}
+import { jsonParam } from './json-param';
 
 export interface DeviceRef {
   deviceId: number;
@@ -333,159 +331,4 @@ export async function saveSensorCheckStates(q: Queryable, rows: readonly StateRo
       WHERE t.id = r.id AND t.company_id = r.company_id`,
     [jsonParam(rows)],
   );
-}
-
-export interface DerivedDataRow {
-  device_id: number;
-  company_id: number;
-  /** ISO time: the envelope's measuredAt, exactly as the storage writer stores it. */
-  created_at: string;
-  message_id: string;
-  /** The uplink's data plus the stored virtual fields. */
-  data: Record<string, unknown>;
-  latitude: number | null;
-  longitude: number | null;
-  fcnt: number | null;
-}
-
-/**
- * Stored virtual field values land in the uplink's own data point. The storage writer and the rules
- * worker are separate consumer groups, so either may come first: the worker writes the whole point
- * (uplink data plus virtual values) and merges into an existing row. If the writer comes later, its
- * `ON CONFLICT DO NOTHING` finds the complete row; if it came first, the merge adds the virtual keys.
- * The devices are locked (KEY SHARE, as a foreign key check would) until the batch commits, so a device
- * deleted meanwhile takes these points with it (device_data has no foreign keys, migration 0013).
- */
-export async function upsertDerivedData(q: Queryable, rows: readonly DerivedDataRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await q.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, fcnt, message_id)
-     SELECT r.device_id, r.company_id, r.created_at, r.data, r.latitude, r.longitude, r.fcnt, r.message_id
-       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz,
-            data jsonb, latitude double precision, longitude double precision, fcnt bigint, message_id text)
-       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
-        FOR KEY SHARE OF d
-     ON CONFLICT (device_id, created_at, message_id) DO UPDATE SET data = device_data.data || EXCLUDED.data`,
-    [jsonParam(rows)],
-  );
-}
-
-export interface AlarmRow {
-  /** Caller's key, returned with the id. */
-  ref: number;
-  company_id: number;
-  device_id: number;
-  rule_id: number | null;
-  sensor_check_id: number | null;
-  data_field: string | null;
-  value: number | null;
-  details: unknown;
-  message: string;
-  raised_at: string;
-  /** Set for an alarm raised and cleared within one batch: inserted as history, already cleared. */
-  cleared_at: string | null;
-}
-
-/**
- * Inserts alarms. An open one (cleared_at null) collides with the open-alarm unique index when its rule
- * or check already has one (a replay, or another worker): that insert is skipped. Returns the ids of
- * the rows written, by `ref`.
- */
-export async function insertAlarms(q: Queryable, rows: readonly AlarmRow[]): Promise<Map<number, number>> {
-  const ids = new Map<number, number>();
-  if (rows.length === 0) return ids;
-  const { rows: written } = await q.query<{ id: number; ref: number }>(
-    `INSERT INTO alarms (company_id, device_id, rule_id, sensor_check_id, state, data_field, value, details,
-                         message, raised_at, cleared_at)
-     SELECT r.company_id, r.device_id, r.rule_id, r.sensor_check_id,
-            CASE WHEN r.cleared_at IS NULL THEN 'raised' ELSE 'cleared' END,
-            r.data_field, r.value, r.details || jsonb_build_object('ref', r.ref), r.message, r.raised_at, r.cleared_at
-       FROM jsonb_to_recordset($1::jsonb) AS r(ref int, company_id bigint, device_id bigint, rule_id bigint,
-            sensor_check_id bigint, data_field text, value double precision, details jsonb, message text,
-            raised_at timestamptz, cleared_at timestamptz)
-       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
-     ON CONFLICT DO NOTHING
-     RETURNING id, (details->>'ref')::int AS ref`,
-    [jsonParam(rows)],
-  );
-  for (const row of written) ids.set(row.ref, row.id);
-  return ids;
-}
-
-export interface AlarmClearRow {
-  company_id: number;
-  device_id: number;
-  rule_id: number | null;
-  sensor_check_id: number | null;
-  cleared_at: string;
-  value: number | null;
-  reason: string;
-}
-
-/** Clears the open alarm of each rule or check and device (state cleared, the clearing value in details). */
-export async function clearAlarms(q: Queryable, rows: readonly AlarmClearRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const result = await q.query(
-    `UPDATE alarms a SET state = 'cleared', cleared_at = r.cleared_at,
-            details = a.details || jsonb_build_object('cleared', jsonb_build_object('value', r.value, 'reason', r.reason))
-       FROM jsonb_to_recordset($1::jsonb) AS r(company_id bigint, device_id bigint, rule_id bigint,
-            sensor_check_id bigint, cleared_at timestamptz, value double precision, reason text)
-      WHERE a.state <> 'cleared' AND a.company_id = r.company_id AND a.device_id = r.device_id
-        AND (a.rule_id = r.rule_id OR a.sensor_check_id = r.sensor_check_id)`,
-    [jsonParam(rows)],
-  );
-  return result.rowCount;
-}
-
-/** The open alarm of each rule (for the alarm id a notification names). */
-export async function findOpenRuleAlarms(
-  q: Queryable,
-  refs: readonly { ruleId: number; deviceId: number; companyId: number }[],
-): Promise<Map<number, number>> {
-  const ids = new Map<number, number>();
-  if (refs.length === 0) return ids;
-  const { rows } = await q.query<{ id: number; rule_id: number }>(
-    `SELECT a.id, a.rule_id
-       FROM jsonb_to_recordset($1::jsonb) AS p(rule_id bigint, device_id bigint, company_id bigint)
-       JOIN alarms a ON a.rule_id = p.rule_id AND a.device_id = p.device_id AND a.company_id = p.company_id
-      WHERE a.state <> 'cleared'`,
-    [jsonParam(refs.map((r) => ({ rule_id: r.ruleId, device_id: r.deviceId, company_id: r.companyId })))],
-  );
-  for (const row of rows) ids.set(row.rule_id, row.id);
-  return ids;
-}
-
-/**
- * The notify jobs recorded with the firings of the given uplinks (device log entries of kind
- * `rule_fired`, written in the same transaction as the firing): the worker's outbox, read back when a
- * batch it already committed is delivered again, so jobs lost between commit and enqueue go out.
- */
-export async function findRecordedJobs(
-  q: Queryable,
-  uplinks: readonly { deviceId: number; companyId: number; messageId: string }[],
-): Promise<unknown[]> {
-  if (uplinks.length === 0) return [];
-  const { rows } = await q.query<{ job: unknown }>(
-    `SELECT jsonb_array_elements(l.payload->'jobs') AS job
-       FROM jsonb_to_recordset($1::jsonb) AS p(device_id bigint, company_id bigint, message_id text)
-       JOIN device_logs l ON l.device_id = p.device_id AND l.company_id = p.company_id
-      WHERE l.payload->>'kind' = 'rule_fired' AND l.payload->>'messageId' = p.message_id`,
-    [
-      jsonParam(
-        uplinks.map((u) => ({ device_id: u.deviceId, company_id: u.companyId, message_id: u.messageId })),
-      ),
-    ],
-  );
-  return rows.map((row) => row.job);
-}
-
-/** Notify jobs of firings logged since `since` (start-up sweep after a crash between commit and enqueue). */
-export async function findRecordedJobsSince(q: Queryable, since: Date): Promise<unknown[]> {
-  const { rows } = await q.query<{ job: unknown }>(
-    `SELECT jsonb_array_elements(l.payload->'jobs') AS job
-       FROM device_logs l
-      WHERE l.created_at >= $1 AND l.level = 5 AND l.payload->>'kind' = 'rule_fired'`,
-    [since.toISOString()],
-  );
-  return rows.map((row) => row.job);
 }
