@@ -1,7 +1,7 @@
 import type { Config } from '@iot/config';
+import type { NotifyActionPayload } from '@iot/contracts';
 import { checkDbReachable, type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, openEventLog } from '@iot/event-log';
-import type { NotifyActionPayload } from '@iot/contracts';
 import {
   createDbJobKeyStore,
   enqueueNotifyAction,
