@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { responses } from '@iot/contracts';
 import { Type } from 'typebox';
-import { responses } from '../lib/schemas';
 import { issueCsrfCookie } from '../plugins/session';
 
 /**

@@ -3,16 +3,22 @@
  * checked on every POST (the pre-session token before login).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CurrentUserPayload,
+  Done,
+  ForgotPasswordBody,
+  LoginBody,
+  ResetPasswordBody,
+  responses,
+} from '@iot/contracts';
 import { deleteSession, recordAuditEvent } from '@iot/db/repositories/sessions';
 import { apiError, tooManyRequests } from '../../../../lib/errors';
-import { responses } from '../../../../lib/schemas';
 import { sha256 } from '../../../../lib/tokens';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../../../plugins/session';
 import { logIn } from '../../../../services/log-in';
 import { requestPasswordReset } from '../../../../services/request-password-reset';
 import { changeOwnPassword, resetPasswordWithToken } from '../../../../services/reset-password';
-import { CurrentUserPayload, presentCurrentUser } from '../core/user/schemas';
-import { Done, ForgotPasswordBody, LoginBody, ResetPasswordBody } from './schemas';
+import { presentCurrentUser } from '../core/user/present';
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { deps } = app;

@@ -1,14 +1,21 @@
 /** /api/v1/admin/clients: the super admin's client management and impersonation (spec sections 1, 6). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ClientPayload,
+  CompanyPayload,
+  CurrentUserPayload,
+  IdParams,
+  responses,
+  UpdateClientBody,
+} from '@iot/contracts';
 import { listClients } from '@iot/db/repositories/companies';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../../../plugins/guards';
 import { startImpersonation } from '../../../../../services/impersonation';
 import { changeClient, deleteClient } from '../../../../../services/manage-clients';
-import { CompanyPayload, presentCompany } from '../../core/company/schemas';
-import { CurrentUserPayload, presentCurrentUser } from '../../core/user/schemas';
-import { ClientPayload, presentClient, UpdateClientBody } from './schemas';
+import { presentCompany } from '../../core/company/present';
+import { presentCurrentUser } from '../../core/user/present';
+import { presentClient } from './present';
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

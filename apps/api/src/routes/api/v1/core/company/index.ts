@@ -1,10 +1,10 @@
 /** /api/v1/core/company/: the acting company's base data (spec section 3). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CompanyPayload, responses, UpdateCompanyBody } from '@iot/contracts';
 import type { CompanyBaseData } from '@iot/db/repositories/companies';
-import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { updateCompany } from '../../../../../services/update-company';
-import { CompanyPayload, presentCompany, UpdateCompanyBody } from './schemas';
+import { presentCompany } from './present';
 
 const COLUMN_OF: Record<string, keyof CompanyBaseData> = {
   name: 'name',

@@ -4,8 +4,15 @@
  * (64). PUT with widgets replaces the layout atomically. Another company's dashboard is 96.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateDashboardBody,
+  DashboardPayload,
+  DeletedPayload,
+  IdParams,
+  responses,
+  UpdateDashboardBody,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createDashboard,
@@ -14,13 +21,7 @@ import {
   listCompanyDashboards,
   updateCompanyDashboard,
 } from '../../../../../services/manage-dashboards';
-import {
-  CreateDashboardBody,
-  DashboardPayload,
-  DeletedPayload,
-  presentDashboard,
-  UpdateDashboardBody,
-} from './schemas';
+import { presentDashboard } from './present';
 
 const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -3,13 +3,19 @@
  * `data` because the repository's .gitignore ignores every `data/` directory (runtime data dirs).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
+import {
+  CurrentPayload,
+  CurrentQuery,
+  IdParams,
+  responses,
+  SeriesPayload,
+  SeriesQuery,
+} from '@iot/contracts';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import { readDeviceCurrentValues } from '../../../../../services/read-current-values';
 import { type DeviceSeries, readDeviceSeries } from '../../../../../services/read-device-data';
 import { parseDataFields } from './fields-param';
-import { CurrentPayload, CurrentQuery, SeriesPayload, SeriesQuery } from './schemas';
 
 const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -3,10 +3,29 @@
  * the acting company: another company's device id is "not found" (10), never its data.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  BatteryQuery,
+  CredentialsPayload,
+  DeviceListItem,
+  DeviceListQuery,
+  DeviceMapColumns,
+  DevicePayload,
+  IdParams,
+  LogEntry,
+  LogsQuery,
+  MetadataBody,
+  MetadataPayload,
+  MobileDataPayload,
+  MobileDataQuery,
+  NotificationEntry,
+  NotificationsQuery,
+  responses,
+  SeriesPayload,
+  UpdateDeviceBody,
+} from '@iot/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import {
@@ -24,26 +43,7 @@ import { readMobileData } from '../../../../../services/read-mobile-data';
 import { rotateDeviceCredentials } from '../../../../../services/rotate-device-credentials';
 import { setDeviceMetadata } from '../../../../../services/set-device-metadata';
 import { updateDeviceAsActor } from '../../../../../services/update-device';
-import { SeriesPayload } from '../device-data/schemas';
-import {
-  BatteryQuery,
-  CredentialsPayload,
-  DeviceListItem,
-  DeviceListQuery,
-  DeviceMapColumns,
-  DevicePayload,
-  LogEntry,
-  LogsQuery,
-  MetadataBody,
-  MetadataPayload,
-  MobileDataPayload,
-  MobileDataQuery,
-  NotificationEntry,
-  NotificationsQuery,
-  presentDevice,
-  presentDeviceListItem,
-  UpdateDeviceBody,
-} from './schemas';
+import { presentDevice, presentDeviceListItem } from './present';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 

@@ -4,8 +4,15 @@
  * The console reloads the device list after a change (devices carry group_id).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateGroupBody,
+  DeletedPayload,
+  GroupPayload,
+  IdParams,
+  responses,
+  UpdateGroupBody,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createGroup,
@@ -14,7 +21,7 @@ import {
   listCompanyGroups,
   updateCompanyGroup,
 } from '../../../../../services/manage-groups';
-import { CreateGroupBody, DeletedPayload, GroupPayload, presentGroup, UpdateGroupBody } from './schemas';
+import { presentGroup } from './present';
 
 const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -5,8 +5,17 @@
  * downlinks through (same roles); its API token is write-only.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreatedTokenPayload,
+  CreateTokenBody,
+  IdParams,
+  NetworkServerBody,
+  NetworkServerPayload,
+  Nullable,
+  responses,
+  TokenPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, Nullable, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createIntegrationToken,
@@ -19,14 +28,7 @@ import {
   removeCompanyNetworkServer,
   setCompanyNetworkServer,
 } from '../../../../../services/manage-network-server';
-import {
-  CreatedTokenPayload,
-  CreateTokenBody,
-  NetworkServerBody,
-  NetworkServerPayload,
-  presentToken,
-  TokenPayload,
-} from './schemas';
+import { presentToken } from './present';
 
 const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

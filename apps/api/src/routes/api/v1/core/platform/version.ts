@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { responses } from '../../../../../lib/schemas';
+import { responses, VersionPayload } from '@iot/contracts';
 
 /**
  * GET /api/v1/core/version: public, the login page shows its first 8 characters. It also tells the console
@@ -14,13 +13,7 @@ const versionRoute: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['platform'],
         summary: 'Backend version (no session needed)',
-        response: responses(
-          Type.Object({
-            version: Type.String(),
-            api: Type.String(),
-            map_style_url: Type.Union([Type.String(), Type.Null()]),
-          }),
-        ),
+        response: responses(VersionPayload),
       },
     },
     async () => ({

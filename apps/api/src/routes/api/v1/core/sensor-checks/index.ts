@@ -3,8 +3,16 @@
  * for the given data fields), GET/POST /{id}/sensor_checks, PUT/DELETE /{id}/sensor_checks/{checkId}.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CheckParams,
+  FormBody,
+  FormPayload,
+  IdParams,
+  responses,
+  SensorCheckBody,
+  SensorCheckPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   changeSensorCheck,
@@ -14,7 +22,6 @@ import {
   removeSensorCheck,
   sensorCheckForm,
 } from '../../../../../services/sensor-checks';
-import { CheckParams, FormBody, FormPayload, SensorCheckBody, SensorCheckPayload } from './schemas';
 
 const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -1,14 +1,13 @@
 /** /api/v1/core/user (the signed-in user), EULA acceptance and leaving impersonation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AcceptEulaBody, CurrentUserPayload, responses } from '@iot/contracts';
 import { updateUser } from '@iot/db/repositories/users';
 import { withTenant } from '@iot/db/tenant';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { leaveImpersonation } from '../../../../../services/impersonation';
-import { AcceptEulaBody } from '../users/schemas';
-import { CurrentUserPayload, presentCurrentUser } from './schemas';
+import { presentCurrentUser } from './present';
 
 const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -1,10 +1,17 @@
 /** /api/v1/core/users: the acting company's users (spec sections 6, 7). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateUserBody,
+  IdParams,
+  responses,
+  SetAdminBody,
+  UpdateUserBody,
+  UserPayload,
+} from '@iot/contracts';
 import { findUserById, listUsers } from '@iot/db/repositories/users';
 import { withTenant } from '@iot/db/tenant';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createUser,
@@ -13,7 +20,7 @@ import {
   updateUserAsActor,
 } from '../../../../../services/manage-users';
 import { requestPasswordReset } from '../../../../../services/request-password-reset';
-import { CreateUserBody, presentUser, SetAdminBody, UpdateUserBody, UserPayload } from './schemas';
+import { presentUser } from './present';
 
 function toInput(body: {
   email?: string;

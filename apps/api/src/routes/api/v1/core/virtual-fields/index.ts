@@ -4,8 +4,16 @@
  * PUT/DELETE /{id}/virtual_data_fields/{fieldId}.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  FieldParams,
+  IdParams,
+  PreviewBody,
+  PreviewPayload,
+  responses,
+  VirtualFieldBody,
+  VirtualFieldPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   changeVirtualField,
@@ -15,7 +23,6 @@ import {
   previewVirtualField,
   removeVirtualField,
 } from '../../../../../services/virtual-fields';
-import { FieldParams, PreviewBody, PreviewPayload, VirtualFieldBody, VirtualFieldPayload } from './schemas';
 
 const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;

@@ -1,4 +1,3 @@
-import type { GroupRecord } from '@iot/db/repositories/groups';
 import { Type } from 'typebox';
 
 const DeviceIds = Type.Array(Type.Integer({ minimum: 1 }), {
@@ -34,17 +33,3 @@ export const GroupPayload = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
-
-export const DeletedPayload = Type.Object({ id: Type.Integer() });
-
-export function presentGroup(g: GroupRecord) {
-  return {
-    id: g.id,
-    name: g.name,
-    description: g.description,
-    device_count: g.deviceIds.length,
-    device_ids: g.deviceIds,
-    created_at: g.createdAt.toISOString(),
-    updated_at: g.updatedAt.toISOString(),
-  };
-}

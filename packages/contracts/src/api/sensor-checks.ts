@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { Nullable } from './common';
 
 const NullNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { Nullable } from './common';
 
 const Timestamp = Type.Union([Type.String({ maxLength: 40 }), Type.Number()], {
   description: 'ISO 8601 or epoch milliseconds',

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { Nullable } from './common';
 
 const NullText = (maxLength: number, description?: string) =>
   Type.Unsafe<string | null>({
@@ -7,6 +7,7 @@ const NullText = (maxLength: number, description?: string) =>
     maxLength,
     ...(description ? { description } : {}),
   });
+
 const Mapping = Type.Unsafe<Record<string, string | number> | null>({
   type: ['object', 'null'],
   additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }] },

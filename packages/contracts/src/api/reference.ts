@@ -1,0 +1,4 @@
+import { Type } from 'typebox';
+
+export const CountryPayload = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() });
+export const NamedRefPayload = Type.Object({ id: Type.Integer(), name: Type.String() });
