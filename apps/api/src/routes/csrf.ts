@@ -13,8 +13,10 @@ const csrfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: app.prefix ? 'issueCsrfCookie' : 'issueRootCsrfCookie',
+        security: [],
         summary: 'Issue the XSRF-TOKEN cookie',
-        response: responses(Type.Null()),
+        response: responses(Type.Null(), [], { public: true }),
       },
     },
     async (request, reply) => {

@@ -16,8 +16,8 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Ty
 export const DeletedPayload = Type.Object({ id: Type.Integer() });
 export type Deleted = Static<typeof DeletedPayload>;
 
-/** NOT_LOGGED_IN: what every route behind the session answers without one. */
-const SESSION_CODES = [76] as const;
+/** NOT_LOGGED_IN, USER_WITHOUT_COMPANY, COMPANY_BLOCKED: the session guard's answers on every secured route. */
+const SESSION_CODES = [76, 74, 75] as const;
 
 /**
  * The documented failures of a route: one response per HTTP status, its description listing the

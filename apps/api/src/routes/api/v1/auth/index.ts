@@ -36,9 +36,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags: ['auth'],
+        operationId: 'logIn',
+        security: [],
         summary: 'Sign in with email and password; answers the user (spec section 7)',
         body: LoginBody,
-        response: responses(CurrentUserPayload),
+        response: responses(CurrentUserPayload, [2, 74, 75, 422], { public: true }),
       },
     },
     async (request, reply) => {
@@ -62,8 +64,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'logOut',
+        security: [],
         summary: 'Sign out: revokes the session',
-        response: responses(Done),
+        response: responses(Done, [], { public: true }),
       },
     },
     async (request, reply) => {
@@ -94,9 +98,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags: ['auth'],
+        operationId: 'requestPasswordReset',
+        security: [],
         summary: 'Mail a single-use reset link; the answer is the same whether or not the address exists',
         body: ForgotPasswordBody,
-        response: responses(Done),
+        response: responses(Done, [422], { public: true }),
       },
     },
     async (request) => {
@@ -115,9 +121,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'resetPassword',
+        security: [],
         summary: 'Set a new password with an emailed token, or for the signed-in user',
         body: ResetPasswordBody,
-        response: responses(Done),
+        response: responses(Done, [31, 67, 71, 62, 2, 422], { public: true }),
       },
     },
     async (request) => {

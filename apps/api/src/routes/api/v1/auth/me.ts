@@ -13,6 +13,7 @@ const meRoute: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'getAuthenticatedUser',
         summary: 'The signed-in user (same as GET /core/user)',
         response: responses(CurrentUserPayload),
       },

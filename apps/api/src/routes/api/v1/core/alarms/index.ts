@@ -20,9 +20,10 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['alarms'],
+        operationId: 'listAlarms',
         summary: "The company's open and recently cleared alarms, newest first",
         querystring: AlarmQuery,
-        response: responses(Type.Array(AlarmPayload)),
+        response: responses(Type.Array(AlarmPayload), [422]),
       },
     },
     async (request) => {
@@ -41,9 +42,10 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['alarms'],
+        operationId: 'acknowledgeAlarm',
         summary: 'Acknowledge an alarm; records who and when (any user of the company; 404)',
         params: IdParams,
-        response: responses(AlarmPayload),
+        response: responses(AlarmPayload, [404, 422, 77]),
       },
     },
     async (request) => ({

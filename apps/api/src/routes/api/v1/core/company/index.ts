@@ -29,7 +29,14 @@ const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/',
-    { schema: { tags: ['company'], summary: 'The acting company', response: responses(CompanyPayload) } },
+    {
+      schema: {
+        tags: ['company'],
+        operationId: 'getCompany',
+        summary: 'The acting company',
+        response: responses(CompanyPayload),
+      },
+    },
     async (request) => ({ payload: presentCompany(authOf(request).company) }),
   );
 
@@ -38,9 +45,10 @@ const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['company'],
+        operationId: 'updateCompany',
         summary: 'Update the base data (ROLE_MAINUSER or ROLE_ADMIN; 64, 422, 109)',
         body: UpdateCompanyBody,
-        response: responses(CompanyPayload),
+        response: responses(CompanyPayload, [64, 422, 109, 77]),
       },
     },
     async (request) => {

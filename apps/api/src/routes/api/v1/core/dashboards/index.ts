@@ -31,6 +31,7 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'listDashboards',
         summary: "The company's dashboards with their widgets, by position",
         response: responses(Type.Array(DashboardPayload)),
       },
@@ -45,9 +46,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'createDashboard',
         summary: 'Create a dashboard, optionally with widgets (64, 422, 97)',
         body: CreateDashboardBody,
-        response: responses(DashboardPayload),
+        response: responses(DashboardPayload, [64, 422, 97, 77]),
       },
     },
     async (request) => ({
@@ -60,9 +62,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'getDashboard',
         summary: 'One dashboard with its widgets (96)',
         params: IdParams,
-        response: responses(DashboardPayload),
+        response: responses(DashboardPayload, [96, 422]),
       },
     },
     async (request) => ({
@@ -75,10 +78,11 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'updateDashboard',
         summary: 'Rename, move, or replace the whole widget layout in one transaction (64, 96, 422, 98)',
         params: IdParams,
         body: UpdateDashboardBody,
-        response: responses(DashboardPayload),
+        response: responses(DashboardPayload, [64, 96, 422, 98, 77]),
       },
     },
     async (request) => ({
@@ -93,9 +97,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'deleteDashboard',
         summary: 'Delete a dashboard and its widgets (64, 96, 99)',
         params: IdParams,
-        response: responses(DeletedPayload),
+        response: responses(DeletedPayload, [64, 96, 99, 422, 77]),
       },
     },
     async (request) => {

@@ -25,11 +25,12 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['data'],
+        operationId: 'getDeviceData',
         summary:
           'Data points of a period; more rows than max_points come back as buckets with avg, min, max (10, 10001, 10002)',
         params: IdParams,
         querystring: SeriesQuery,
-        response: responses(SeriesPayload),
+        response: responses(SeriesPayload, [10, 10001, 10002, 422]),
       },
     },
     async (request, reply) => {
@@ -57,10 +58,11 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['data'],
+        operationId: 'getDeviceCurrentValues',
         summary: 'Latest value per field with its time and a stale flag (10)',
         params: IdParams,
         querystring: CurrentQuery,
-        response: responses(CurrentPayload),
+        response: responses(CurrentPayload, [10, 422]),
       },
     },
     async (request) => {

@@ -42,10 +42,11 @@ const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDevicesCurrentValues',
         summary:
           'Latest values of many devices in one call; ids of other companies are listed as missing (422)',
         querystring: ManyCurrentQuery,
-        response: responses(ManyCurrentPayload),
+        response: responses(ManyCurrentPayload, [422]),
       },
     },
     async (request) => {
@@ -65,9 +66,10 @@ const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDevicePositions',
         summary: 'Compact positions of the company’s devices for the map (only devices with a position)',
         querystring: PositionsQuery,
-        response: responses(Type.Array(PositionItem)),
+        response: responses(Type.Array(PositionItem), [422]),
       },
     },
     async (request, reply) => {

@@ -24,10 +24,11 @@ const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['downlinks'],
+        operationId: 'sendDownlink',
         summary: 'Send a command to the device (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 92, 93, 94, 95)',
         params: IdParams,
         body: DownlinkBody,
-        response: responses(SentPayload),
+        response: responses(SentPayload, [64, 10, 92, 93, 94, 95, 422, 77]),
       },
     },
     async (request) => {
@@ -51,10 +52,11 @@ const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['downlinks'],
+        operationId: 'listDownlinks',
         summary: 'Downlink history with states, newest first (10)',
         params: IdParams,
         querystring: DownlinksQuery,
-        response: responses(Type.Array(DownlinkPayload)),
+        response: responses(Type.Array(DownlinkPayload), [10, 422]),
       },
     },
     async (request) => {

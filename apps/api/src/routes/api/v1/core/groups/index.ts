@@ -31,6 +31,7 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'listGroups',
         summary: "The company's groups with their device ids, sorted by name",
         response: responses(Type.Array(GroupPayload)),
       },
@@ -43,10 +44,11 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'createGroup',
         summary:
           'Add a group, optionally with its devices (64, 422, 49 name taken, 51 device not the company’s)',
         body: CreateGroupBody,
-        response: responses(GroupPayload),
+        response: responses(GroupPayload, [64, 422, 49, 51, 77]),
       },
     },
     async (request) => {
@@ -65,9 +67,10 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'getGroup',
         summary: 'One group with its device ids (46)',
         params: IdParams,
-        response: responses(GroupPayload),
+        response: responses(GroupPayload, [46, 422]),
       },
     },
     async (request) => ({
@@ -80,10 +83,11 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'updateGroup',
         summary: 'Edit a group; device_ids replaces its devices (64, 46, 422, 49, 51)',
         params: IdParams,
         body: UpdateGroupBody,
-        response: responses(GroupPayload),
+        response: responses(GroupPayload, [64, 46, 422, 49, 51, 77]),
       },
     },
     async (request) => {
@@ -102,9 +106,10 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'deleteGroup',
         summary: 'Delete a group; its devices stay, without a group (64, 46)',
         params: IdParams,
-        response: responses(DeletedPayload),
+        response: responses(DeletedPayload, [64, 46, 422, 77]),
       },
     },
     async (request) => {

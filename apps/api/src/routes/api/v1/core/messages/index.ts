@@ -20,9 +20,10 @@ const messagesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['messages'],
+        operationId: 'listMessages',
         summary: 'Messages (show_read=1: read ones too) with read and unread counts',
         querystring: MessagesQuery,
-        response: responses(MessageListPayload),
+        response: responses(MessageListPayload, [422]),
       },
     },
     async (request) => {
@@ -36,9 +37,10 @@ const messagesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['messages'],
+        operationId: 'readMessage',
         summary: 'Mark a message read: read count up, unread down (404)',
         params: IdParams,
-        response: responses(MessageCountsPayload),
+        response: responses(MessageCountsPayload, [404, 422, 77]),
       },
     },
     async (request) => ({
@@ -51,9 +53,10 @@ const messagesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['messages'],
+        operationId: 'deleteMessage',
         summary: 'Delete a message; the counts after it (404)',
         params: IdParams,
-        response: responses(MessageCountsPayload),
+        response: responses(MessageCountsPayload, [404, 422, 77]),
       },
     },
     async (request) => ({

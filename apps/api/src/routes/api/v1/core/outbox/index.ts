@@ -17,11 +17,12 @@ const outboxRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['outbox'],
+        operationId: 'listOutbox',
         summary: 'Mail, SMS and calls of the company, newest first (ROLE_ADMIN, ROLE_MAINUSER; 64)',
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: OUTBOX_DEFAULT_LIMIT })),
         }),
-        response: responses(OutboxPayload),
+        response: responses(OutboxPayload, [64, 422]),
       },
     },
     async (request) => {

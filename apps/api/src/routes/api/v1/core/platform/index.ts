@@ -16,6 +16,7 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['company'],
+        operationId: 'listLicensedModules',
         summary: "The acting company's licensed modules (the super admin has all)",
         response: responses(Type.Array(Type.String())),
       },
@@ -28,6 +29,7 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['company'],
+        operationId: 'listModules',
         summary: 'Every module with whether the acting company holds its licence',
         response: responses(Type.Array(ModuleEntry)),
       },
@@ -43,6 +45,7 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDrivers',
         summary: 'Built-in device drivers, one per device type (@iot/codecs)',
         response: responses(Type.Array(DriverPayload)),
       },
@@ -63,9 +66,10 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['support'],
+        operationId: 'sendSupportRequest',
         summary: 'Send a support request (stored in the audit log and mailed to support)',
         body: SupportBody,
-        response: responses(Type.Object({ ok: Type.Boolean() })),
+        response: responses(Type.Object({ ok: Type.Boolean() }), [422, 77]),
       },
     },
     async (request) => {

@@ -12,8 +12,10 @@ const versionRoute: FastifyPluginAsyncTypebox = async (app) => {
       config: { public: true },
       schema: {
         tags: ['platform'],
+        operationId: 'getVersion',
+        security: [],
         summary: 'Backend version (no session needed)',
-        response: responses(VersionPayload),
+        response: responses(VersionPayload, [], { public: true }),
       },
     },
     async () => ({

@@ -13,6 +13,7 @@ const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['reference'],
+        operationId: 'listCountries',
         summary: 'Countries sorted by name',
         response: responses(Type.Array(CountryPayload)),
       },
@@ -25,9 +26,10 @@ const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['reference'],
+        operationId: 'listStates',
         summary: "A country's states sorted by name",
         params: IdParams,
-        response: responses(Type.Array(NamedRefPayload)),
+        response: responses(Type.Array(NamedRefPayload), [422]),
       },
     },
     async (request) => {
@@ -42,9 +44,10 @@ const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['reference'],
+        operationId: 'listDistricts',
         summary: "A state's districts sorted by name",
         params: IdParams,
-        response: responses(Type.Array(NamedRefPayload)),
+        response: responses(Type.Array(NamedRefPayload), [422]),
       },
     },
     async (request) => {

@@ -16,9 +16,10 @@ const rulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['rules'],
+        operationId: 'deleteRule',
         summary: 'Delete a rule with its actions (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 50, 83)',
         params: RuleParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 50, 83, 422, 77]),
       },
     },
     async (request) => {

@@ -17,6 +17,7 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['user'],
+        operationId: 'getCurrentUser',
         summary: 'The signed-in user with the acting company',
         response: responses(CurrentUserPayload),
       },
@@ -32,9 +33,10 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['user'],
+        operationId: 'acceptEula',
         summary: 'Accept the terms of use (EULA) for the signed-in user',
         body: Type.Optional(AcceptEulaBody),
-        response: responses(Type.Boolean()),
+        response: responses(Type.Boolean(), [62, 422, 77]),
       },
     },
     async (request) => {
@@ -57,6 +59,7 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { csrf: true },
       schema: {
         tags: ['admin'],
+        operationId: 'leaveImpersonation',
         summary: 'Stop acting as a client; answers the user acting for their own company again',
         response: responses(CurrentUserPayload),
       },

@@ -55,6 +55,7 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'listUsers',
         summary: "The acting company's users",
         response: responses(Type.Array(UserPayload)),
       },
@@ -71,9 +72,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'createUser',
         summary: 'Create a user (ROLE_MAINUSER or ROLE_ADMIN; 64, 73, 54)',
         body: CreateUserBody,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [64, 73, 54, 422, 77]),
       },
     },
     async (request) => {
@@ -99,9 +101,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'getUser',
         summary: "One of the acting company's users (another company's id: 62)",
         params: IdParams,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [62, 422]),
       },
     },
     async (request) => {
@@ -119,10 +122,11 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'updateUser',
         summary: 'Update a user; a plain user may edit only their own profile (64, 73, 54, 62)',
         params: IdParams,
         body: UpdateUserBody,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [64, 73, 54, 62, 422, 77]),
       },
     },
     async (request) => {
@@ -136,10 +140,11 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'setUserAdmin',
         summary: 'Grant or withdraw ROLE_ADMIN (64, 54, 62)',
         params: IdParams,
         body: SetAdminBody,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [64, 54, 62, 422, 77]),
       },
     },
     async (request) => {
@@ -153,9 +158,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'deleteUser',
         summary: 'Delete a user (64, 54, 50103 for oneself, 62)',
         params: IdParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 54, 50103, 62, 422, 77]),
       },
     },
     async (request) => {
