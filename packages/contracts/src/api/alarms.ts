@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 export const AlarmPayload = Type.Object({
@@ -33,3 +33,5 @@ export const AlarmQuery = Type.Object({
   device_id: Type.Optional(Type.Integer({ minimum: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
 });
+
+export type Alarm = Static<typeof AlarmPayload>;

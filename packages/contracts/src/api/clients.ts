@@ -1,5 +1,5 @@
 import { MODULES } from '@iot/domain';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 export const ClientPayload = Type.Object({
@@ -26,3 +26,5 @@ export const UpdateClientBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type Client = Static<typeof ClientPayload>;

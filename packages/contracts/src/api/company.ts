@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
@@ -48,3 +48,5 @@ export const UpdateCompanyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type Company = Static<typeof CompanyPayload>;

@@ -1,5 +1,5 @@
 import { TIME_RANGES, WIDGET_TYPES } from '@iot/domain';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 const SETTINGS_DOC = `per type: table { device_ids: int[], data_fields: string[] };
 
@@ -64,3 +64,6 @@ export const DashboardPayload = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
   widgets: Type.Array(WidgetPayload),
 });
+
+export type DashboardResponse = Static<typeof DashboardPayload>;
+export type WidgetResponse = Static<typeof WidgetPayload>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 const Timestamp = Type.Union([Type.String({ maxLength: 40 }), Type.Number()], {
@@ -54,3 +54,7 @@ export const CurrentPayload = Type.Object({
   stale: Type.Record(Type.String(), Type.Boolean(), { description: 'older than 8 hours (spec section 4)' }),
   geo: Nullable(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 })),
 });
+
+export type DataPoint = Static<typeof DataPointSchema>;
+export type DeviceSeries = Static<typeof SeriesPayload>;
+export type CurrentValues = Static<typeof CurrentPayload>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { CurrentPayload } from './device-data';
 
 export const IDS_PATTERN = '^\\s*\\d{1,18}(\\s*,\\s*\\d{1,18})*\\s*,?\\s*$';
@@ -43,3 +43,6 @@ export const PositionItem = Type.Object({
   group_id: NullableOf('integer'),
   value: Type.Optional(Type.Unknown()),
 });
+
+export type ManyCurrentValues = Static<typeof ManyCurrentPayload>;
+export type DevicePosition = Static<typeof PositionItem>;

@@ -1,5 +1,5 @@
 import { BATTERY_BUCKETS, DEVICE_STATES, DEVICE_TARGET_SERVERS } from '@iot/domain';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 import { SeriesPayload } from './device-data';
 import { RuleInput, RulePayload } from './rules';
@@ -40,6 +40,24 @@ export const DEVICE_LIST_SORTS = [
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 const Json = Type.Record(Type.String(), Type.Unknown());
+
+/** How a command leaves the platform. */
+export type DownlinkVia = 'mqtt' | 'tts' | 'chirpstack';
+
+/** A metadata entry as PUT /core/devices/{id}/metadata stores it. */
+export interface MetadataEntry {
+  data_field: string;
+  label: string;
+  sort: number;
+}
+
+/**
+ * Open JSON objects with the keys the console reads typed: the same JSON schema as Json (so the
+ * serializer passes every key through), a narrower static type.
+ */
+const OpenJson = <T extends object>() => Type.Unsafe<T & Record<string, unknown>>(Json);
+const DeviceMetadataJson = OpenJson<{ data_fields?: MetadataEntry[] }>();
+const DataFieldsJson = OpenJson<{ data_fields?: unknown[] }>();
 
 export const DeviceListQuery = Type.Object({
   search: Type.Optional(
@@ -112,7 +130,7 @@ const listProperties = {
   sensor_type: NullInteger(),
   parking_area_id: NullInteger(),
   field_id: NullInteger(),
-  metadata: Json,
+  metadata: DeviceMetadataJson,
   data: Type.Record(Type.String(), Type.Unknown(), {
     description: 'latest value per field (device_current)',
   }),
@@ -143,8 +161,8 @@ export const DeviceMapColumns = Type.Object({
 
 export const DevicePayload = Type.Object({
   ...listProperties,
-  device_details: Json,
-  device_info: Json,
+  device_details: DataFieldsJson,
+  device_info: DataFieldsJson,
   codec_id: Nullable(Type.Integer()),
   rules_count: Type.Integer(),
   rules: Type.Optional(Type.Array(RulePayload, { description: 'the rules with their actions' })),
@@ -163,11 +181,13 @@ export const DevicePayload = Type.Object({
         mqtt_topic: Nullable(Type.String({ description: 'devices/<serial>/up' })),
         active_integration_tokens: Type.Integer(),
         tokens: Type.String({ description: 'call that manages the webhook tokens' }),
-        downlink_via: Nullable(
-          Type.String({
-            description:
-              'how a command leaves: mqtt, tts or chirpstack; null: a LoRaWAN device without a downlink route (93)',
-          }),
+        downlink_via: Type.Unsafe<DownlinkVia | null>(
+          Nullable(
+            Type.String({
+              description:
+                'how a command leaves: mqtt, tts or chirpstack; null: a LoRaWAN device without a downlink route (93)',
+            }),
+          ),
         ),
       },
       { description: 'ROLE_ADMIN and ROLE_MAINUSER only' },
@@ -300,3 +320,12 @@ export const MobileDataPayload = Type.Object({
   mobile_data_volume: Nullable(Type.Number({ description: 'bytes used in the current billing period' })),
   history: SeriesPayload,
 });
+
+export type Device = Static<typeof DeviceListItem>;
+export type DeviceDetails = Static<typeof DevicePayload>;
+export type MapDeviceColumns = Static<typeof DeviceMapColumns>;
+export type RotatedCredentials = Static<typeof CredentialsPayload>;
+export type MobileData = Static<typeof MobileDataPayload>;
+export type DeviceLog = Static<typeof LogEntry>;
+export type DeviceNotification = Static<typeof NotificationEntry>;
+export type DeviceMetadata = Static<typeof MetadataPayload>;

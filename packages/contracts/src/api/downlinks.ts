@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 export const DownlinkBody = Type.Object(
@@ -58,3 +58,6 @@ export const DownlinkPayload = Type.Object({
 export const DownlinksQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
+
+export type Downlink = Static<typeof DownlinkPayload>;
+export type SentDownlink = Static<typeof SentPayload>;

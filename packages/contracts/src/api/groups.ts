@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 const DeviceIds = Type.Array(Type.Integer({ minimum: 1 }), {
   maxItems: 100_000,
@@ -33,3 +33,5 @@ export const GroupPayload = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });
+
+export type Group = Static<typeof GroupPayload>;

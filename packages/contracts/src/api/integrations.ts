@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 /** The repository's INTEGRATION_TOKEN_KINDS (@iot/db): the route passes the kind on, so they cannot drift. */
@@ -51,3 +51,7 @@ export const NetworkServerPayload = Type.Object({
   updated_by: Nullable(Type.Integer()),
   updated_at: Type.String({ format: 'date-time' }),
 });
+
+export type IntegrationToken = Static<typeof TokenPayload>;
+export type CreatedIntegrationToken = Static<typeof CreatedTokenPayload>;
+export type NetworkServer = Static<typeof NetworkServerPayload>;

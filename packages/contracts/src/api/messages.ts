@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 export const MessagePayload = Type.Object({
@@ -41,3 +41,7 @@ export const MessageListPayload = Type.Object({ messages: Type.Array(MessagePayl
 
 /** A read or delete answers the counts after it. */
 export const MessageCountsPayload = Type.Object({ id: Type.Integer(), ...Counts });
+
+export type MessageResponse = Static<typeof MessagePayload>;
+export type MessageListResponse = Static<typeof MessageListPayload>;
+export type MessageCountsResponse = Static<typeof MessageCountsPayload>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 export const ModuleEntry = Type.Object({ name: Type.String(), licensed: Type.Boolean() });
 export const DriverPayload = Type.Object({
@@ -23,3 +23,7 @@ export const VersionPayload = Type.Object({
   api: Type.String(),
   map_style_url: Type.Union([Type.String(), Type.Null()]),
 });
+
+export type ModuleLicence = Static<typeof ModuleEntry>;
+export type Driver = Static<typeof DriverPayload>;
+export type Version = Static<typeof VersionPayload>;

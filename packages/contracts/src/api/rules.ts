@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 /**
@@ -107,3 +107,5 @@ export const RuleParams = Type.Object({
   device_id: Type.Integer({ minimum: 1 }),
   rule_id: Type.Integer({ minimum: 1 }),
 });
+
+export type Rule = Static<typeof RulePayload>;

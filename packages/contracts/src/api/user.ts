@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { CompanyPayload } from './company';
 import { UserPayload } from './users';
 
@@ -11,3 +11,5 @@ export const CurrentUserPayload = Type.Object({
   real_company_id: Type.Integer(),
   company: CompanyPayload,
 });
+
+export type CurrentUser = Static<typeof CurrentUserPayload>;

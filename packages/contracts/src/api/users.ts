@@ -1,5 +1,5 @@
 import { ROLES } from '@iot/domain';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 export const UserPayload = Type.Object({
@@ -60,3 +60,5 @@ export const AcceptEulaBody = Type.Union([
   Type.Object({ accepted: Type.Optional(Type.Boolean()), eula_accepted: Type.Optional(Type.Boolean()) }),
   Type.Null(),
 ]);
+
+export type User = Static<typeof UserPayload>;

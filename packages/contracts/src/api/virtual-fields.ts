@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 const NullText = (maxLength: number, description?: string) =>
@@ -72,3 +72,6 @@ export const FieldParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   fieldId: Type.Integer({ minimum: 1 }),
 });
+
+export type VirtualField = Static<typeof VirtualFieldPayload>;
+export type VirtualPreview = Static<typeof PreviewPayload>;

@@ -1,3 +1,4 @@
+import type { DownlinkVia } from '@iot/contracts';
 import type { DeviceListRecord, DeviceRecord } from '@iot/db/repositories/devices';
 
 function iso(date: Date | null): string | null {
@@ -65,7 +66,8 @@ export function presentDevice(
       mqtt_topic: d.serialNumber ? `devices/${d.serialNumber}/up` : null,
       active_integration_tokens: restricted.activeIntegrationTokens,
       tokens: '/api/v1/core/integrations/tokens',
-      downlink_via: restricted.downlinkVia,
+      // The service names the route by the same three words; the contract types them.
+      downlink_via: restricted.downlinkVia as DownlinkVia | null,
     },
   };
 }
