@@ -13,8 +13,8 @@ import { type EmbeddedBroker, type MqttLimits, startEmbeddedBroker } from './fro
 import { startExternalMqtt } from './front-doors/mqtt-external.js';
 import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
 
+export { UPLINKS_TOPIC, type UplinkEnvelope, type UplinkKind, type UplinkSource } from '@iot/contracts';
 export { DeviceDirectory } from './devices/device-directory.js';
-export { UPLINKS_TOPIC, type UplinkEnvelope, type UplinkKind, type UplinkSource } from './envelope.js';
 export { type IngestHttpOptions, ingestHttpRoutes } from './front-doors/http.js';
 export { INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
 export { STORAGE_WRITER_GROUP, writeUplinkBatch } from './writer/storage-writer.js';

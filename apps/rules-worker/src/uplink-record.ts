@@ -1,23 +1,7 @@
+import type { RuleUplink } from '@iot/contracts';
 import type { LogRecord } from '@iot/event-log';
 
-/** Topic and consumer group of the rules worker on the event log. */
-export const UPLINKS_TOPIC = 'uplinks';
-export const RULES_WORKER_GROUP = 'rules-worker';
-
-/**
- * The part of ingest's uplink envelope (apps/ingest `UplinkEnvelope`, kind 'uplink') the worker reads.
- * Declared here structurally so the worker does not depend on the ingest app.
- */
-export interface RuleUplink {
-  deviceId: number;
-  companyId: number;
-  receivedAt: string;
-  measuredAt: string;
-  messageId: string;
-  data: Record<string, unknown>;
-  geo?: { latitude: number; longitude: number };
-  fcnt?: number;
-}
+export { RULES_WORKER_GROUP, type RuleUplink, UPLINKS_TOPIC } from '@iot/contracts';
 
 /** An uplink with where it sits in the log (for replay detection, see log-cursor.ts). */
 export interface PositionedUplink {
@@ -27,7 +11,10 @@ export interface PositionedUplink {
   timestamp: number;
 }
 
-/** Measurements only: decode failures, status and log envelopes carry nothing a rule compares. */
+/**
+ * Measurements only: decode failures, status and log envelopes carry nothing a rule compares. A hand-written
+ * check of the fields the worker reads, not a schema validation: it runs for every uplink on the hot path.
+ */
 export function readUplinkRecord(record: LogRecord): PositionedUplink | null {
   const v = record.value as Partial<RuleUplink & { v: number; kind: string }> | null;
   if (

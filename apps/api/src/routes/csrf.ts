@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { responses } from '@iot/contracts';
 import { Type } from 'typebox';
-import { responses } from '../lib/schemas';
 import { issueCsrfCookie } from '../plugins/session';
 
 /**
@@ -13,8 +13,10 @@ const csrfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: app.prefix ? 'issueCsrfCookie' : 'issueRootCsrfCookie',
+        security: [],
         summary: 'Issue the XSRF-TOKEN cookie',
-        response: responses(Type.Null()),
+        response: responses(Type.Null(), [], { public: true }),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DecodeResult } from '@iot/codecs';
+import type { UplinkEnvelope, UplinkSource } from '@iot/contracts';
 import {
   decodeUplink,
   decodeUplinkSync,
@@ -8,7 +9,6 @@ import {
 } from '../decode/decode-uplink.js';
 import { readGeo } from '../decode/read-geo.js';
 import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
-import type { UplinkEnvelope, UplinkSource } from '../envelope.js';
 
 /** One uplink as a front door understood it, before decoding. */
 export interface IncomingUplink {

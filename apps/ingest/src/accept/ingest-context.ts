@@ -1,7 +1,7 @@
+import type { UplinkEnvelope } from '@iot/contracts';
 import type { Logger } from '@iot/runtime';
 import type { SandboxHolder } from '../decode/decode-uplink.js';
 import type { DeviceDirectory } from '../devices/device-directory.js';
-import type { UplinkEnvelope } from '../envelope.js';
 import { buildUplinkEnvelope, type IncomingUplink } from './build-uplink-envelope.js';
 import type { UplinkPublisher } from './uplink-publisher.js';
 

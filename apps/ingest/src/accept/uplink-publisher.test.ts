@@ -1,6 +1,6 @@
+import type { UplinkEnvelope } from '@iot/contracts';
 import { createInProcessEventLog, type EventLog } from '@iot/event-log';
 import { describe, expect, it } from 'vitest';
-import type { UplinkEnvelope } from '../envelope.js';
 import { UplinkPublisher } from './uplink-publisher.js';
 
 function envelope(i: number): UplinkEnvelope {

@@ -1,5 +1,5 @@
+import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts';
 import type { EventLog } from '@iot/event-log';
-import { UPLINKS_TOPIC, type UplinkEnvelope } from '../envelope.js';
 
 export interface UplinkPublisherOptions {
   /** How long a front door that must answer quickly (HTTP) waits for the log before refusing (ms). */

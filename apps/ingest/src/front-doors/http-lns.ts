@@ -3,6 +3,8 @@
  * authenticate with a company's integration token and find the device by DevEUI within that company
  * only, so another company's DevEUI is an unknown device.
  */
+
+import type { DownlinkOutcome, UplinkEnvelope, UplinkSource } from '@iot/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import {
@@ -10,7 +12,6 @@ import {
   type IngestIntegrationToken,
   normalizeDevEui,
 } from '../devices/device-directory.js';
-import type { DownlinkOutcome, UplinkEnvelope, UplinkSource } from '../envelope.js';
 import {
   chirpStackDevEui,
   chirpStackDeviceLog,

@@ -14,11 +14,11 @@
  * `max_inflight_messages` would be the limit there).
  */
 import { hostname } from 'node:os';
+import type { UplinkEnvelope } from '@iot/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { buildUplinkEnvelope, buildUplinkEnvelopeSync } from '../accept/build-uplink-envelope.js';
 import { type IngestContext, refusalFor, submitEnvelope } from '../accept/ingest-context.js';
 import { needsUserCodec } from '../decode/decode-uplink.js';
-import type { UplinkEnvelope } from '../envelope.js';
 import { uuidOfUpTopic } from './mqtt-acl.js';
 import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
 import { PubackWindow } from './puback-window.js';

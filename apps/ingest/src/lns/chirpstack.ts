@@ -4,9 +4,10 @@
  * battery; join, ack, txack and log events become device log entries, and an ack settles the downlink
  * it names; location and integration events are acknowledged and logged by the process only.
  */
+
+import type { DownlinkOutcome } from '@iot/contracts';
 import { DEVICE_LOG_LEVEL, DOWNLINK_NOT_ACKNOWLEDGED_CHIRPSTACK } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
-import type { DownlinkOutcome } from '../envelope.js';
 import {
   base64OrUndefined,
   bestReception,

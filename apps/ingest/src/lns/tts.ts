@@ -3,10 +3,11 @@
  * received_at, uplink_message }`. A webhook with a field mask may send only `uplink_message`, so the
  * DevEUI can also come from the URL (`?dev_eui={{.DevEUI}}` in the webhook's path template).
  */
+
+import type { DownlinkOutcome } from '@iot/contracts';
 import { TTS_DOWNLINK_CORRELATION_PREFIX } from '@iot/db';
 import { DEVICE_LOG_LEVEL, DOWNLINK_TTS_FAILED_PREFIX } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
-import type { DownlinkOutcome } from '../envelope.js';
 import {
   base64OrUndefined,
   bestReception,

@@ -1,5 +1,5 @@
+import type { UplinkEnvelope } from '@iot/contracts';
 import { describe, expect, it } from 'vitest';
-import type { UplinkEnvelope } from '../envelope.js';
 import { buildBatchRows, isCanonicalTime, isUplinkEnvelope } from './build-batch-rows.js';
 
 const envelope = (

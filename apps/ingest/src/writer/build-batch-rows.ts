@@ -1,3 +1,4 @@
+import type { UplinkEnvelope } from '@iot/contracts';
 import type {
   DeviceCurrentRow,
   DeviceDataRow,
@@ -7,7 +8,6 @@ import type {
   TimedValue,
 } from '@iot/db';
 import { DEVICE_LOG_LEVEL } from '@iot/domain';
-import type { UplinkEnvelope } from '../envelope.js';
 import { extractDeviceStatus } from './extract-device-status.js';
 
 export interface BatchRows {

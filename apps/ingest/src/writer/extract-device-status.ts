@@ -1,5 +1,5 @@
+import type { UplinkEnvelope } from '@iot/contracts';
 import { signalLevel } from '@iot/domain';
-import type { UplinkEnvelope } from '../envelope.js';
 
 export interface DeviceStatusValues {
   battery_level?: number;

@@ -1,8 +1,8 @@
+import type { UplinkEnvelope } from '@iot/contracts';
 import { forEachDb } from '@iot/db/testing';
 import { createInProcessEventLog } from '@iot/event-log';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { UplinkEnvelope } from '../envelope.js';
 import { createCompany, createDevice } from '../test-support/seed.js';
 import { startStorageWriter, writeEnvelopes, writeUplinkBatch } from './storage-writer.js';
 

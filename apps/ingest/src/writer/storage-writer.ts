@@ -1,7 +1,7 @@
+import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts';
 import { type Db, writeIngestBatch } from '@iot/db';
 import type { EventLog, LogRecord, Subscription } from '@iot/event-log';
 import { coalesce, type Logger } from '@iot/runtime';
-import { UPLINKS_TOPIC, type UplinkEnvelope } from '../envelope.js';
 import { buildBatchRows, isUplinkEnvelope } from './build-batch-rows.js';
 
 export const STORAGE_WRITER_GROUP = 'storage-writer';

@@ -1,3 +1,4 @@
+import type { DashboardResponse } from '@iot/contracts';
 import type { TimeRange } from '@iot/domain';
 
 /** Dashboards and their widgets as /core/company/dashboards answers them (12-column grid). */
@@ -41,9 +42,6 @@ export type Widget =
   | (WidgetBase & { type: 'line_chart'; settings: LineChartSettings })
   | (WidgetBase & { type: 'map'; settings: MapSettings });
 
-export interface Dashboard {
-  id: number;
-  name: string;
-  position?: number;
-  widgets: Widget[];
-}
+/** A dashboard of the API (@iot/contracts) with its widgets' open settings read as the union above. */
+export type Dashboard = Pick<DashboardResponse, 'id' | 'name'> &
+  Partial<Omit<DashboardResponse, 'id' | 'name' | 'widgets'>> & { widgets: Widget[] };

@@ -1,11 +1,6 @@
 /** A device group as GET /core/groups answers it (spec section 3 names only id and name). */
-export interface Group {
-  id: number;
-  name: string;
-  description: string | null;
-  device_count: number;
-  device_ids: number[];
-}
+/** A device group as GET /core/groups answers it. */
+export type { Group } from '@iot/contracts';
 
 export interface GroupInput {
   name: string;

@@ -1,3 +1,4 @@
+import type { MessageResponse } from '@iot/contracts';
 import type { MessageCounts } from '@iot/domain';
 
 /** What a `downlink_failed` message says (migration 0023). */
@@ -40,18 +41,8 @@ export type Message = MessageFields &
     | { kind: null; params: null }
   );
 
-interface MessageFields {
-  id: number;
-  user_id: number | null;
-  subject: string;
-  body: string;
-  level: number;
-  is_read: boolean;
-  read_at: string | null;
-  device_id: number | null;
-  rule_id: number | null;
-  created_at: string;
-}
+/** The fields every message has; `kind` and `params` the console reads as the union above. */
+type MessageFields = Omit<MessageResponse, 'kind' | 'params'>;
 
 export interface MessageList extends MessageCounts {
   messages: Message[];

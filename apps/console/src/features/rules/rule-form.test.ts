@@ -230,6 +230,8 @@ describe('device field options', () => {
           function: null,
           mapping: {},
           store: true,
+          created_at: '2026-01-01T00:00:00.000Z',
+          updated_at: '2026-01-01T00:00:00.000Z',
         },
       ],
     );

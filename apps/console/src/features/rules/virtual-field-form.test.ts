@@ -37,6 +37,8 @@ describe('virtual field form', () => {
       function: null,
       mapping: { '..32': 'frost' },
       store: false,
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
     });
     expect(formToVirtualField(form)).toEqual({
       name: 'fahrenheit',

@@ -3,16 +3,22 @@
  * checked on every POST (the pre-session token before login).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CurrentUserPayload,
+  Done,
+  ForgotPasswordBody,
+  LoginBody,
+  ResetPasswordBody,
+  responses,
+} from '@iot/contracts';
 import { deleteSession, recordAuditEvent } from '@iot/db/repositories/sessions';
 import { apiError, tooManyRequests } from '../../../../lib/errors';
-import { responses } from '../../../../lib/schemas';
 import { sha256 } from '../../../../lib/tokens';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../../../plugins/session';
 import { logIn } from '../../../../services/log-in';
 import { requestPasswordReset } from '../../../../services/request-password-reset';
 import { changeOwnPassword, resetPasswordWithToken } from '../../../../services/reset-password';
-import { CurrentUserPayload, presentCurrentUser } from '../core/user/schemas';
-import { Done, ForgotPasswordBody, LoginBody, ResetPasswordBody } from './schemas';
+import { presentCurrentUser } from '../core/user/present';
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { deps } = app;
@@ -30,9 +36,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags: ['auth'],
+        operationId: 'logIn',
+        security: [],
         summary: 'Sign in with email and password; answers the user (spec section 7)',
         body: LoginBody,
-        response: responses(CurrentUserPayload),
+        response: responses(CurrentUserPayload, [2, 74, 75, 422], { public: true }),
       },
     },
     async (request, reply) => {
@@ -56,8 +64,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'logOut',
+        security: [],
         summary: 'Sign out: revokes the session',
-        response: responses(Done),
+        response: responses(Done, [], { public: true }),
       },
     },
     async (request, reply) => {
@@ -88,9 +98,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       schema: {
         tags: ['auth'],
+        operationId: 'requestPasswordReset',
+        security: [],
         summary: 'Mail a single-use reset link; the answer is the same whether or not the address exists',
         body: ForgotPasswordBody,
-        response: responses(Done),
+        response: responses(Done, [422], { public: true }),
       },
     },
     async (request) => {
@@ -109,9 +121,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'resetPassword',
+        security: [],
         summary: 'Set a new password with an emailed token, or for the signed-in user',
         body: ResetPasswordBody,
-        response: responses(Done),
+        response: responses(Done, [31, 67, 71, 62, 2, 422], { public: true }),
       },
     },
     async (request) => {

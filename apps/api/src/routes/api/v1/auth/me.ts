@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { responses } from '../../../../lib/schemas';
+import { CurrentUserPayload, responses } from '@iot/contracts';
 import { authOf } from '../../../../plugins/guards';
-import { CurrentUserPayload, presentCurrentUser } from '../core/user/schemas';
+import { presentCurrentUser } from '../core/user/present';
 
 /**
  * GET /api/v1/auth/me: the console's start-up current-user call is named auth/me (spec section 7); it
@@ -13,6 +13,7 @@ const meRoute: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['auth'],
+        operationId: 'getAuthenticatedUser',
         summary: 'The signed-in user (same as GET /core/user)',
         response: responses(CurrentUserPayload),
       },

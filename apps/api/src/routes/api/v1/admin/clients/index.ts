@@ -1,14 +1,21 @@
 /** /api/v1/admin/clients: the super admin's client management and impersonation (spec sections 1, 6). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  ClientPayload,
+  CompanyPayload,
+  CurrentUserPayload,
+  IdParams,
+  responses,
+  UpdateClientBody,
+} from '@iot/contracts';
 import { listClients } from '@iot/db/repositories/companies';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../../../plugins/guards';
 import { startImpersonation } from '../../../../../services/impersonation';
 import { changeClient, deleteClient } from '../../../../../services/manage-clients';
-import { CompanyPayload, presentCompany } from '../../core/company/schemas';
-import { CurrentUserPayload, presentCurrentUser } from '../../core/user/schemas';
-import { ClientPayload, presentClient, UpdateClientBody } from './schemas';
+import { presentCompany } from '../../core/company/present';
+import { presentCurrentUser } from '../../core/user/present';
+import { presentClient } from './present';
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -19,8 +26,9 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: requireSuperAdmin,
       schema: {
         tags: ['admin'],
+        operationId: 'listClients',
         summary: 'All clients with user and device counts (super admin)',
-        response: responses(Type.Array(ClientPayload)),
+        response: responses(Type.Array(ClientPayload), [401]),
       },
     },
     async () => ({ payload: (await listClients(db)).map(presentClient) }),
@@ -32,10 +40,11 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: requireSuperAdminManager,
       schema: {
         tags: ['admin'],
+        operationId: 'updateClient',
         summary: 'Block or unblock a client, set its modules (super admin)',
         params: IdParams,
         body: UpdateClientBody,
-        response: responses(CompanyPayload),
+        response: responses(CompanyPayload, [401, 4, 400, 422, 77]),
       },
     },
     async (request) => {
@@ -55,9 +64,10 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: requireSuperAdminManager,
       schema: {
         tags: ['admin'],
+        operationId: 'deleteClient',
         summary: 'Soft-delete a client; its sessions stop working (super admin)',
         params: IdParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [401, 4, 422, 77]),
       },
     },
     async (request) => {
@@ -74,9 +84,10 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preHandler: requireSuperAdminManager,
       schema: {
         tags: ['admin'],
+        operationId: 'impersonateClient',
         summary: 'Act as the client from now on; answers the user acting for it (super admin)',
         params: IdParams,
-        response: responses(CurrentUserPayload),
+        response: responses(CurrentUserPayload, [401, 4, 72, 422]),
       },
     },
     async (request) => {

@@ -3,47 +3,14 @@
  * router, so `alarms` is never read as a device id): GET /alarms, PUT /alarms/{id}/acknowledge.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AlarmPayload, AlarmQuery, IdParams, responses } from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, Nullable, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   acknowledgeCompanyAlarm,
   listCompanyAlarms,
   presentAlarm,
 } from '../../../../../services/alarms-and-messages';
-
-const AlarmPayload = Type.Object({
-  id: Type.Integer(),
-  device_id: Type.Integer(),
-  device_name: Type.String(),
-  rule_id: Nullable(Type.Integer()),
-  rule_name: Nullable(Type.String()),
-  sensor_check_id: Nullable(Type.Integer()),
-  sensor_check_kind: Nullable(Type.String()),
-  state: Type.String({ description: 'raised | acknowledged | cleared' }),
-  level: Type.Integer({ description: 'syslog severity, 4 warning' }),
-  data_field: Nullable(Type.String()),
-  value: Nullable(Type.Number()),
-  message: Nullable(Type.String()),
-  details: Type.Record(Type.String(), Type.Unknown()),
-  raised_at: Type.String({ format: 'date-time' }),
-  acknowledged_at: Nullable(Type.String({ format: 'date-time' })),
-  acknowledged_by: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
-  cleared_at: Nullable(Type.String({ format: 'date-time' })),
-});
-
-const AlarmQuery = Type.Object({
-  state: Type.Optional(
-    Type.Union(
-      ['open', 'raised', 'acknowledged', 'cleared'].map((s) => Type.Literal(s)),
-      {
-        description: 'absent: open alarms and those cleared within the last 24 hours',
-      },
-    ),
-  ),
-  device_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
-});
 
 const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -53,9 +20,10 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['alarms'],
+        operationId: 'listAlarms',
         summary: "The company's open and recently cleared alarms, newest first",
         querystring: AlarmQuery,
-        response: responses(Type.Array(AlarmPayload)),
+        response: responses(Type.Array(AlarmPayload), [422]),
       },
     },
     async (request) => {
@@ -74,9 +42,10 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['alarms'],
+        operationId: 'acknowledgeAlarm',
         summary: 'Acknowledge an alarm; records who and when (any user of the company; 404)',
         params: IdParams,
-        response: responses(AlarmPayload),
+        response: responses(AlarmPayload, [404, 422, 77]),
       },
     },
     async (request) => ({

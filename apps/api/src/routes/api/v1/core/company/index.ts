@@ -1,10 +1,10 @@
 /** /api/v1/core/company/: the acting company's base data (spec section 3). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CompanyPayload, responses, UpdateCompanyBody } from '@iot/contracts';
 import type { CompanyBaseData } from '@iot/db/repositories/companies';
-import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { updateCompany } from '../../../../../services/update-company';
-import { CompanyPayload, presentCompany, UpdateCompanyBody } from './schemas';
+import { presentCompany } from './present';
 
 const COLUMN_OF: Record<string, keyof CompanyBaseData> = {
   name: 'name',
@@ -29,7 +29,14 @@ const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/',
-    { schema: { tags: ['company'], summary: 'The acting company', response: responses(CompanyPayload) } },
+    {
+      schema: {
+        tags: ['company'],
+        operationId: 'getCompany',
+        summary: 'The acting company',
+        response: responses(CompanyPayload),
+      },
+    },
     async (request) => ({ payload: presentCompany(authOf(request).company) }),
   );
 
@@ -38,9 +45,10 @@ const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['company'],
+        operationId: 'updateCompany',
         summary: 'Update the base data (ROLE_MAINUSER or ROLE_ADMIN; 64, 422, 109)',
         body: UpdateCompanyBody,
-        response: responses(CompanyPayload),
+        response: responses(CompanyPayload, [64, 422, 109, 77]),
       },
     },
     async (request) => {

@@ -4,8 +4,15 @@
  * (64). PUT with widgets replaces the layout atomically. Another company's dashboard is 96.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateDashboardBody,
+  DashboardPayload,
+  DeletedPayload,
+  IdParams,
+  responses,
+  UpdateDashboardBody,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createDashboard,
@@ -14,13 +21,7 @@ import {
   listCompanyDashboards,
   updateCompanyDashboard,
 } from '../../../../../services/manage-dashboards';
-import {
-  CreateDashboardBody,
-  DashboardPayload,
-  DeletedPayload,
-  presentDashboard,
-  UpdateDashboardBody,
-} from './schemas';
+import { presentDashboard } from './present';
 
 const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -30,6 +31,7 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'listDashboards',
         summary: "The company's dashboards with their widgets, by position",
         response: responses(Type.Array(DashboardPayload)),
       },
@@ -44,9 +46,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'createDashboard',
         summary: 'Create a dashboard, optionally with widgets (64, 422, 97)',
         body: CreateDashboardBody,
-        response: responses(DashboardPayload),
+        response: responses(DashboardPayload, [64, 422, 97, 77]),
       },
     },
     async (request) => ({
@@ -59,9 +62,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'getDashboard',
         summary: 'One dashboard with its widgets (96)',
         params: IdParams,
-        response: responses(DashboardPayload),
+        response: responses(DashboardPayload, [96, 422]),
       },
     },
     async (request) => ({
@@ -74,10 +78,11 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'updateDashboard',
         summary: 'Rename, move, or replace the whole widget layout in one transaction (64, 96, 422, 98)',
         params: IdParams,
         body: UpdateDashboardBody,
-        response: responses(DashboardPayload),
+        response: responses(DashboardPayload, [64, 96, 422, 98, 77]),
       },
     },
     async (request) => ({
@@ -92,9 +97,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['dashboards'],
+        operationId: 'deleteDashboard',
         summary: 'Delete a dashboard and its widgets (64, 96, 99)',
         params: IdParams,
-        response: responses(DeletedPayload),
+        response: responses(DeletedPayload, [64, 96, 99, 422, 77]),
       },
     },
     async (request) => {

@@ -3,13 +3,19 @@
  * `data` because the repository's .gitignore ignores every `data/` directory (runtime data dirs).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
+import {
+  CurrentPayload,
+  CurrentQuery,
+  IdParams,
+  responses,
+  SeriesPayload,
+  SeriesQuery,
+} from '@iot/contracts';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import { readDeviceCurrentValues } from '../../../../../services/read-current-values';
 import { type DeviceSeries, readDeviceSeries } from '../../../../../services/read-device-data';
 import { parseDataFields } from './fields-param';
-import { CurrentPayload, CurrentQuery, SeriesPayload, SeriesQuery } from './schemas';
 
 const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -19,11 +25,12 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['data'],
+        operationId: 'getDeviceData',
         summary:
           'Data points of a period; more rows than max_points come back as buckets with avg, min, max (10, 10001, 10002)',
         params: IdParams,
         querystring: SeriesQuery,
-        response: responses(SeriesPayload),
+        response: responses(SeriesPayload, [10, 10001, 10002, 422]),
       },
     },
     async (request, reply) => {
@@ -51,10 +58,11 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['data'],
+        operationId: 'getDeviceCurrentValues',
         summary: 'Latest value per field with its time and a stale flag (10)',
         params: IdParams,
         querystring: CurrentQuery,
-        response: responses(CurrentPayload),
+        response: responses(CurrentPayload, [10, 422]),
       },
     },
     async (request) => {

@@ -4,24 +4,24 @@
  * Fastify's router matches before the parametric /core/devices/:id, so `current` is never read as an id.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DevicePositionRecord } from '@iot/db/repositories/dashboards';
-import { Type } from 'typebox';
-import { apiError } from '../../../../../lib/errors';
-import { responses } from '../../../../../lib/schemas';
-import { authOf } from '../../../../../plugins/guards';
-import {
-  listCompanyDevicePositionsJson,
-  readCurrentValuesOfMany,
-} from '../../../../../services/read-dashboard-values';
-import { parseDataFields } from '../device-data/fields-param';
 import {
   MAX_IDS,
   ManyCurrentPayload,
   ManyCurrentQuery,
   PositionItem,
   PositionsQuery,
-  parseIds,
-} from './schemas';
+  responses,
+} from '@iot/contracts';
+import type { DevicePositionRecord } from '@iot/db/repositories/dashboards';
+import { Type } from 'typebox';
+import { apiError } from '../../../../../lib/errors';
+import { authOf } from '../../../../../plugins/guards';
+import {
+  listCompanyDevicePositionsJson,
+  readCurrentValuesOfMany,
+} from '../../../../../services/read-dashboard-values';
+import { parseDataFields } from '../device-data/fields-param';
+import { parseIds } from './ids-param';
 
 function idsOf(value: string): number[] {
   const ids = parseIds(value);
@@ -42,10 +42,11 @@ const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDevicesCurrentValues',
         summary:
           'Latest values of many devices in one call; ids of other companies are listed as missing (422)',
         querystring: ManyCurrentQuery,
-        response: responses(ManyCurrentPayload),
+        response: responses(ManyCurrentPayload, [422]),
       },
     },
     async (request) => {
@@ -65,9 +66,10 @@ const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDevicePositions',
         summary: 'Compact positions of the company’s devices for the map (only devices with a position)',
         querystring: PositionsQuery,
-        response: responses(Type.Array(PositionItem)),
+        response: responses(Type.Array(PositionItem), [422]),
       },
     },
     async (request, reply) => {

@@ -3,10 +3,29 @@
  * the acting company: another company's device id is "not found" (10), never its data.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  BatteryQuery,
+  CredentialsPayload,
+  DeviceListItem,
+  DeviceListQuery,
+  DeviceMapColumns,
+  DevicePayload,
+  IdParams,
+  LogEntry,
+  LogsQuery,
+  MetadataBody,
+  MetadataPayload,
+  MobileDataPayload,
+  MobileDataQuery,
+  NotificationEntry,
+  NotificationsQuery,
+  responses,
+  SeriesPayload,
+  UpdateDeviceBody,
+} from '@iot/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import {
@@ -24,26 +43,7 @@ import { readMobileData } from '../../../../../services/read-mobile-data';
 import { rotateDeviceCredentials } from '../../../../../services/rotate-device-credentials';
 import { setDeviceMetadata } from '../../../../../services/set-device-metadata';
 import { updateDeviceAsActor } from '../../../../../services/update-device';
-import { SeriesPayload } from '../device-data/schemas';
-import {
-  BatteryQuery,
-  CredentialsPayload,
-  DeviceListItem,
-  DeviceListQuery,
-  DeviceMapColumns,
-  DevicePayload,
-  LogEntry,
-  LogsQuery,
-  MetadataBody,
-  MetadataPayload,
-  MobileDataPayload,
-  MobileDataQuery,
-  NotificationEntry,
-  NotificationsQuery,
-  presentDevice,
-  presentDeviceListItem,
-  UpdateDeviceBody,
-} from './schemas';
+import { presentDevice, presentDeviceListItem } from './present';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -55,9 +55,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDevices',
         summary: "The acting company's devices with group and latest values, filtered and sorted",
         querystring: DeviceListQuery,
-        response: responses(Type.Union([Type.Array(DeviceListItem), DeviceMapColumns])),
+        response: responses(Type.Union([Type.Array(DeviceListItem), DeviceMapColumns]), [422]),
       },
       // 10,000 devices of forty fields: fast-json-stringify takes several times as long as JSON.stringify
       // on this shape (open records, nullable fields). presentDeviceListItem builds every object field by
@@ -83,9 +84,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'getDevice',
         summary: 'One device with details; credentials and integration info for admins and main users (10)',
         params: IdParams,
-        response: responses(DevicePayload),
+        response: responses(DevicePayload, [10, 422]),
       },
     },
     async (request) => {
@@ -101,11 +103,12 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'updateDevice',
         summary:
           'Edit a device and its rules, change its state, or (super admin, confirm: true) reassign it (64, 10, 26, 42, 46, 50, 78, 81, 82, 422)',
         params: IdParams,
         body: UpdateDeviceBody,
-        response: responses(DevicePayload),
+        response: responses(DevicePayload, [64, 10, 26, 42, 46, 50, 78, 81, 82, 422, 77]),
       },
     },
     async (request) => {
@@ -133,10 +136,11 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'setDeviceMetadata',
         summary: 'Labels and order of the data fields, sort 1..99999 (64, 10, 422)',
         params: IdParams,
         body: MetadataBody,
-        response: responses(MetadataPayload),
+        response: responses(MetadataPayload, [64, 10, 422, 77]),
       },
     },
     async (request) => {
@@ -154,9 +158,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'rotateDeviceCredentials',
         summary: 'Issue a new device token, shown once (ROLE_ADMIN, ROLE_MAINUSER; 64, 10)',
         params: IdParams,
-        response: responses(CredentialsPayload),
+        response: responses(CredentialsPayload, [64, 10, 422, 77]),
       },
     },
     async (request) => {
@@ -172,10 +177,11 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDeviceLogs',
         summary: 'Device log, newest first; level by name or number (10, 10002, 422)',
         params: IdParams,
         querystring: LogsQuery,
-        response: responses(Type.Array(LogEntry)),
+        response: responses(Type.Array(LogEntry), [10, 10002, 422]),
       },
     },
     async (request) => {
@@ -196,11 +202,12 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDeviceNotifications',
         summary:
           "What the device's rules sent: one entry per delivery attempt and recipient, newest first (10, 10002)",
         params: IdParams,
         querystring: NotificationsQuery,
-        response: responses(Type.Array(NotificationEntry)),
+        response: responses(Type.Array(NotificationEntry), [10, 10002, 422]),
       },
     },
     async (request) => {
@@ -221,10 +228,11 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'getDeviceBattery',
         summary: 'battery_level and battery_voltage history, downsampled like /core/data (10, 10002)',
         params: IdParams,
         querystring: BatteryQuery,
-        response: responses(SeriesPayload),
+        response: responses(SeriesPayload, [10, 10002, 422]),
       },
     },
     async (request) => {
@@ -243,10 +251,11 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'getDeviceMobileData',
         summary: 'Mobile data volume of the SIM and its history (data field mobile_data_volume) (10, 10002)',
         params: IdParams,
         querystring: MobileDataQuery,
-        response: responses(MobileDataPayload),
+        response: responses(MobileDataPayload, [10, 10002, 422]),
       },
     },
     async (request) => {

@@ -1,67 +1,20 @@
 /** Downlinks, registered under /core/devices: POST /{id}/downlink, GET /{id}/downlinks (codes 92-95). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  DownlinkBody,
+  DownlinkPayload,
+  DownlinksQuery,
+  IdParams,
+  responses,
+  SentPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, Nullable, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   listDeviceDownlinks,
   presentDownlink,
   sendDeviceDownlink,
 } from '../../../../../services/device-downlinks';
-
-const DownlinkBody = Type.Object(
-  {
-    // Any text: an unknown command is the catalogue's 92, not a schema failure.
-    command: Type.String({
-      maxLength: 100,
-      description: 'a command of the domain catalogue (ACTION_COMMANDS)',
-    }),
-    params: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), { description: 'e.g. { output: 1, on: true }' }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-/** How a LoRaWAN command's network server report finds it again. */
-const REFERENCE =
-  "ChirpStack's queue item id, or the correlation id the command was pushed to The Things Stack with; " +
-  'null over MQTT';
-
-const SentPayload = Type.Object({
-  id: Type.Integer(),
-  state: Type.String(),
-  command: Type.String(),
-  params: Type.Record(Type.String(), Type.Unknown()),
-  fport: Type.Integer(),
-  encoded: Type.String({ description: 'hex of the bytes sent' }),
-  via: Type.String({
-    description: 'mqtt, or for a LoRaWAN device tts or chirpstack (queued at its network server)',
-  }),
-  topic: Nullable(Type.String({ description: 'the MQTT topic; null for LoRaWAN' })),
-  reference: Nullable(Type.String({ description: REFERENCE })),
-});
-
-const DownlinkPayload = Type.Object({
-  id: Type.Integer(),
-  device_id: Type.Integer(),
-  command: Type.String(),
-  params: Type.Record(Type.String(), Type.Unknown()),
-  encoded: Nullable(Type.String()),
-  fport: Nullable(Type.Integer()),
-  state: Type.String({
-    description:
-      'queued | sent | acknowledged | failed; a LoRaWAN command becomes acknowledged or failed when its network server reports',
-  }),
-  attempts: Type.Integer(),
-  error: Nullable(Type.String()),
-  reference: Nullable(Type.String({ description: REFERENCE })),
-  created_by: Nullable(Type.Integer()),
-  rule_id: Nullable(Type.Integer()),
-  created_at: Type.String({ format: 'date-time' }),
-  sent_at: Nullable(Type.String({ format: 'date-time' })),
-  acknowledged_at: Nullable(Type.String({ format: 'date-time' })),
-});
 
 const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, publishDownlink, config } = app.deps;
@@ -71,10 +24,11 @@ const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['downlinks'],
+        operationId: 'sendDownlink',
         summary: 'Send a command to the device (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 92, 93, 94, 95)',
         params: IdParams,
         body: DownlinkBody,
-        response: responses(SentPayload),
+        response: responses(SentPayload, [64, 10, 92, 93, 94, 95, 422, 77]),
       },
     },
     async (request) => {
@@ -98,10 +52,11 @@ const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['downlinks'],
+        operationId: 'listDownlinks',
         summary: 'Downlink history with states, newest first (10)',
         params: IdParams,
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
-        response: responses(Type.Array(DownlinkPayload)),
+        querystring: DownlinksQuery,
+        response: responses(Type.Array(DownlinkPayload), [10, 422]),
       },
     },
     async (request) => {

@@ -4,8 +4,15 @@
  * The console reloads the device list after a change (devices carry group_id).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateGroupBody,
+  DeletedPayload,
+  GroupPayload,
+  IdParams,
+  responses,
+  UpdateGroupBody,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createGroup,
@@ -14,7 +21,7 @@ import {
   listCompanyGroups,
   updateCompanyGroup,
 } from '../../../../../services/manage-groups';
-import { CreateGroupBody, DeletedPayload, GroupPayload, presentGroup, UpdateGroupBody } from './schemas';
+import { presentGroup } from './present';
 
 const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -24,6 +31,7 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'listGroups',
         summary: "The company's groups with their device ids, sorted by name",
         response: responses(Type.Array(GroupPayload)),
       },
@@ -36,10 +44,11 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'createGroup',
         summary:
           'Add a group, optionally with its devices (64, 422, 49 name taken, 51 device not the company’s)',
         body: CreateGroupBody,
-        response: responses(GroupPayload),
+        response: responses(GroupPayload, [64, 422, 49, 51, 77]),
       },
     },
     async (request) => {
@@ -58,9 +67,10 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'getGroup',
         summary: 'One group with its device ids (46)',
         params: IdParams,
-        response: responses(GroupPayload),
+        response: responses(GroupPayload, [46, 422]),
       },
     },
     async (request) => ({
@@ -73,10 +83,11 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'updateGroup',
         summary: 'Edit a group; device_ids replaces its devices (64, 46, 422, 49, 51)',
         params: IdParams,
         body: UpdateGroupBody,
-        response: responses(GroupPayload),
+        response: responses(GroupPayload, [64, 46, 422, 49, 51, 77]),
       },
     },
     async (request) => {
@@ -95,9 +106,10 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['groups'],
+        operationId: 'deleteGroup',
         summary: 'Delete a group; its devices stay, without a group (64, 46)',
         params: IdParams,
-        response: responses(DeletedPayload),
+        response: responses(DeletedPayload, [64, 46, 422, 77]),
       },
     },
     async (request) => {

@@ -5,8 +5,17 @@
  * downlinks through (same roles); its API token is write-only.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreatedTokenPayload,
+  CreateTokenBody,
+  IdParams,
+  NetworkServerBody,
+  NetworkServerPayload,
+  Nullable,
+  responses,
+  TokenPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, Nullable, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createIntegrationToken,
@@ -19,14 +28,7 @@ import {
   removeCompanyNetworkServer,
   setCompanyNetworkServer,
 } from '../../../../../services/manage-network-server';
-import {
-  CreatedTokenPayload,
-  CreateTokenBody,
-  NetworkServerBody,
-  NetworkServerPayload,
-  presentToken,
-  TokenPayload,
-} from './schemas';
+import { presentToken } from './present';
 
 const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -36,8 +38,9 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['integrations'],
+        operationId: 'listIntegrationTokens',
         summary: "The company's webhook tokens, revoked ones marked (64)",
-        response: responses(Type.Array(TokenPayload)),
+        response: responses(Type.Array(TokenPayload), [64]),
       },
     },
     async (request) => {
@@ -51,9 +54,10 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['integrations'],
+        operationId: 'createIntegrationToken',
         summary: 'Create a webhook token; the answer holds the token once (64, 422)',
         body: CreateTokenBody,
-        response: responses(CreatedTokenPayload),
+        response: responses(CreatedTokenPayload, [64, 422, 77]),
       },
     },
     async (request) => {
@@ -67,9 +71,10 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['integrations'],
+        operationId: 'revokeIntegrationToken',
         summary: 'Revoke a webhook token (64, 404)',
         params: IdParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 404, 422, 77]),
       },
     },
     async (request) => {
@@ -83,8 +88,9 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['integrations'],
+        operationId: 'getNetworkServer',
         summary: 'The LoRaWAN network server for downlinks, without its token; null when none is set (64)',
-        response: responses(Nullable(NetworkServerPayload)),
+        response: responses(Nullable(NetworkServerPayload), [64]),
       },
     },
     async (request) => {
@@ -98,10 +104,11 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['integrations'],
+        operationId: 'setNetworkServer',
         summary:
           'Set the LoRaWAN network server for downlinks; without api_token the stored token stays (64, 422)',
         body: NetworkServerBody,
-        response: responses(NetworkServerPayload),
+        response: responses(NetworkServerPayload, [64, 422, 77]),
       },
     },
     async (request) => {
@@ -115,9 +122,10 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['integrations'],
+        operationId: 'deleteNetworkServer',
         summary:
           'Remove the network server: LoRaWAN devices take no downlinks until one is set again (64, 404)',
-        response: responses(Type.Null()),
+        response: responses(Type.Null(), [64, 404, 77]),
       },
     },
     async (request) => {

@@ -1,30 +1,12 @@
 /** /api/v1/core/module, /modules, /drivers, /support: licensing, device types and the support form. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listDrivers } from '@iot/codecs';
+import { DriverPayload, ModuleEntry, responses, SupportBody } from '@iot/contracts';
 import { MODULES } from '@iot/domain';
 import { Type } from 'typebox';
-import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { sendSupportRequest } from '../../../../../services/send-support-request';
-import { effectiveModules } from '../company/schemas';
-
-const ModuleEntry = Type.Object({ name: Type.String(), licensed: Type.Boolean() });
-const Driver = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  device_type: Type.String(),
-  description: Type.String(),
-  commands: Type.Array(Type.String(), { description: 'downlink commands the driver can encode' }),
-});
-
-const SupportBody = Type.Object(
-  {
-    subject: Type.String({ minLength: 1, maxLength: 200 }),
-    message: Type.String({ minLength: 1, maxLength: 10_000 }),
-    phone: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
-  },
-  { additionalProperties: false },
-);
+import { effectiveModules } from '../company/present';
 
 const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { deps } = app;
@@ -34,6 +16,7 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['company'],
+        operationId: 'listLicensedModules',
         summary: "The acting company's licensed modules (the super admin has all)",
         response: responses(Type.Array(Type.String())),
       },
@@ -46,6 +29,7 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['company'],
+        operationId: 'listModules',
         summary: 'Every module with whether the acting company holds its licence',
         response: responses(Type.Array(ModuleEntry)),
       },
@@ -61,8 +45,9 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['devices'],
+        operationId: 'listDrivers',
         summary: 'Built-in device drivers, one per device type (@iot/codecs)',
-        response: responses(Type.Array(Driver)),
+        response: responses(Type.Array(DriverPayload)),
       },
     },
     async () => ({
@@ -81,9 +66,10 @@ const platformRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['support'],
+        operationId: 'sendSupportRequest',
         summary: 'Send a support request (stored in the audit log and mailed to support)',
         body: SupportBody,
-        response: responses(Type.Object({ ok: Type.Boolean() })),
+        response: responses(Type.Object({ ok: Type.Boolean() }), [422, 77]),
       },
     },
     async (request) => {

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { responses } from '../../../../../lib/schemas';
+import { responses, VersionPayload } from '@iot/contracts';
 
 /**
  * GET /api/v1/core/version: public, the login page shows its first 8 characters. It also tells the console
@@ -13,14 +12,10 @@ const versionRoute: FastifyPluginAsyncTypebox = async (app) => {
       config: { public: true },
       schema: {
         tags: ['platform'],
+        operationId: 'getVersion',
+        security: [],
         summary: 'Backend version (no session needed)',
-        response: responses(
-          Type.Object({
-            version: Type.String(),
-            api: Type.String(),
-            map_style_url: Type.Union([Type.String(), Type.Null()]),
-          }),
-        ),
+        response: responses(VersionPayload, [], { public: true }),
       },
     },
     async () => ({

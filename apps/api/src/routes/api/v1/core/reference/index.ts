@@ -1,12 +1,9 @@
 /** /api/v1/core/countries, states and districts for company addresses, sorted by name. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CountryPayload, IdParams, NamedRefPayload, responses } from '@iot/contracts';
 import { listCountries, listDistricts, listStates } from '@iot/db/repositories/countries';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { IdParams, responses } from '../../../../../lib/schemas';
-
-const Country = Type.Object({ id: Type.Integer(), code: Type.String(), name: Type.String() });
-const NamedRef = Type.Object({ id: Type.Integer(), name: Type.String() });
 
 const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -16,8 +13,9 @@ const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['reference'],
+        operationId: 'listCountries',
         summary: 'Countries sorted by name',
-        response: responses(Type.Array(Country)),
+        response: responses(Type.Array(CountryPayload)),
       },
     },
     async () => ({ payload: await listCountries(db) }),
@@ -28,9 +26,10 @@ const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['reference'],
+        operationId: 'listStates',
         summary: "A country's states sorted by name",
         params: IdParams,
-        response: responses(Type.Array(NamedRef)),
+        response: responses(Type.Array(NamedRefPayload), [422]),
       },
     },
     async (request) => {
@@ -45,9 +44,10 @@ const referenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['reference'],
+        operationId: 'listDistricts',
         summary: "A state's districts sorted by name",
         params: IdParams,
-        response: responses(Type.Array(NamedRef)),
+        response: responses(Type.Array(NamedRefPayload), [422]),
       },
     },
     async (request) => {

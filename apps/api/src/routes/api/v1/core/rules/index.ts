@@ -3,11 +3,10 @@
  * changed through PUT /core/devices/{id} with a `rules` array (devices/index.ts, services/device-rules.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { RuleParams, responses } from '@iot/contracts';
 import { Type } from 'typebox';
-import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { deleteDeviceRule } from '../../../../../services/device-rules';
-import { RuleParams } from './schemas';
 
 const rulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -17,9 +16,10 @@ const rulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['rules'],
+        operationId: 'deleteRule',
         summary: 'Delete a rule with its actions (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 50, 83)',
         params: RuleParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 50, 83, 422, 77]),
       },
     },
     async (request) => {

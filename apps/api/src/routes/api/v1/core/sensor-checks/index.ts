@@ -3,8 +3,16 @@
  * for the given data fields), GET/POST /{id}/sensor_checks, PUT/DELETE /{id}/sensor_checks/{checkId}.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CheckParams,
+  FormBody,
+  FormPayload,
+  IdParams,
+  responses,
+  SensorCheckBody,
+  SensorCheckPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   changeSensorCheck,
@@ -14,7 +22,6 @@ import {
   removeSensorCheck,
   sensorCheckForm,
 } from '../../../../../services/sensor-checks';
-import { CheckParams, FormBody, FormPayload, SensorCheckBody, SensorCheckPayload } from './schemas';
 
 const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -24,9 +31,10 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['sensor checks'],
+        operationId: 'getSensorCheckForm',
         summary: 'Check kinds and the plausible bounds (spec section 5) of the given data fields',
         body: FormBody,
-        response: responses(FormPayload),
+        response: responses(FormPayload, [422, 77]),
       },
     },
     async (request) => ({ payload: sensorCheckForm(request.body.data_fields) }),
@@ -37,9 +45,10 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['sensor checks'],
+        operationId: 'listSensorChecks',
         summary: "The device's sensor checks (10)",
         params: IdParams,
-        response: responses(Type.Array(SensorCheckPayload)),
+        response: responses(Type.Array(SensorCheckPayload), [10, 422]),
       },
     },
     async (request) => {
@@ -53,10 +62,11 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['sensor checks'],
+        operationId: 'createSensorCheck',
         summary: 'Add a sensor check (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 70, 422)',
         params: IdParams,
         body: SensorCheckBody,
-        response: responses(SensorCheckPayload),
+        response: responses(SensorCheckPayload, [64, 10, 70, 422, 77]),
       },
     },
     async (request) => {
@@ -70,10 +80,11 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['sensor checks'],
+        operationId: 'replaceSensorCheck',
         summary: 'Replace a sensor check (64, 10, 404, 70, 422)',
         params: CheckParams,
         body: SensorCheckBody,
-        response: responses(SensorCheckPayload),
+        response: responses(SensorCheckPayload, [64, 10, 404, 70, 422, 77]),
       },
     },
     async (request) => {
@@ -88,9 +99,10 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['sensor checks'],
+        operationId: 'deleteSensorCheck',
         summary: 'Delete a sensor check (64, 10, 404, 70)',
         params: CheckParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 404, 70, 422, 77]),
       },
     },
     async (request) => {

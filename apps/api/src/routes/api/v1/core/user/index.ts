@@ -1,14 +1,13 @@
 /** /api/v1/core/user (the signed-in user), EULA acceptance and leaving impersonation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { AcceptEulaBody, CurrentUserPayload, responses } from '@iot/contracts';
 import { updateUser } from '@iot/db/repositories/users';
 import { withTenant } from '@iot/db/tenant';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import { leaveImpersonation } from '../../../../../services/impersonation';
-import { AcceptEulaBody } from '../users/schemas';
-import { CurrentUserPayload, presentCurrentUser } from './schemas';
+import { presentCurrentUser } from './present';
 
 const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -18,6 +17,7 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['user'],
+        operationId: 'getCurrentUser',
         summary: 'The signed-in user with the acting company',
         response: responses(CurrentUserPayload),
       },
@@ -33,9 +33,10 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['user'],
+        operationId: 'acceptEula',
         summary: 'Accept the terms of use (EULA) for the signed-in user',
         body: Type.Optional(AcceptEulaBody),
-        response: responses(Type.Boolean()),
+        response: responses(Type.Boolean(), [62, 422, 77]),
       },
     },
     async (request) => {
@@ -58,6 +59,7 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { csrf: true },
       schema: {
         tags: ['admin'],
+        operationId: 'leaveImpersonation',
         summary: 'Stop acting as a client; answers the user acting for their own company again',
         response: responses(CurrentUserPayload),
       },

@@ -1,10 +1,17 @@
 /** /api/v1/core/users: the acting company's users (spec sections 6, 7). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  CreateUserBody,
+  IdParams,
+  responses,
+  SetAdminBody,
+  UpdateUserBody,
+  UserPayload,
+} from '@iot/contracts';
 import { findUserById, listUsers } from '@iot/db/repositories/users';
 import { withTenant } from '@iot/db/tenant';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createUser,
@@ -13,7 +20,7 @@ import {
   updateUserAsActor,
 } from '../../../../../services/manage-users';
 import { requestPasswordReset } from '../../../../../services/request-password-reset';
-import { CreateUserBody, presentUser, SetAdminBody, UpdateUserBody, UserPayload } from './schemas';
+import { presentUser } from './present';
 
 function toInput(body: {
   email?: string;
@@ -48,6 +55,7 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'listUsers',
         summary: "The acting company's users",
         response: responses(Type.Array(UserPayload)),
       },
@@ -64,9 +72,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'createUser',
         summary: 'Create a user (ROLE_MAINUSER or ROLE_ADMIN; 64, 73, 54)',
         body: CreateUserBody,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [64, 73, 54, 422, 77]),
       },
     },
     async (request) => {
@@ -92,9 +101,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'getUser',
         summary: "One of the acting company's users (another company's id: 62)",
         params: IdParams,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [62, 422]),
       },
     },
     async (request) => {
@@ -112,10 +122,11 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'updateUser',
         summary: 'Update a user; a plain user may edit only their own profile (64, 73, 54, 62)',
         params: IdParams,
         body: UpdateUserBody,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [64, 73, 54, 62, 422, 77]),
       },
     },
     async (request) => {
@@ -129,10 +140,11 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'setUserAdmin',
         summary: 'Grant or withdraw ROLE_ADMIN (64, 54, 62)',
         params: IdParams,
         body: SetAdminBody,
-        response: responses(UserPayload),
+        response: responses(UserPayload, [64, 54, 62, 422, 77]),
       },
     },
     async (request) => {
@@ -146,9 +158,10 @@ const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['users'],
+        operationId: 'deleteUser',
         summary: 'Delete a user (64, 54, 50103 for oneself, 62)',
         params: IdParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 54, 50103, 62, 422, 77]),
       },
     },
     async (request) => {

@@ -4,8 +4,16 @@
  * PUT/DELETE /{id}/virtual_data_fields/{fieldId}.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import {
+  FieldParams,
+  IdParams,
+  PreviewBody,
+  PreviewPayload,
+  responses,
+  VirtualFieldBody,
+  VirtualFieldPayload,
+} from '@iot/contracts';
 import { Type } from 'typebox';
-import { IdParams, responses } from '../../../../../lib/schemas';
 import { authOf } from '../../../../../plugins/guards';
 import {
   changeVirtualField,
@@ -15,7 +23,6 @@ import {
   previewVirtualField,
   removeVirtualField,
 } from '../../../../../services/virtual-fields';
-import { FieldParams, PreviewBody, PreviewPayload, VirtualFieldBody, VirtualFieldPayload } from './schemas';
 
 const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -25,9 +32,10 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['virtual data fields'],
+        operationId: 'previewVirtualField',
         summary: 'Check a formula against sample data fields and compute it once (88, 89, 90, 91, 10, 84)',
         body: PreviewBody,
-        response: responses(PreviewPayload),
+        response: responses(PreviewPayload, [88, 89, 90, 91, 10, 84, 422, 77]),
       },
     },
     async (request) => ({ payload: await previewVirtualField(db, authOf(request), request.body) }),
@@ -38,9 +46,10 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['virtual data fields'],
+        operationId: 'listVirtualFields',
         summary: "The device's virtual data fields (10)",
         params: IdParams,
-        response: responses(Type.Array(VirtualFieldPayload)),
+        response: responses(Type.Array(VirtualFieldPayload), [10, 422]),
       },
     },
     async (request) => {
@@ -54,10 +63,11 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['virtual data fields'],
+        operationId: 'createVirtualField',
         summary: 'Add a virtual data field (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 85, 88-91)',
         params: IdParams,
         body: VirtualFieldBody,
-        response: responses(VirtualFieldPayload),
+        response: responses(VirtualFieldPayload, [64, 10, 85, 88, 89, 90, 91, 422, 77]),
       },
     },
     async (request) => {
@@ -71,10 +81,11 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['virtual data fields'],
+        operationId: 'updateVirtualField',
         summary: 'Change a virtual data field; omitted keys stay (64, 10, 84, 86, 88-91)',
         params: FieldParams,
         body: VirtualFieldBody,
-        response: responses(VirtualFieldPayload),
+        response: responses(VirtualFieldPayload, [64, 10, 84, 86, 88, 89, 90, 91, 422, 77]),
       },
     },
     async (request) => {
@@ -89,9 +100,10 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['virtual data fields'],
+        operationId: 'deleteVirtualField',
         summary: 'Delete a virtual data field (64, 10, 84, 87)',
         params: FieldParams,
-        response: responses(Type.Object({ id: Type.Integer() })),
+        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 84, 87, 422, 77]),
       },
     },
     async (request) => {

@@ -1,8 +1,8 @@
-import type { DashboardRecord } from '@iot/db/repositories/dashboards';
 import { TIME_RANGES, WIDGET_TYPES } from '@iot/domain';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 const SETTINGS_DOC = `per type: table { device_ids: int[], data_fields: string[] };
+
 line_chart { series: [{ device_id, data_field }], range: ${TIME_RANGES.join('|')} | { tsstart, tsend },
 tab?: day|week|month|year|range }; map { color_by: state|field, data_field? (with field), device_ids? (empty = all) }`;
 
@@ -23,7 +23,9 @@ export const WidgetBody = Type.Object(
 );
 
 const Name = Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 10_000 });
+
 const Widgets = Type.Array(WidgetBody, { maxItems: 1000 });
+
 const Position = Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'order among the dashboards' });
 
 export const CreateDashboardBody = Type.Object(
@@ -63,16 +65,5 @@ export const DashboardPayload = Type.Object({
   widgets: Type.Array(WidgetPayload),
 });
 
-export const DeletedPayload = Type.Object({ id: Type.Integer() });
-
-export function presentDashboard(d: DashboardRecord) {
-  return {
-    id: d.id,
-    name: d.name,
-    position: d.position,
-    created_by: d.createdBy,
-    created_at: d.createdAt.toISOString(),
-    updated_at: d.updatedAt.toISOString(),
-    widgets: d.widgets,
-  };
-}
+export type DashboardResponse = Static<typeof DashboardPayload>;
+export type WidgetResponse = Static<typeof WidgetPayload>;

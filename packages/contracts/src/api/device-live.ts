@@ -1,7 +1,8 @@
-import { Type } from 'typebox';
-import { CurrentPayload } from '../device-data/schemas';
+import { type Static, Type } from 'typebox';
+import { CurrentPayload } from './device-data';
 
 export const IDS_PATTERN = '^\\s*\\d{1,18}(\\s*,\\s*\\d{1,18})*\\s*,?\\s*$';
+
 export const MAX_IDS = 1000;
 
 const Ids = (description: string) => Type.String({ pattern: IDS_PATTERN, maxLength: 20_000, description });
@@ -43,15 +44,5 @@ export const PositionItem = Type.Object({
   value: Type.Optional(Type.Unknown()),
 });
 
-/** Parses `1,2,3` (the pattern already holds); more than MAX_IDS distinct ids is a 422. */
-export function parseIds(value: string): number[] {
-  return [
-    ...new Set(
-      value
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== '')
-        .map(Number),
-    ),
-  ];
-}
+export type ManyCurrentValues = Static<typeof ManyCurrentPayload>;
+export type DevicePosition = Static<typeof PositionItem>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 export const LoginBody = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 254 }),
@@ -20,3 +20,4 @@ export const ResetPasswordBody = Type.Object({
 });
 
 export const Done = Type.Object({ ok: Type.Boolean() });
+export type Done = Static<typeof Done>;

@@ -1,7 +1,6 @@
-import type { ClientSummary } from '@iot/db/repositories/companies';
 import { MODULES } from '@iot/domain';
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 export const ClientPayload = Type.Object({
   id: Type.Integer(),
@@ -17,22 +16,6 @@ export const ClientPayload = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
-export function presentClient(client: ClientSummary) {
-  return {
-    id: client.id,
-    name: client.name,
-    city: client.city,
-    email: client.email,
-    customer_number: client.customerNumber,
-    modules: client.modules,
-    is_nwa: client.isNwa,
-    blocked: client.blocked,
-    user_count: client.userCount,
-    device_count: client.deviceCount,
-    created_at: client.createdAt.toISOString(),
-  };
-}
-
 export const UpdateClientBody = Type.Object(
   {
     blocked: Type.Optional(Type.Boolean()),
@@ -43,3 +26,5 @@ export const UpdateClientBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type Client = Static<typeof ClientPayload>;

@@ -1,7 +1,8 @@
-import type { IntegrationTokenRecord } from '@iot/db/repositories/integration-tokens';
-import { INTEGRATION_TOKEN_KINDS } from '@iot/db/repositories/integration-tokens';
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
+
+/** The repository's INTEGRATION_TOKEN_KINDS (@iot/db): the route passes the kind on, so they cannot drift. */
+export const INTEGRATION_TOKEN_KIND_NAMES = ['chirpstack', 'tts', 'http'] as const;
 
 export const TokenPayload = Type.Object({
   id: Type.Integer(),
@@ -20,23 +21,11 @@ export const CreatedTokenPayload = Type.Object({
 
 export const CreateTokenBody = Type.Object(
   {
-    kind: Type.Union(INTEGRATION_TOKEN_KINDS.map((k) => Type.Literal(k))),
+    kind: Type.Union(INTEGRATION_TOKEN_KIND_NAMES.map((k) => Type.Literal(k))),
     name: Type.String({ maxLength: 1000 }),
   },
   { additionalProperties: false },
 );
-
-export function presentToken(t: IntegrationTokenRecord) {
-  return {
-    id: t.id,
-    kind: t.kind,
-    name: t.name,
-    created_by: t.createdBy,
-    created_at: t.createdAt.toISOString(),
-    last_used_at: t.lastUsedAt ? t.lastUsedAt.toISOString() : null,
-    revoked_at: t.revokedAt ? t.revokedAt.toISOString() : null,
-  };
-}
 
 export const NetworkServerBody = Type.Object(
   {
@@ -62,3 +51,7 @@ export const NetworkServerPayload = Type.Object({
   updated_by: Nullable(Type.Integer()),
   updated_at: Type.String({ format: 'date-time' }),
 });
+
+export type IntegrationToken = Static<typeof TokenPayload>;
+export type CreatedIntegrationToken = Static<typeof CreatedTokenPayload>;
+export type NetworkServer = Static<typeof NetworkServerPayload>;

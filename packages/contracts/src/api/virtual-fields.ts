@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 const NullText = (maxLength: number, description?: string) =>
   Type.Unsafe<string | null>({
@@ -7,6 +7,7 @@ const NullText = (maxLength: number, description?: string) =>
     maxLength,
     ...(description ? { description } : {}),
   });
+
 const Mapping = Type.Unsafe<Record<string, string | number> | null>({
   type: ['object', 'null'],
   additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }] },
@@ -71,3 +72,6 @@ export const FieldParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   fieldId: Type.Integer({ minimum: 1 }),
 });
+
+export type VirtualField = Static<typeof VirtualFieldPayload>;
+export type VirtualPreview = Static<typeof PreviewPayload>;

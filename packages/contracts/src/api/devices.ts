@@ -1,10 +1,8 @@
-import type { DeviceListRecord, DeviceRecord } from '@iot/db/repositories/devices';
-import { DEVICE_SORT_COLUMNS } from '@iot/db/repositories/devices';
 import { BATTERY_BUCKETS, DEVICE_STATES, DEVICE_TARGET_SERVERS } from '@iot/domain';
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
-import { SeriesPayload } from '../device-data/schemas';
-import { RuleInput, RulePayload } from '../rules/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
+import { SeriesPayload } from './device-data';
+import { RuleInput, RulePayload } from './rules';
 
 /**
  * Nullable fields as JSON type lists, not anyOf. In requests: Fastify's Ajv coerces types, and inside anyOf
@@ -14,12 +12,52 @@ import { RuleInput, RulePayload } from '../rules/schemas';
  */
 const NullableOf = <T>(type: string, extra: Record<string, unknown> = {}) =>
   Type.Unsafe<T | null>({ type: [type, 'null'], ...extra });
+
 const NullString = (extra: Record<string, unknown> = {}) => NullableOf<string>('string', extra);
+
 const NullNumber = () => NullableOf<number>('number');
+
 const NullInteger = () => NullableOf<number>('integer');
 
+/**
+ * The list's sort columns. @iot/db's DEVICE_SORT_COLUMNS is the repository's own copy: the API passes the
+ * parsed query to the repository, so a column missing there fails the API's typecheck.
+ */
+export const DEVICE_LIST_SORTS = [
+  'id',
+  'name',
+  'state',
+  'device_type',
+  'serial_number',
+  'last_online_at',
+  'battery_level',
+  'signal_strength',
+  'group',
+  'location',
+  'created_at',
+] as const;
+
 const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
 const Json = Type.Record(Type.String(), Type.Unknown());
+
+/** How a command leaves the platform. */
+export type DownlinkVia = 'mqtt' | 'tts' | 'chirpstack';
+
+/** A metadata entry as PUT /core/devices/{id}/metadata stores it. */
+export interface MetadataEntry {
+  data_field: string;
+  label: string;
+  sort: number;
+}
+
+/**
+ * Open JSON objects with the keys the console reads typed: the same JSON schema as Json (so the
+ * serializer passes every key through), a narrower static type.
+ */
+const OpenJson = <T extends object>() => Type.Unsafe<T & Record<string, unknown>>(Json);
+const DeviceMetadataJson = OpenJson<{ data_fields?: MetadataEntry[] }>();
+const DataFieldsJson = OpenJson<{ data_fields?: unknown[] }>();
 
 export const DeviceListQuery = Type.Object({
   search: Type.Optional(
@@ -33,7 +71,7 @@ export const DeviceListQuery = Type.Object({
   battery: Type.Optional(literals(BATTERY_BUCKETS)),
   field_id: Type.Optional(Type.Integer({ minimum: 1 })),
   parking_area_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  sort: Type.Optional(literals(DEVICE_SORT_COLUMNS)),
+  sort: Type.Optional(literals(DEVICE_LIST_SORTS)),
   order: Type.Optional(literals(['asc', 'desc'])),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
   offset: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -92,7 +130,7 @@ const listProperties = {
   sensor_type: NullInteger(),
   parking_area_id: NullInteger(),
   field_id: NullInteger(),
-  metadata: Json,
+  metadata: DeviceMetadataJson,
   data: Type.Record(Type.String(), Type.Unknown(), {
     description: 'latest value per field (device_current)',
   }),
@@ -123,8 +161,8 @@ export const DeviceMapColumns = Type.Object({
 
 export const DevicePayload = Type.Object({
   ...listProperties,
-  device_details: Json,
-  device_info: Json,
+  device_details: DataFieldsJson,
+  device_info: DataFieldsJson,
   codec_id: Nullable(Type.Integer()),
   rules_count: Type.Integer(),
   rules: Type.Optional(Type.Array(RulePayload, { description: 'the rules with their actions' })),
@@ -143,87 +181,19 @@ export const DevicePayload = Type.Object({
         mqtt_topic: Nullable(Type.String({ description: 'devices/<serial>/up' })),
         active_integration_tokens: Type.Integer(),
         tokens: Type.String({ description: 'call that manages the webhook tokens' }),
-        downlink_via: Nullable(
-          Type.String({
-            description:
-              'how a command leaves: mqtt, tts or chirpstack; null: a LoRaWAN device without a downlink route (93)',
-          }),
+        downlink_via: Type.Unsafe<DownlinkVia | null>(
+          Nullable(
+            Type.String({
+              description:
+                'how a command leaves: mqtt, tts or chirpstack; null: a LoRaWAN device without a downlink route (93)',
+            }),
+          ),
         ),
       },
       { description: 'ROLE_ADMIN and ROLE_MAINUSER only' },
     ),
   ),
 });
-
-function iso(date: Date | null): string | null {
-  return date ? date.toISOString() : null;
-}
-
-export function presentDeviceListItem(d: DeviceListRecord) {
-  return {
-    id: d.id,
-    uuid: d.uuid,
-    name: d.name,
-    description: d.description,
-    comment: d.comment,
-    device_type: d.deviceType,
-    driver_id: d.driverId,
-    serial_number: d.serialNumber,
-    dev_eui: d.devEui,
-    state: d.state,
-    is_active: d.isActive,
-    external_accessible: d.externalAccessible,
-    target_server: d.targetServer,
-    battery_level: d.batteryLevel,
-    battery_voltage: d.batteryVoltage,
-    mains_powered: d.mainsPowered,
-    last_online_at: iso(d.lastOnlineAt),
-    signal_strength: d.signalStrength,
-    rssi: d.rssi,
-    snr: d.snr,
-    group: d.group,
-    group_id: d.group?.id ?? null,
-    location: d.location,
-    latitude: d.latitude,
-    longitude: d.longitude,
-    mobile_data_volume: d.mobileDataVolume,
-    sensor_type: d.sensorType,
-    parking_area_id: d.parkingAreaId,
-    field_id: d.fieldId,
-    metadata: d.metadata,
-    data: d.current,
-    field_times: d.fieldTimes,
-    data_updated_at: iso(d.currentUpdatedAt),
-    relations: { company_id: d.companyId },
-  };
-}
-
-export function presentDevice(
-  d: DeviceRecord,
-  restricted: { activeIntegrationTokens: number; downlinkVia: string | null } | null,
-) {
-  const base = {
-    ...presentDeviceListItem(d),
-    device_details: d.deviceDetails,
-    device_info: d.deviceInfo,
-    codec_id: d.codecId,
-    rules_count: d.rulesCount,
-  };
-  if (!restricted) return base;
-  return {
-    ...base,
-    credentials: { is_set: d.credentialsSet, rotate: `POST /api/v1/core/devices/${d.id}/credentials` },
-    integration: {
-      dev_eui: d.devEui,
-      serial_number: d.serialNumber,
-      uuid: d.uuid,
-      mqtt_topic: d.serialNumber ? `devices/${d.serialNumber}/up` : null,
-      active_integration_tokens: restricted.activeIntegrationTokens,
-      tokens: '/api/v1/core/integrations/tokens',
-      downlink_via: restricted.downlinkVia,
-    },
-  };
-}
 
 const Text = (maxLength: number) => NullableOf<string>('string', { maxLength });
 
@@ -350,3 +320,12 @@ export const MobileDataPayload = Type.Object({
   mobile_data_volume: Nullable(Type.Number({ description: 'bytes used in the current billing period' })),
   history: SeriesPayload,
 });
+
+export type Device = Static<typeof DeviceListItem>;
+export type DeviceDetails = Static<typeof DevicePayload>;
+export type MapDeviceColumns = Static<typeof DeviceMapColumns>;
+export type RotatedCredentials = Static<typeof CredentialsPayload>;
+export type MobileData = Static<typeof MobileDataPayload>;
+export type DeviceLog = Static<typeof LogEntry>;
+export type DeviceNotification = Static<typeof NotificationEntry>;
+export type DeviceMetadata = Static<typeof MetadataPayload>;

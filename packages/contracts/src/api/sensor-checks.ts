@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 const NullNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
 
@@ -47,3 +47,6 @@ export const CheckParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   checkId: Type.Integer({ minimum: 1 }),
 });
+
+export type SensorCheck = Static<typeof SensorCheckPayload>;
+export type SensorCheckForm = Static<typeof FormPayload>;

@@ -1,5 +1,4 @@
-import type { GroupRecord } from '@iot/db/repositories/groups';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 const DeviceIds = Type.Array(Type.Integer({ minimum: 1 }), {
   maxItems: 100_000,
@@ -35,16 +34,4 @@ export const GroupPayload = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const DeletedPayload = Type.Object({ id: Type.Integer() });
-
-export function presentGroup(g: GroupRecord) {
-  return {
-    id: g.id,
-    name: g.name,
-    description: g.description,
-    device_count: g.deviceIds.length,
-    device_ids: g.deviceIds,
-    created_at: g.createdAt.toISOString(),
-    updated_at: g.updatedAt.toISOString(),
-  };
-}
+export type Group = Static<typeof GroupPayload>;

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 const Timestamp = Type.Union([Type.String({ maxLength: 40 }), Type.Number()], {
   description: 'ISO 8601 or epoch milliseconds',
@@ -54,3 +54,7 @@ export const CurrentPayload = Type.Object({
   stale: Type.Record(Type.String(), Type.Boolean(), { description: 'older than 8 hours (spec section 4)' }),
   geo: Nullable(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 })),
 });
+
+export type DataPoint = Static<typeof DataPointSchema>;
+export type DeviceSeries = Static<typeof SeriesPayload>;
+export type CurrentValues = Static<typeof CurrentPayload>;

@@ -1,11 +1,12 @@
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 /**
  * Loose where the domain judges: trigger, operator and channel are any text so that an unknown one is the
  * catalogue's 78 (or a field error) rather than a schema failure; configs are objects checked per channel.
  */
 const NullNumber = Type.Unsafe<number | null>({ type: ['number', 'null'] });
+
 const NullInteger = (extra: Record<string, unknown> = {}) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], ...extra });
 
@@ -106,3 +107,5 @@ export const RuleParams = Type.Object({
   device_id: Type.Integer({ minimum: 1 }),
   rule_id: Type.Integer({ minimum: 1 }),
 });
+
+export type Rule = Static<typeof RulePayload>;

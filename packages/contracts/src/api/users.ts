@@ -1,7 +1,6 @@
-import type { UserRecord } from '@iot/db/repositories/users';
 import { ROLES } from '@iot/domain';
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 export const UserPayload = Type.Object({
   id: Type.Integer(),
@@ -19,25 +18,8 @@ export const UserPayload = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
-export function presentUser(user: UserRecord) {
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    locale: user.locale,
-    roles: user.roles,
-    is_admin: user.roles.includes('ROLE_ADMIN'),
-    is_mainuser: user.roles.includes('ROLE_MAINUSER'),
-    eula_accepted: user.eulaAccepted,
-    require_password_reset: user.requirePasswordReset,
-    phone: user.phone,
-    company_id: user.companyId,
-    last_login: user.lastLoginAt ? user.lastLoginAt.toISOString() : null,
-    created_at: user.createdAt.toISOString(),
-  };
-}
-
 const Role = Type.Union(ROLES.map((r) => Type.Literal(r)));
+
 const Locale = Type.String({ minLength: 2, maxLength: 10, description: 'interface language, e.g. de or en' });
 
 export const CreateUserBody = Type.Object(
@@ -78,3 +60,5 @@ export const AcceptEulaBody = Type.Union([
   Type.Object({ accepted: Type.Optional(Type.Boolean()), eula_accepted: Type.Optional(Type.Boolean()) }),
   Type.Null(),
 ]);
+
+export type User = Static<typeof UserPayload>;

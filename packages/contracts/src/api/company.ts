@@ -1,7 +1,5 @@
-import type { CompanyRecord } from '@iot/db/repositories/companies';
-import { MODULES, SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
-import { Type } from 'typebox';
-import { Nullable } from '../../../../../lib/schemas';
+import { type Static, Type } from 'typebox';
+import { Nullable } from './common';
 
 const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
 
@@ -29,37 +27,6 @@ export const CompanyPayload = Type.Object({
   timezone: Type.String(),
 });
 
-/** The modules a company may use: the super admin company has every module (spec section 6). */
-export function effectiveModules(company: CompanyRecord): string[] {
-  return company.id === SUPER_ADMIN_COMPANY_ID ? [...MODULES] : company.modules;
-}
-
-export function presentCompany(company: CompanyRecord) {
-  return {
-    id: company.id,
-    name: company.name,
-    name2: company.name2,
-    street: company.street,
-    street_number: company.streetNumber,
-    zip: company.zip,
-    city: company.city,
-    district_id: company.districtId,
-    state_id: company.stateId,
-    country_id: company.countryId,
-    country: company.countryCode,
-    phone: company.phone,
-    email: company.email,
-    customer_number: company.customerNumber,
-    logo: company.logo,
-    modules: effectiveModules(company),
-    is_nwa: company.isNwa,
-    blocked: company.blocked,
-    latitude: company.latitude,
-    longitude: company.longitude,
-    timezone: company.timezone,
-  };
-}
-
 /** Base data of spec section 3 a company edits itself; omitted fields stay as they are. */
 export const UpdateCompanyBody = Type.Object(
   {
@@ -81,3 +48,5 @@ export const UpdateCompanyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type Company = Static<typeof CompanyPayload>;
