@@ -11,7 +11,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@iot/config';
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   connectMqttDownlinks,
   createMailer,

@@ -7,8 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '@iot/config';
-import { migrate, openDb } from '@iot/db';
-import { startRollupBuilder } from '@iot/db/rollup-builder';
+import { migrate, openDb, startRollupBuilder } from '@iot/db';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app';
 

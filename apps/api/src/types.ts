@@ -1,7 +1,5 @@
 import type { Config } from '@iot/config';
-import type { Db } from '@iot/db/db';
-import type { CompanyRecord } from '@iot/db/repositories/companies';
-import type { UserRecord } from '@iot/db/repositories/users';
+import type { CompanyRecord, Db, UserRecord } from '@iot/db';
 import type { DownlinkPublish, Mailer } from '@iot/delivery';
 import type { AfterAnswer } from './lib/after-answer';
 import type { LoginThrottle } from './lib/login-throttle';

@@ -21,6 +21,12 @@ export {
   migrate,
   migrations,
 } from './migrate';
+export {
+  type DbMaintenance,
+  type DbMaintenanceOptions,
+  runMaintenancePass,
+  startDbMaintenance,
+} from './maintenance';
 export { checkDbReachable, type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
@@ -312,6 +318,7 @@ export {
   type VirtualFieldRecord,
   type VirtualFieldValues,
 } from './repositories/virtual-fields';
+export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';
 
 // repositories of delivery and notifications

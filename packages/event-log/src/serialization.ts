@@ -53,15 +53,6 @@ export function checkUserHeaders(headers: LogHeaders | undefined): void {
   }
 }
 
-/** Drops the envelope's own headers so consumers see what the producer set. */
-export function userHeaders(all: Iterable<[string, string]>): LogHeaders {
-  const out: Record<string, string> = {};
-  for (const [name, value] of all) {
-    if (!name.toLowerCase().startsWith(RESERVED_PREFIX)) out[name] = value;
-  }
-  return out;
-}
-
 export function validateSubscribeOptions(options: { maxBatch: number; maxWaitMs: number }): void {
   if (!Number.isInteger(options.maxBatch) || options.maxBatch < 1) {
     throw new RangeError('maxBatch must be a positive integer');

@@ -1,5 +1,5 @@
 import type { Db } from '@iot/db';
-import { runMaintenancePass } from '@iot/db/maintenance';
+import { runMaintenancePass } from '@iot/db';
 
 /**
  * The tables as a running platform has them a minute after a bench created its fleet by SQL: vacuumed and

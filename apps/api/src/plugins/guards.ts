@@ -31,11 +31,6 @@ export function isSuperAdmin(auth: AuthContext): boolean {
   return auth.realCompanyId === SUPER_ADMIN_COMPANY_ID;
 }
 
-/** Managing users: ROLE_MAINUSER or ROLE_ADMIN (spec section 6), else code 64. */
-export async function requireManager(request: FastifyRequest): Promise<void> {
-  if (!isManager(authOf(request))) throw apiError('NO_PERMISSION_TO_CREATE_USER');
-}
-
 /** Client management: users of the super admin company (spec section 6); others get 401 (unauthorized). */
 export async function requireSuperAdmin(request: FastifyRequest): Promise<void> {
   if (!isSuperAdmin(authOf(request))) throw apiError('UNAUTHORIZED');

@@ -12,17 +12,17 @@
  */
 
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import type { Queryable } from '@iot/db/db';
-import { findCompany } from '@iot/db/repositories/companies';
-import { rotateSessionId } from '@iot/db/repositories/security';
+import type { Queryable } from '@iot/db';
 import {
   deleteExpiredSessions,
   deleteSession,
+  findCompany,
   findLiveSession,
+  findUserById,
+  rotateSessionId,
   setSessionImpersonation,
   touchSession,
-} from '@iot/db/repositories/sessions';
-import { findUserById } from '@iot/db/repositories/users';
+} from '@iot/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';

@@ -5,22 +5,20 @@
  * that scope answer 404 (code 404) and change nothing. Message answers carry the read and unread counts
  * after the change (spec section 4: reading raises read and lowers unread, deleting lowers read).
  */
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   type AlarmRecord,
   type AlarmState,
   acknowledgeAlarm,
-  findAlarm,
-  listAlarms,
-} from '@iot/db/repositories/alarms';
-import {
   countMessages,
   deleteMessage,
+  findAlarm,
+  listAlarms,
   listMessages,
   type MessageRecord,
   markMessageRead,
-} from '@iot/db/repositories/messages';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 

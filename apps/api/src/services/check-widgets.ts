@@ -9,7 +9,7 @@
  * - map: `{ color_by: 'state'|'field', data_field? (required with field), device_ids? (empty = all) }`
  * Whether the device ids are the company's is checked by the caller in its transaction (`widgetDeviceIds`).
  */
-import type { WidgetInput } from '@iot/db/repositories/dashboards';
+import type { WidgetInput } from '@iot/db';
 import { isVirtualFieldName, TIME_RANGES, WIDGET_TYPES } from '@iot/domain';
 import { apiError } from '../lib/errors';
 

@@ -1,5 +1,5 @@
-import type { Queryable } from '@iot/db/db';
-import { insertSession } from '@iot/db/repositories/sessions';
+import type { Queryable } from '@iot/db';
+import { insertSession } from '@iot/db';
 import { randomToken, sha256 } from '../lib/tokens';
 
 export interface CreatedSession {

@@ -1,7 +1,5 @@
-import type { Db } from '@iot/db/db';
-import { findDevice } from '@iot/db/repositories/devices';
-import { deleteRule } from '@iot/db/repositories/rules';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { deleteRule, findDevice, withTenant } from '@iot/db';
 import { isApiError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';

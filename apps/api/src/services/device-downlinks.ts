@@ -6,10 +6,8 @@
  * network server does not take it). ROLE_ADMIN/ROLE_MAINUSER (90003); a
  * device outside the acting company is 10.
  */
-import type { Db } from '@iot/db/db';
-import { findDevice } from '@iot/db/repositories/devices';
-import { type DownlinkRecord, listDownlinks } from '@iot/db/repositories/downlinks';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { type DownlinkRecord, findDevice, listDownlinks, withTenant } from '@iot/db';
 import { type DownlinkPublish, loadDownlinkDevice, sendDownlink } from '@iot/delivery';
 import { apiError, parseActionCommand } from '@iot/domain';
 import { isManager } from '../plugins/guards';

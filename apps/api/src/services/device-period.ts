@@ -3,7 +3,7 @@
  * or epoch milliseconds. Anything unreadable, or an end before the start, is code 10002 (period type
  * undefined); nothing is guessed from a bad value.
  */
-import type { DataRange } from '@iot/db/repositories/device-data';
+import type { DataRange } from '@iot/db';
 import { apiError } from '../lib/errors';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

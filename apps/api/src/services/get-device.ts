@@ -5,10 +5,8 @@
  * leave (its MQTT topic, The Things Stack, ChirpStack, or nowhere: a LoRaWAN device without a route), so
  * the console's command dialog can say so before anything is sent.
  */
-import type { Db } from '@iot/db/db';
-import { type DeviceRecord, findDevice } from '@iot/db/repositories/devices';
-import { countActiveIntegrationTokens } from '@iot/db/repositories/integration-tokens';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { countActiveIntegrationTokens, type DeviceRecord, findDevice, withTenant } from '@iot/db';
 import { findDownlinkRoute } from '@iot/delivery';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';

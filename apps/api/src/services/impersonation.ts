@@ -3,9 +3,8 @@
  * every later call act for the client. Start and end are written to the client's audit log, and each
  * gives the session a new id (issue #28): the cookie from before no longer works.
  */
-import type { Db } from '@iot/db/db';
-import { findCompany } from '@iot/db/repositories/companies';
-import { recordAuditEvent, setSessionImpersonation } from '@iot/db/repositories/sessions';
+import type { Db } from '@iot/db';
+import { findCompany, recordAuditEvent, setSessionImpersonation } from '@iot/db';
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { rotateSessionCookie } from '../plugins/session';

@@ -4,10 +4,8 @@
  * filter takes a name or a number; a name selects every stored level shown under that name, so the
  * filtered list matches what the console labels.
  */
-import type { Db } from '@iot/db/db';
-import type { DataRange } from '@iot/db/repositories/device-data';
-import { deviceExists, listDeviceLogs } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+import type { DataRange, Db } from '@iot/db';
+import { deviceExists, listDeviceLogs, withTenant } from '@iot/db';
 import { LOG_LEVELS, type LogLevel, logLevelName } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';

@@ -10,11 +10,8 @@
  * and an http action's query string and credentials, which often carry a webhook's secret.
  */
 
-import { listDeviceNotificationLog, type NotificationLogRecord } from '@iot/db';
-import type { Db } from '@iot/db/db';
-import type { DataRange } from '@iot/db/repositories/device-data';
-import { deviceExists } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+import type { DataRange, Db } from '@iot/db';
+import { deviceExists, listDeviceNotificationLog, type NotificationLogRecord, withTenant } from '@iot/db';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 

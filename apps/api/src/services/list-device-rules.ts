@@ -1,6 +1,5 @@
-import type { Db } from '@iot/db/db';
-import { listDeviceRules, type RuleActionRecord, type RuleRecord } from '@iot/db/repositories/rules';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { listDeviceRules, type RuleActionRecord, type RuleRecord, withTenant } from '@iot/db';
 import type { AuthContext } from '../types';
 
 export async function listRulesOfDevice(db: Db, auth: AuthContext, deviceId: number): Promise<RuleRecord[]> {

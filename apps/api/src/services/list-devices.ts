@@ -3,7 +3,7 @@
  * query. Battery buckets use the domain's thresholds (spec section 4: over 80 full, over 50 medium, over
  * 30 low, over 10 empty, 0 to 10 alert); stale means last heard more than 8 hours ago.
  */
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   type BatteryRange,
   type DeviceListFilter,
@@ -11,8 +11,8 @@ import {
   type DeviceSortColumn,
   listDevicePinColumnsJson,
   listDevices,
-} from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { BATTERY_THRESHOLDS, type BatteryBucket, STALE_DATA_HOURS } from '@iot/domain';
 import type { AuthContext } from '../types';
 

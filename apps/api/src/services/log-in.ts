@@ -1,8 +1,14 @@
-import { type CompanyRecord, findCompany } from '@iot/db/repositories/companies';
-import { announceLoginFailures } from '@iot/db/repositories/security';
-import { deleteSession, recordAuditEvent } from '@iot/db/repositories/sessions';
-import { findUserForLogin, recordUserLogin, type UserRecord } from '@iot/db/repositories/users';
-import { withTenant } from '@iot/db/tenant';
+import {
+  announceLoginFailures,
+  type CompanyRecord,
+  deleteSession,
+  findCompany,
+  findUserForLogin,
+  recordAuditEvent,
+  recordUserLogin,
+  type UserRecord,
+  withTenant,
+} from '@iot/db';
 import { apiError, tooManyRequests } from '../lib/errors';
 import { burnPasswordCheck, verifyPassword } from '../lib/passwords';
 import type { AppDeps } from '../types';

@@ -1,7 +1,6 @@
 /** The super admin's client management (spec sections 1, 6): block, license modules, soft delete. */
-import type { Db } from '@iot/db/db';
-import { type ClientChanges, softDeleteCompany, updateClient } from '@iot/db/repositories/companies';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
+import type { Db } from '@iot/db';
+import { type ClientChanges, recordAuditEvent, softDeleteCompany, updateClient } from '@iot/db';
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';

@@ -5,20 +5,20 @@
  * failed write (98) leaves the saved layout exactly as it was. Codes: 96 not found (also for another
  * company's id), 97/98/99 create/update/delete failed, 422 input.
  */
-import type { Db, Queryable } from '@iot/db/db';
+import type { Db, Queryable } from '@iot/db';
 import {
   type DashboardRecord,
   deleteDashboard,
   findDashboard,
   insertDashboard,
   listDashboards,
+  ownedDeviceIds,
+  recordAuditEvent,
   replaceWidgets,
   updateDashboard,
   type WidgetInput,
-} from '@iot/db/repositories/dashboards';
-import { ownedDeviceIds } from '@iot/db/repositories/groups';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { isApiError, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';

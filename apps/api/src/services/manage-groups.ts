@@ -5,7 +5,7 @@
  * from any other group, the group's other devices are unassigned; an id that is not one of the company's
  * devices refuses the whole write (51, nothing changed). Another company's group id is 46 (404).
  */
-import type { Db, Queryable } from '@iot/db/db';
+import type { Db, Queryable } from '@iot/db';
 import {
   deleteGroup,
   findGroup,
@@ -15,11 +15,11 @@ import {
   listGroups,
   lockCompanyGroups,
   ownedDeviceIds,
+  recordAuditEvent,
   setGroupDevices,
   updateGroup,
-} from '@iot/db/repositories/groups';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { FORM_RULES, isApiError, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';

@@ -4,16 +4,16 @@
  * database keeps its sha-256 only. Deleting revokes (the row stays, marked), another company's token
  * id is 404.
  */
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   type IntegrationTokenKind,
   type IntegrationTokenRecord,
   insertIntegrationToken,
   listIntegrationTokens,
+  recordAuditEvent,
   revokeIntegrationToken,
-} from '@iot/db/repositories/integration-tokens';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { FORM_RULES } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/tokens';

@@ -4,16 +4,16 @@
  * ROLE_MAINUSER only (else 90007). The API token is write-only: answers say whether one is set, never what
  * it is; a PUT without it keeps the stored one.
  */
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   deleteNetworkServer,
   getNetworkServer,
   type NetworkServerKind,
   type NetworkServerRecord,
+  recordAuditEvent,
   saveNetworkServer,
-} from '@iot/db/repositories/network-servers';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { FORM_RULES, normaliseNetworkServerUrl } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';

@@ -7,19 +7,20 @@
  * - nobody deletes themselves (50103).
  * A super admin acting for a client counts as its main user.
  */
-import type { Db, Queryable } from '@iot/db/db';
-import { deleteUserSessions, recordAuditEvent } from '@iot/db/repositories/sessions';
+import type { Db, Queryable } from '@iot/db';
 import {
   countMainUsers,
+  deleteUserSessions,
   findUserById,
   insertUser,
   isEmailRegistered,
+  recordAuditEvent,
   softDeleteUser,
   type UserChanges,
   type UserRecord,
   updateUser,
-} from '@iot/db/repositories/users';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { FORM_RULES } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { hashPassword } from '../lib/passwords';

@@ -14,11 +14,15 @@
  * or 82. The schedule must have start before end: the engine could run a window across midnight, but the
  * spec and the rules_schedule_valid constraint do not allow it.
  */
-import type { Db } from '@iot/db/db';
-import { findDevice } from '@iot/db/repositories/devices';
-import { existingRuleIds, type RuleActionValues, type RuleValues } from '@iot/db/repositories/rules';
-import { listVirtualFields } from '@iot/db/repositories/virtual-fields';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import {
+  existingRuleIds,
+  findDevice,
+  listVirtualFields,
+  type RuleActionValues,
+  type RuleValues,
+  withTenant,
+} from '@iot/db';
 import { rule as formRule, parseVirtualFieldName, validate, validateSchedule } from '@iot/domain';
 import { type Rule as EngineRule, validateRule } from '@iot/rules-engine';
 import { apiError } from '../lib/errors';

@@ -3,7 +3,7 @@
  * sms/voice phone numbers, subjects and bodies), http URL, method and headers, remote-control command and
  * parameters (domain's parseActionCommand), and turned into rule_actions columns.
  */
-import type { RuleActionValues } from '@iot/db/repositories/rules';
+import type { RuleActionValues } from '@iot/db';
 import {
   ACTION_COMMANDS,
   type ActionCommandId,

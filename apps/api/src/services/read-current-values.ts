@@ -3,10 +3,8 @@
  * flag (older than 8 hours, spec section 4, via the domain's isStale). A device without data yet answers
  * empty maps: the drawer shows "no data" per field rather than an error toast.
  */
-import type { Db } from '@iot/db/db';
-import { readCurrentValues } from '@iot/db/repositories/device-data';
-import { deviceExists } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { deviceExists, readCurrentValues, withTenant } from '@iot/db';
 import { isStale } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';

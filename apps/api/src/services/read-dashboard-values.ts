@@ -5,13 +5,13 @@
  * answered exactly like unknown ids (listed under `missing`), so nothing of theirs, not even whether an id
  * exists, leaks, and one device removed from the company does not break a whole widget.
  */
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   type DevicePositionFilter,
   listDevicePositionsJson,
   readCurrentValuesOfDevices,
-} from '@iot/db/repositories/dashboards';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { isStale } from '@iot/domain';
 import type { AuthContext } from '../types';
 import type { CurrentValues } from './read-current-values';

@@ -6,20 +6,20 @@
  * the rollups of closed buckets (device_data_rollups, migration 0009) plus the raw rows of the open tail
  * and the range's partial edges. `lastRecord` answers only the newest.
  */
-import type { Db } from '@iot/db/db';
+import type { Db } from '@iot/db';
 import {
   canRollUp,
   countDeviceData,
   type DataBucketRecord,
   type DataRange,
+  deviceExists,
   readCurrentValues,
   readDeviceData,
   readDeviceDataBuckets,
   readDeviceDataBucketsRolledUp,
   readLastDeviceRecord,
-} from '@iot/db/repositories/device-data';
-import { deviceExists } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 import { chooseBucketSeconds } from './choose-bucket';

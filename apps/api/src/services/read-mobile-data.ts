@@ -2,10 +2,8 @@
  * GET /core/devices/{id}/mobile-data: the SIM's data volume of the current billing period
  * (devices.mobile_data_volume) and its history, kept in device data as the field `mobile_data_volume`.
  */
-import type { Db } from '@iot/db/db';
-import type { DataRange } from '@iot/db/repositories/device-data';
-import { findDevice } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+import type { DataRange, Db } from '@iot/db';
+import { findDevice, withTenant } from '@iot/db';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 import { type DeviceSeries, readDeviceSeries } from './read-device-data';

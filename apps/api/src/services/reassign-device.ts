@@ -6,10 +6,8 @@
  * removed first (reassignDevice in @iot/db says which and why), then the device moves, and the move is
  * written to the audit log of both companies.
  */
-import type { Db, Queryable } from '@iot/db/db';
-import { findCompany } from '@iot/db/repositories/companies';
-import { type ReassignmentSummary, reassignDevice } from '@iot/db/repositories/devices';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
+import type { Db, Queryable } from '@iot/db';
+import { findCompany, type ReassignmentSummary, reassignDevice, recordAuditEvent } from '@iot/db';
 import { apiError } from '../lib/errors';
 import { isManager, isSuperAdmin } from '../plugins/guards';
 import type { AuthContext } from '../types';

@@ -1,7 +1,10 @@
-import { findCompany } from '@iot/db/repositories/companies';
-import { insertResetTokenWithinCap } from '@iot/db/repositories/security';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { findUserForLogin, type UserRecord } from '@iot/db/repositories/users';
+import {
+  findCompany,
+  findUserForLogin,
+  insertResetTokenWithinCap,
+  recordAuditEvent,
+  type UserRecord,
+} from '@iot/db';
 import { randomToken, sha256 } from '../lib/tokens';
 import type { AppDeps } from '../types';
 

@@ -1,11 +1,12 @@
-import type { Db } from '@iot/db/db';
-import { deleteUserSessions, recordAuditEvent } from '@iot/db/repositories/sessions';
+import type { Db } from '@iot/db';
 import {
   consumePasswordResetToken,
+  deleteUserSessions,
   findPasswordResetToken,
   findUserSecret,
+  recordAuditEvent,
   setUserPassword,
-} from '@iot/db/repositories/users';
+} from '@iot/db';
 import { apiError } from '../lib/errors';
 import { hashPassword, verifyPassword } from '../lib/passwords';
 import { sha256 } from '../lib/tokens';

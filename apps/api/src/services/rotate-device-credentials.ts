@@ -3,10 +3,8 @@
  * else 90001). 256 random bits; only its sha-256 (hex) is stored in devices.credentials_hash, so the token
  * is shown exactly once, in this answer. The previous token stops working at once.
  */
-import type { Db } from '@iot/db/db';
-import { setDeviceCredentialsHash } from '@iot/db/repositories/devices';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { recordAuditEvent, setDeviceCredentialsHash, withTenant } from '@iot/db';
 import { apiError } from '../lib/errors';
 import { randomToken, sha256 } from '../lib/tokens';
 import { isManager } from '../plugins/guards';

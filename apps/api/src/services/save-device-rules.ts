@@ -1,7 +1,5 @@
-import type { Db, Queryable } from '@iot/db/db';
-import { clearOpenAlarms } from '@iot/db/repositories/alarms';
-import { insertRule, replaceRuleActions, updateRule } from '@iot/db/repositories/rules';
-import { withTenant } from '@iot/db/tenant';
+import type { Db, Queryable } from '@iot/db';
+import { clearOpenAlarms, insertRule, replaceRuleActions, updateRule, withTenant } from '@iot/db';
 import { isApiError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';

@@ -1,6 +1,5 @@
-import type { Db } from '@iot/db/db';
-import { insertSupportRequest } from '@iot/db/repositories/companies';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { insertSupportRequest, withTenant } from '@iot/db';
 import type { Mailer } from '@iot/delivery';
 import type { AuthContext } from '../types';
 

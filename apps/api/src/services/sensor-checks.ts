@@ -9,18 +9,18 @@
  * company is 10, a check outside the device 404; a failed write 70. A check whose condition changes loses its
  * engine state and its open alarm (the alarm described the old condition).
  */
-import type { Db } from '@iot/db/db';
-import { clearOpenAlarms } from '@iot/db/repositories/alarms';
-import { findDevice } from '@iot/db/repositories/devices';
+import type { Db } from '@iot/db';
 import {
+  clearOpenAlarms,
   deleteSensorCheck,
+  findDevice,
   insertSensorCheck,
   listSensorChecks,
   type SensorCheckRecord,
   type SensorCheckValues,
   updateSensorCheck,
-} from '@iot/db/repositories/sensor-checks';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { fieldBounds, isApiError, type ValidationError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';

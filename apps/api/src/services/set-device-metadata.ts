@@ -5,9 +5,8 @@
  * listed twice is a duplicate. Failures answer 422 with `details.fields['data_fields.<i>.<key>']` and
  * change nothing. Stored sorted by sort value. ROLE_ADMIN or ROLE_MAINUSER (editing a device), else 90001.
  */
-import type { Db } from '@iot/db/db';
-import { updateDevice } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import { updateDevice, withTenant } from '@iot/db';
 import { FORM_RULES, hasErrors, type ValidationError, validateObject } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';

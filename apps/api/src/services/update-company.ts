@@ -1,8 +1,11 @@
-import type { Db } from '@iot/db/db';
-import { type CompanyBaseData, updateCompanyBaseData } from '@iot/db/repositories/companies';
-import { isConsistentAddress } from '@iot/db/repositories/countries';
-import { recordAuditEvent } from '@iot/db/repositories/sessions';
-import { withTenant } from '@iot/db/tenant';
+import type { Db } from '@iot/db';
+import {
+  type CompanyBaseData,
+  isConsistentAddress,
+  recordAuditEvent,
+  updateCompanyBaseData,
+  withTenant,
+} from '@iot/db';
 import { DEFAULT_PHONE_COUNTRY, FORM_RULES, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';

@@ -6,9 +6,8 @@
  * edit. A failed write is 42 (33 when reassigning).
  */
 import { listDrivers } from '@iot/codecs';
-import type { Db, Queryable } from '@iot/db/db';
-import { type DeviceChanges, groupExists, updateDevice } from '@iot/db/repositories/devices';
-import { withTenant } from '@iot/db/tenant';
+import type { Db, Queryable } from '@iot/db';
+import { type DeviceChanges, groupExists, updateDevice, withTenant } from '@iot/db';
 import { isApiError, isDeviceState, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';

@@ -7,19 +7,20 @@
  * checks follow the new `virtual.<uuid>.<name>` in the same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db, Queryable } from '@iot/db/db';
-import { type DeviceRecord, findDevice } from '@iot/db/repositories/devices';
-import { renameRuleDataField } from '@iot/db/repositories/rules';
-import { renameSensorCheckDataField } from '@iot/db/repositories/sensor-checks';
+import type { Db, Queryable } from '@iot/db';
 import {
+  type DeviceRecord,
   deleteVirtualField,
+  findDevice,
   insertVirtualField,
   listVirtualFields,
+  renameRuleDataField,
+  renameSensorCheckDataField,
   updateVirtualField,
   type VirtualFieldRecord,
   type VirtualFieldValues,
-} from '@iot/db/repositories/virtual-fields';
-import { withTenant } from '@iot/db/tenant';
+  withTenant,
+} from '@iot/db';
 import { isApiError, virtualFieldName } from '@iot/domain';
 import { computeVirtualFields, type VirtualField, validateVirtualField } from '@iot/rules-engine';
 import { apiError } from '../lib/errors';

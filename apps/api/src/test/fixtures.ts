@@ -5,8 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@iot/db';
-import { type CompanyRecord, findCompany, insertCompany } from '@iot/db/repositories/companies';
-import { insertUser, type UserRecord } from '@iot/db/repositories/users';
+import { type CompanyRecord, findCompany, insertCompany, insertUser, type UserRecord } from '@iot/db';
 import { hashPassword } from '../lib/passwords';
 
 /** Satisfies the password policy of spec section 5 (upper, lower, digit, special, 10+). */

@@ -22,8 +22,3 @@ export interface CompanyNwaRelation {
   /** true when the signed-in company administers this water association */
   is_admin?: boolean;
 }
-
-export interface ApiFailureBody {
-  code?: number;
-  message?: string;
-}

@@ -21,7 +21,6 @@ export type {
 
 export type Device = Pick<DeviceRow, 'id' | 'name' | 'state' | 'is_active'> & Partial<DeviceRow>;
 export type DeviceDetails = Device & Partial<Omit<DeviceDetailsResponse, keyof DeviceRow>>;
-export type DeviceGroupRef = NonNullable<DeviceRow['group']>;
 export type DataPoint = Pick<DataPointResponse, 'created_at' | 'data'> & Partial<DataPointResponse>;
 export type DeviceSeries = Omit<DeviceSeriesResponse, 'points'> & { points: DataPoint[] };
 

@@ -313,7 +313,8 @@ export const BatteryQuery = Type.Object({
   max_points: Type.Optional(Type.Integer({ minimum: 10, maximum: 20_000 })),
 });
 
-export const MobileDataQuery = BatteryQuery;
+/** Same bounds as the battery history. */
+export const MobileDataQuery = Type.Object({ ...BatteryQuery.properties });
 
 export const MobileDataPayload = Type.Object({
   device_id: Type.Integer(),

@@ -134,13 +134,3 @@ export async function readCurrentValues(
     updatedAt: row.updated_at,
   };
 }
-
-// The API's services import these from this module's path.
-export {
-  BUCKET_ORIGIN,
-  type DataBucketRecord,
-  type DataRange,
-  type FieldStats,
-  readDeviceDataBuckets,
-} from './device-data-buckets';
-export { canRollUp, ROLLUP_BUCKET_SECONDS, readDeviceDataBucketsRolledUp } from './device-data-rollups';

@@ -226,15 +226,3 @@ export async function reassignDevice(
   }
   return summary;
 }
-
-// The API's services import these from this module's path.
-export {
-  type BatteryRange,
-  DEVICE_SORT_COLUMNS,
-  type DeviceListFilter,
-  type DeviceListRecord,
-  type DeviceSortColumn,
-  listDevicePinColumnsJson,
-  listDevices,
-} from './device-list';
-export { listDeviceLogs } from './device-logs';

@@ -23,7 +23,6 @@ export const OPERATORS = CONDITION_OPERATORS;
 
 /** Channels the editor offers, in the order of the spec's list plus the http webhook of the API. */
 export const ACTION_CHANNELS = ['email', 'sms', 'voice_message', 'system', 'http', 'remote_control'] as const;
-export type ActionChannel = (typeof ACTION_CHANNELS)[number];
 
 /** Placeholders the notifier fills in email (and other) texts. */
 export const TEXT_PLACEHOLDERS = ['{device}', '{field}', '{value}', '{unit}', '{time}', '{rule}'] as const;

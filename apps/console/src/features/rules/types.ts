@@ -10,8 +10,6 @@ export type {
   VirtualPreview,
 } from '@iot/contracts';
 
-export type RuleSchedule = NonNullable<Rule['schedule']>;
-
 /** An action in the rule form: new ones have no id until saved. */
 export interface RuleAction {
   id?: number;

@@ -2,7 +2,6 @@ import {
   type BatteryBucket,
   batteryLabelKey,
   type LastOnlineBucket,
-  LOG_LEVELS,
   type LogLevel,
   lastOnlineBucket,
   STALE_DATA_HOURS,
@@ -185,8 +184,6 @@ export function LogLevelBadge({ level }: { level: LogLevel }) {
     </span>
   );
 }
-
-export const LOG_LEVEL_NAMES = LOG_LEVELS;
 
 /** A latest value formatted per field and UI locale, with its class label (pF, UV, Beaufort, sector). */
 export function FieldValue({ field, value }: { field: string; value: unknown }) {

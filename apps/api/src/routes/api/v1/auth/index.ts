@@ -11,7 +11,7 @@ import {
   ResetPasswordBody,
   responses,
 } from '@iot/contracts';
-import { deleteSession, recordAuditEvent } from '@iot/db/repositories/sessions';
+import { deleteSession, recordAuditEvent } from '@iot/db';
 import { apiError, tooManyRequests } from '../../../../lib/errors';
 import { sha256 } from '../../../../lib/tokens';
 import { clearSessionCookies, SESSION_COOKIE, setSessionCookies } from '../../../../plugins/session';

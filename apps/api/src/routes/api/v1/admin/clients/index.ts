@@ -8,7 +8,7 @@ import {
   responses,
   UpdateClientBody,
 } from '@iot/contracts';
-import { listClients } from '@iot/db/repositories/companies';
+import { listClients } from '@iot/db';
 import { Type } from 'typebox';
 import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../../../plugins/guards';
 import { startImpersonation } from '../../../../../services/impersonation';

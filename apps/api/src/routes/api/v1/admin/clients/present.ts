@@ -1,4 +1,4 @@
-import type { ClientSummary } from '@iot/db/repositories/companies';
+import type { ClientSummary } from '@iot/db';
 
 export function presentClient(client: ClientSummary) {
   return {

@@ -1,7 +1,7 @@
 /** /api/v1/core/company/: the acting company's base data (spec section 3). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CompanyPayload, responses, UpdateCompanyBody } from '@iot/contracts';
-import type { CompanyBaseData } from '@iot/db/repositories/companies';
+import type { CompanyBaseData } from '@iot/db';
 import { authOf } from '../../../../../plugins/guards';
 import { updateCompany } from '../../../../../services/update-company';
 import { presentCompany } from './present';
@@ -46,9 +46,9 @@ const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['company'],
         operationId: 'updateCompany',
-        summary: 'Update the base data (ROLE_MAINUSER or ROLE_ADMIN; 64, 422, 109)',
+        summary: 'Update the base data (ROLE_MAINUSER or ROLE_ADMIN; 90008, 422, 109)',
         body: UpdateCompanyBody,
-        response: responses(CompanyPayload, [64, 422, 109, 77]),
+        response: responses(CompanyPayload, [90008, 422, 109, 77]),
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import type { CompanyRecord } from '@iot/db/repositories/companies';
+import type { CompanyRecord } from '@iot/db';
 import { MODULES, SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 
 /** The modules a company may use: the super admin company has every module (spec section 6). */

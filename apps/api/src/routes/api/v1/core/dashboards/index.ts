@@ -1,7 +1,7 @@
 /**
  * /api/v1/core/company/dashboards (registered at that prefix): the acting company's dashboards with their
  * widgets (spec sections 2, 3, 6, 7). Everyone in the company reads; ROLE_ADMIN and ROLE_MAINUSER edit
- * (64). PUT with widgets replaces the layout atomically. Another company's dashboard is 96.
+ * (90006). PUT with widgets replaces the layout atomically. Another company's dashboard is 96.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -47,9 +47,9 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['dashboards'],
         operationId: 'createDashboard',
-        summary: 'Create a dashboard, optionally with widgets (64, 422, 97)',
+        summary: 'Create a dashboard, optionally with widgets (90006, 422, 97)',
         body: CreateDashboardBody,
-        response: responses(DashboardPayload, [64, 422, 97, 77]),
+        response: responses(DashboardPayload, [90006, 422, 97, 77]),
       },
     },
     async (request) => ({
@@ -79,10 +79,10 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['dashboards'],
         operationId: 'updateDashboard',
-        summary: 'Rename, move, or replace the whole widget layout in one transaction (64, 96, 422, 98)',
+        summary: 'Rename, move, or replace the whole widget layout in one transaction (90006, 96, 422, 98)',
         params: IdParams,
         body: UpdateDashboardBody,
-        response: responses(DashboardPayload, [64, 96, 422, 98, 77]),
+        response: responses(DashboardPayload, [90006, 96, 422, 98, 77]),
       },
     },
     async (request) => ({
@@ -98,9 +98,9 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['dashboards'],
         operationId: 'deleteDashboard',
-        summary: 'Delete a dashboard and its widgets (64, 96, 99)',
+        summary: 'Delete a dashboard and its widgets (90006, 96, 99)',
         params: IdParams,
-        response: responses(DeletedPayload, [64, 96, 99, 422, 77]),
+        response: responses(DeletedPayload, [90006, 96, 99, 422, 77]),
       },
     },
     async (request) => {

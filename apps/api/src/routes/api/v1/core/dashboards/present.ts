@@ -1,4 +1,4 @@
-import type { DashboardRecord } from '@iot/db/repositories/dashboards';
+import type { DashboardRecord } from '@iot/db';
 
 export function presentDashboard(d: DashboardRecord) {
   return {

@@ -1,4 +1,4 @@
-import { readDeviceDataBuckets } from '@iot/db/repositories/device-data';
+import { readDeviceDataBuckets } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

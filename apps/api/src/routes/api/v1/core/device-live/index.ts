@@ -12,7 +12,7 @@ import {
   PositionsQuery,
   responses,
 } from '@iot/contracts';
-import type { DevicePositionRecord } from '@iot/db/repositories/dashboards';
+import type { DevicePositionRecord } from '@iot/db';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
 import { authOf } from '../../../../../plugins/guards';

@@ -28,19 +28,16 @@ import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
-import {
-  listRulesOfDevice,
-  prepareDeviceRules,
-  presentRule,
-  saveDeviceRules,
-} from '../../../../../services/device-rules';
 import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
 import { listNotificationsOfDevice } from '../../../../../services/list-device-notifications';
+import { listRulesOfDevice, presentRule } from '../../../../../services/list-device-rules';
 import { listCompanyDevicePins, listCompanyDevices } from '../../../../../services/list-devices';
+import { prepareDeviceRules } from '../../../../../services/prepare-device-rules';
 import { readDeviceSeries } from '../../../../../services/read-device-data';
 import { readMobileData } from '../../../../../services/read-mobile-data';
 import { rotateDeviceCredentials } from '../../../../../services/rotate-device-credentials';
+import { saveDeviceRules } from '../../../../../services/save-device-rules';
 import { setDeviceMetadata } from '../../../../../services/set-device-metadata';
 import { updateDeviceAsActor } from '../../../../../services/update-device';
 import { presentDevice, presentDeviceListItem } from './present';
@@ -105,10 +102,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['devices'],
         operationId: 'updateDevice',
         summary:
-          'Edit a device and its rules, change its state, or (super admin, confirm: true) reassign it (64, 10, 26, 42, 46, 50, 78, 81, 82, 422)',
+          'Edit a device and its rules, change its state, or (super admin, confirm: true) reassign it (90001; 90004 with rules; 90002 reassignment by a non-super-admin; 10, 26, 42, 46, 50, 78, 81, 82, 422)',
         params: IdParams,
         body: UpdateDeviceBody,
-        response: responses(DevicePayload, [64, 10, 26, 42, 46, 50, 78, 81, 82, 422, 77]),
+        response: responses(DevicePayload, [90001, 90002, 90004, 10, 26, 42, 46, 50, 78, 81, 82, 422, 77]),
       },
     },
     async (request) => {
@@ -137,10 +134,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['devices'],
         operationId: 'setDeviceMetadata',
-        summary: 'Labels and order of the data fields, sort 1..99999 (64, 10, 422)',
+        summary: 'Labels and order of the data fields, sort 1..99999 (90001, 10, 422)',
         params: IdParams,
         body: MetadataBody,
-        response: responses(MetadataPayload, [64, 10, 422, 77]),
+        response: responses(MetadataPayload, [90001, 10, 422, 77]),
       },
     },
     async (request) => {
@@ -159,9 +156,9 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['devices'],
         operationId: 'rotateDeviceCredentials',
-        summary: 'Issue a new device token, shown once (ROLE_ADMIN, ROLE_MAINUSER; 64, 10)',
+        summary: 'Issue a new device token, shown once (ROLE_ADMIN, ROLE_MAINUSER; 90001, 10)',
         params: IdParams,
-        response: responses(CredentialsPayload, [64, 10, 422, 77]),
+        response: responses(CredentialsPayload, [90001, 10, 422, 77]),
       },
     },
     async (request) => {

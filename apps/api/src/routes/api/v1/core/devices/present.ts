@@ -1,5 +1,5 @@
 import type { DownlinkVia } from '@iot/contracts';
-import type { DeviceListRecord, DeviceRecord } from '@iot/db/repositories/devices';
+import type { DeviceListRecord, DeviceRecord } from '@iot/db';
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;

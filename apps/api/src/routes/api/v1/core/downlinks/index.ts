@@ -25,10 +25,10 @@ const downlinksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['downlinks'],
         operationId: 'sendDownlink',
-        summary: 'Send a command to the device (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 92, 93, 94, 95)',
+        summary: 'Send a command to the device (ROLE_ADMIN, ROLE_MAINUSER; 90003, 10, 92, 93, 94, 95)',
         params: IdParams,
         body: DownlinkBody,
-        response: responses(SentPayload, [64, 10, 92, 93, 94, 95, 422, 77]),
+        response: responses(SentPayload, [90003, 10, 92, 93, 94, 95, 422, 77]),
       },
     },
     async (request) => {

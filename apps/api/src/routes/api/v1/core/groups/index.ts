@@ -1,6 +1,6 @@
 /**
  * /api/v1/core/groups: the acting company's device groups (spec sections 3, 6, 7). Everyone in the
- * company reads; ROLE_ADMIN and ROLE_MAINUSER add, edit and delete (64). Another company's group is 46.
+ * company reads; ROLE_ADMIN and ROLE_MAINUSER add, edit and delete (90005). Another company's group is 46.
  * The console reloads the device list after a change (devices carry group_id).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -46,9 +46,9 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['groups'],
         operationId: 'createGroup',
         summary:
-          'Add a group, optionally with its devices (64, 422, 49 name taken, 51 device not the company’s)',
+          'Add a group, optionally with its devices (90005, 422, 49 name taken, 51 device not the company’s)',
         body: CreateGroupBody,
-        response: responses(GroupPayload, [64, 422, 49, 51, 77]),
+        response: responses(GroupPayload, [90005, 422, 49, 51, 77]),
       },
     },
     async (request) => {
@@ -84,10 +84,10 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['groups'],
         operationId: 'updateGroup',
-        summary: 'Edit a group; device_ids replaces its devices (64, 46, 422, 49, 51)',
+        summary: 'Edit a group; device_ids replaces its devices (90005, 46, 422, 49, 51)',
         params: IdParams,
         body: UpdateGroupBody,
-        response: responses(GroupPayload, [64, 46, 422, 49, 51, 77]),
+        response: responses(GroupPayload, [90005, 46, 422, 49, 51, 77]),
       },
     },
     async (request) => {
@@ -107,9 +107,9 @@ const groupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['groups'],
         operationId: 'deleteGroup',
-        summary: 'Delete a group; its devices stay, without a group (64, 46)',
+        summary: 'Delete a group; its devices stay, without a group (90005, 46)',
         params: IdParams,
-        response: responses(DeletedPayload, [64, 46, 422, 77]),
+        response: responses(DeletedPayload, [90005, 46, 422, 77]),
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import type { GroupRecord } from '@iot/db/repositories/groups';
+import type { GroupRecord } from '@iot/db';
 
 export function presentGroup(g: GroupRecord) {
   return {

@@ -1,6 +1,6 @@
 /**
  * /api/v1/core/integrations/tokens: the company's webhook tokens for ChirpStack v4, The Things Stack v3
- * and http scripts (ROLE_ADMIN and ROLE_MAINUSER only, else 64). The token is shown once, at creation.
+ * and http scripts (ROLE_ADMIN and ROLE_MAINUSER only, else 90007). The token is shown once, at creation.
  * /api/v1/core/integrations/network-server: the LoRaWAN network server that LoRaWAN devices get their
  * downlinks through (same roles); its API token is write-only.
  */
@@ -39,8 +39,8 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['integrations'],
         operationId: 'listIntegrationTokens',
-        summary: "The company's webhook tokens, revoked ones marked (64)",
-        response: responses(Type.Array(TokenPayload), [64]),
+        summary: "The company's webhook tokens, revoked ones marked (90007)",
+        response: responses(Type.Array(TokenPayload), [90007]),
       },
     },
     async (request) => {
@@ -55,9 +55,9 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['integrations'],
         operationId: 'createIntegrationToken',
-        summary: 'Create a webhook token; the answer holds the token once (64, 422)',
+        summary: 'Create a webhook token; the answer holds the token once (90007, 422)',
         body: CreateTokenBody,
-        response: responses(CreatedTokenPayload, [64, 422, 77]),
+        response: responses(CreatedTokenPayload, [90007, 422, 77]),
       },
     },
     async (request) => {
@@ -72,9 +72,9 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['integrations'],
         operationId: 'revokeIntegrationToken',
-        summary: 'Revoke a webhook token (64, 404)',
+        summary: 'Revoke a webhook token (90007, 404)',
         params: IdParams,
-        response: responses(Type.Object({ id: Type.Integer() }), [64, 404, 422, 77]),
+        response: responses(Type.Object({ id: Type.Integer() }), [90007, 404, 422, 77]),
       },
     },
     async (request) => {
@@ -89,8 +89,8 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['integrations'],
         operationId: 'getNetworkServer',
-        summary: 'The LoRaWAN network server for downlinks, without its token; null when none is set (64)',
-        response: responses(Nullable(NetworkServerPayload), [64]),
+        summary: 'The LoRaWAN network server for downlinks, without its token; null when none is set (90007)',
+        response: responses(Nullable(NetworkServerPayload), [90007]),
       },
     },
     async (request) => {
@@ -106,9 +106,9 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['integrations'],
         operationId: 'setNetworkServer',
         summary:
-          'Set the LoRaWAN network server for downlinks; without api_token the stored token stays (64, 422)',
+          'Set the LoRaWAN network server for downlinks; without api_token the stored token stays (90007, 422)',
         body: NetworkServerBody,
-        response: responses(NetworkServerPayload, [64, 422, 77]),
+        response: responses(NetworkServerPayload, [90007, 422, 77]),
       },
     },
     async (request) => {
@@ -124,8 +124,8 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['integrations'],
         operationId: 'deleteNetworkServer',
         summary:
-          'Remove the network server: LoRaWAN devices take no downlinks until one is set again (64, 404)',
-        response: responses(Type.Null(), [64, 404, 77]),
+          'Remove the network server: LoRaWAN devices take no downlinks until one is set again (90007, 404)',
+        response: responses(Type.Null(), [90007, 404, 77]),
       },
     },
     async (request) => {

@@ -1,4 +1,4 @@
-import type { IntegrationTokenRecord } from '@iot/db/repositories/integration-tokens';
+import type { IntegrationTokenRecord } from '@iot/db';
 
 export function presentToken(t: IntegrationTokenRecord) {
   return {

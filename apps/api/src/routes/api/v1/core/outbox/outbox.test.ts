@@ -52,7 +52,7 @@ forEachDb((suite) => {
     );
   }
 
-  it('lists the company’s mail, SMS and calls newest first with their state, to managers only (64)', async () => {
+  it('lists the company’s mail, SMS and calls newest first with their state, to managers only (90009)', async () => {
     const team = await createTeam(suite.db);
     const stranger = await createTeam(suite.db);
     await mail(team.company.id, 'alerts@example.test', 'Alarm 1');
@@ -87,7 +87,7 @@ forEachDb((suite) => {
       ]);
     }
     const plain = await (await signIn(team.plain.email)).get('/api/v1/core/outbox');
-    expect(plain.body.code).toBe(64);
+    expect(plain.body.code).toBe(90009);
   });
 
   it('leaves out mail to another user of the company (a password reset link), not the reader’s own', async () => {

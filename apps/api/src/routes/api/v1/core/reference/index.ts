@@ -1,7 +1,7 @@
 /** /api/v1/core/countries, states and districts for company addresses, sorted by name. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CountryPayload, IdParams, NamedRefPayload, responses } from '@iot/contracts';
-import { listCountries, listDistricts, listStates } from '@iot/db/repositories/countries';
+import { listCountries, listDistricts, listStates } from '@iot/db';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
 

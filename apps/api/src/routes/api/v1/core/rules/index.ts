@@ -1,12 +1,12 @@
 /**
  * DELETE /core/devices/{device_id}/rules/{rule_id} (registered under /core/devices). Rules are created and
- * changed through PUT /core/devices/{id} with a `rules` array (devices/index.ts, services/device-rules.ts).
+ * changed through PUT /core/devices/{id} with a `rules` array (devices/index.ts, services/prepare-device-rules.ts, save-device-rules.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { RuleParams, responses } from '@iot/contracts';
 import { Type } from 'typebox';
 import { authOf } from '../../../../../plugins/guards';
-import { deleteDeviceRule } from '../../../../../services/device-rules';
+import { deleteDeviceRule } from '../../../../../services/delete-device-rule';
 
 const rulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -17,9 +17,9 @@ const rulesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['rules'],
         operationId: 'deleteRule',
-        summary: 'Delete a rule with its actions (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 50, 83)',
+        summary: 'Delete a rule with its actions (ROLE_ADMIN, ROLE_MAINUSER; 90004, 10, 50, 83)',
         params: RuleParams,
-        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 50, 83, 422, 77]),
+        response: responses(Type.Object({ id: Type.Integer() }), [90004, 10, 50, 83, 422, 77]),
       },
     },
     async (request) => {

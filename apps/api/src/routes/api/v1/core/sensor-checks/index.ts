@@ -63,10 +63,10 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['sensor checks'],
         operationId: 'createSensorCheck',
-        summary: 'Add a sensor check (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 70, 422)',
+        summary: 'Add a sensor check (ROLE_ADMIN, ROLE_MAINUSER; 90004, 10, 70, 422)',
         params: IdParams,
         body: SensorCheckBody,
-        response: responses(SensorCheckPayload, [64, 10, 70, 422, 77]),
+        response: responses(SensorCheckPayload, [90004, 10, 70, 422, 77]),
       },
     },
     async (request) => {
@@ -81,10 +81,10 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['sensor checks'],
         operationId: 'replaceSensorCheck',
-        summary: 'Replace a sensor check (64, 10, 404, 70, 422)',
+        summary: 'Replace a sensor check (90004, 10, 404, 70, 422)',
         params: CheckParams,
         body: SensorCheckBody,
-        response: responses(SensorCheckPayload, [64, 10, 404, 70, 422, 77]),
+        response: responses(SensorCheckPayload, [90004, 10, 404, 70, 422, 77]),
       },
     },
     async (request) => {
@@ -100,9 +100,9 @@ const sensorChecksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['sensor checks'],
         operationId: 'deleteSensorCheck',
-        summary: 'Delete a sensor check (64, 10, 404, 70)',
+        summary: 'Delete a sensor check (90004, 10, 404, 70)',
         params: CheckParams,
-        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 404, 70, 422, 77]),
+        response: responses(Type.Object({ id: Type.Integer() }), [90004, 10, 404, 70, 422, 77]),
       },
     },
     async (request) => {

@@ -1,8 +1,7 @@
 /** /api/v1/core/user (the signed-in user), EULA acceptance and leaving impersonation. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AcceptEulaBody, CurrentUserPayload, responses } from '@iot/contracts';
-import { updateUser } from '@iot/db/repositories/users';
-import { withTenant } from '@iot/db/tenant';
+import { updateUser, withTenant } from '@iot/db';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
 import { authOf } from '../../../../../plugins/guards';

@@ -1,5 +1,4 @@
-import type { CompanyRecord } from '@iot/db/repositories/companies';
-import type { UserRecord } from '@iot/db/repositories/users';
+import type { CompanyRecord, UserRecord } from '@iot/db';
 import { presentCompany } from '../company/present';
 import { presentUser } from '../users/present';
 

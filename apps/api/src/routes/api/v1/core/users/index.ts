@@ -8,8 +8,7 @@ import {
   UpdateUserBody,
   UserPayload,
 } from '@iot/contracts';
-import { findUserById, listUsers } from '@iot/db/repositories/users';
-import { withTenant } from '@iot/db/tenant';
+import { findUserById, listUsers, withTenant } from '@iot/db';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
 import { authOf } from '../../../../../plugins/guards';

@@ -1,4 +1,4 @@
-import type { UserRecord } from '@iot/db/repositories/users';
+import type { UserRecord } from '@iot/db';
 
 export function presentUser(user: UserRecord) {
   return {

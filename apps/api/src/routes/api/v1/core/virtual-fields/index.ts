@@ -64,10 +64,10 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['virtual data fields'],
         operationId: 'createVirtualField',
-        summary: 'Add a virtual data field (ROLE_ADMIN, ROLE_MAINUSER; 64, 10, 85, 88-91)',
+        summary: 'Add a virtual data field (ROLE_ADMIN, ROLE_MAINUSER; 90004, 10, 85, 88-91)',
         params: IdParams,
         body: VirtualFieldBody,
-        response: responses(VirtualFieldPayload, [64, 10, 85, 88, 89, 90, 91, 422, 77]),
+        response: responses(VirtualFieldPayload, [90004, 10, 85, 88, 89, 90, 91, 422, 77]),
       },
     },
     async (request) => {
@@ -82,10 +82,10 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['virtual data fields'],
         operationId: 'updateVirtualField',
-        summary: 'Change a virtual data field; omitted keys stay (64, 10, 84, 86, 88-91)',
+        summary: 'Change a virtual data field; omitted keys stay (90004, 10, 84, 86, 88-91)',
         params: FieldParams,
         body: VirtualFieldBody,
-        response: responses(VirtualFieldPayload, [64, 10, 84, 86, 88, 89, 90, 91, 422, 77]),
+        response: responses(VirtualFieldPayload, [90004, 10, 84, 86, 88, 89, 90, 91, 422, 77]),
       },
     },
     async (request) => {
@@ -101,9 +101,9 @@ const virtualFieldsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['virtual data fields'],
         operationId: 'deleteVirtualField',
-        summary: 'Delete a virtual data field (64, 10, 84, 87)',
+        summary: 'Delete a virtual data field (90004, 10, 84, 87)',
         params: FieldParams,
-        response: responses(Type.Object({ id: Type.Integer() }), [64, 10, 84, 87, 422, 77]),
+        response: responses(Type.Object({ id: Type.Integer() }), [90004, 10, 84, 87, 422, 77]),
       },
     },
     async (request) => {
