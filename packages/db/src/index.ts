@@ -1,7 +1,8 @@
 /**
  * The public surface of @iot/db: the `Db` interface and its openers, migrations, `withTenant`, and the
- * repositories, each named by the data it holds. Helpers the repositories share stay inside. Further
- * entry points: `@iot/db/testing` (tests), `@iot/db/maintenance` and `@iot/db/rollup-builder` (timers).
+ * repositories, each named by the data it holds, and the maintenance and rollup timers. Helpers the
+ * repositories share stay inside. The package exports nothing else but `@iot/db/testing` (test
+ * databases) and the PGlite worker's script.
  */
 export type {
   Db,
@@ -13,6 +14,12 @@ export type {
   Unlisten,
 } from './db';
 export {
+  type DbMaintenance,
+  type DbMaintenanceOptions,
+  runMaintenancePass,
+  startDbMaintenance,
+} from './maintenance';
+export {
   loadMigrationsFromDir,
   type MigrateOptions,
   type MigrateResult,
@@ -21,12 +28,6 @@ export {
   migrate,
   migrations,
 } from './migrate';
-export {
-  type DbMaintenance,
-  type DbMaintenanceOptions,
-  runMaintenancePass,
-  startDbMaintenance,
-} from './maintenance';
 export { checkDbReachable, type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
@@ -171,8 +172,13 @@ export {
 export {
   type DownlinkOutcomeRow,
   type DownlinkRecord,
+  type DownlinkTargetRecord,
   expireUnansweredDownlinks,
+  findDownlinkTarget,
+  insertQueuedDownlink,
   listDownlinks,
+  markDownlinkSent,
+  type QueuedDownlink,
   TTS_DOWNLINK_CORRELATION_PREFIX,
   updateDownlinkOutcomes,
 } from './repositories/downlinks';
@@ -202,6 +208,14 @@ export {
   touchIntegrationToken,
 } from './repositories/integration-tokens';
 export {
+  claimJobKeyRows,
+  completeJobKeys,
+  insertJobKeys,
+  type JobKeyClaimRow,
+  purgeExpiredJobKeys,
+  releaseJobKeys,
+} from './repositories/job-keys';
+export {
   type PurgeExpiredLogsOptions,
   purgeExpiredLogs,
   RETAINED_LOGS,
@@ -210,6 +224,7 @@ export {
 export {
   countMessages,
   deleteMessage,
+  insertSystemMessage,
   listMessages,
   type MessageCountsRecord,
   type MessageRecord,
@@ -225,6 +240,33 @@ export {
   type NetworkServerRecord,
   saveNetworkServer,
 } from './repositories/network-servers';
+export {
+  insertNotificationLogEntries,
+  listDeviceNotificationLog,
+  type NotificationLogEntry,
+  type NotificationLogRecord,
+  type NotificationStatus,
+} from './repositories/notification-log';
+export {
+  insertOutboxEmail,
+  insertOutboxEmails,
+  listOutboxEmails,
+  type OutboxEmailEntry,
+  type OutboxEmailRecord,
+} from './repositories/outbox-emails';
+export {
+  listPhoneMessages,
+  type PhoneMessageEntry,
+  type PhoneMessageRecord,
+  savePhoneMessage,
+} from './repositories/outbox-phone-messages';
+export {
+  type ActionDeliveryRecord,
+  type ActionDeliveryRequest,
+  findActionDeliveries,
+  loadCompanyActionDeliveries,
+  type RuleActionDeliveryRow,
+} from './repositories/rule-action-deliveries';
 export {
   type DeviceRef,
   loadRulesWorkerDevices,
@@ -261,6 +303,12 @@ export {
   replaceRuleActions,
   updateRule,
 } from './repositories/rules';
+export {
+  announceLoginFailures,
+  insertResetTokenWithinCap,
+  type LoginFailuresNotice,
+  rotateSessionId,
+} from './repositories/security';
 export {
   deleteSensorCheck,
   insertSensorCheck,
@@ -320,54 +368,3 @@ export {
 } from './repositories/virtual-fields';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';
-
-// repositories of delivery and notifications
-export {
-  type DownlinkTargetRecord,
-  findDownlinkTarget,
-  insertQueuedDownlink,
-  markDownlinkSent,
-  type QueuedDownlink,
-} from './repositories/downlinks';
-export {
-  claimJobKeyRows,
-  completeJobKeys,
-  insertJobKeys,
-  type JobKeyClaimRow,
-  purgeExpiredJobKeys,
-  releaseJobKeys,
-} from './repositories/job-keys';
-export { insertSystemMessage } from './repositories/messages';
-export {
-  insertNotificationLogEntries,
-  listDeviceNotificationLog,
-  type NotificationLogEntry,
-  type NotificationLogRecord,
-  type NotificationStatus,
-} from './repositories/notification-log';
-export {
-  insertOutboxEmail,
-  insertOutboxEmails,
-  listOutboxEmails,
-  type OutboxEmailEntry,
-  type OutboxEmailRecord,
-} from './repositories/outbox-emails';
-export {
-  listPhoneMessages,
-  type PhoneMessageEntry,
-  type PhoneMessageRecord,
-  savePhoneMessage,
-} from './repositories/outbox-phone-messages';
-export {
-  type ActionDeliveryRecord,
-  type ActionDeliveryRequest,
-  findActionDeliveries,
-  loadCompanyActionDeliveries,
-  type RuleActionDeliveryRow,
-} from './repositories/rule-action-deliveries';
-export {
-  announceLoginFailures,
-  insertResetTokenWithinCap,
-  type LoginFailuresNotice,
-  rotateSessionId,
-} from './repositories/security';
