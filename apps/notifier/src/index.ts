@@ -1,6 +1,6 @@
 import type { Config } from '@iot/config';
 import type { NotifyActionPayload } from '@iot/contracts';
-import type { Db } from '@iot/db';
+import { checkDbReachable, type Db } from '@iot/db';
 import {
   connectMqttDownlinks,
   createMailer,
@@ -112,7 +112,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
   const { config, db } = options;
   const log = options.log.child({ app: 'notifier' });
   // Fail fast when the database is unreachable rather than on the first job.
-  await db.query('SELECT 1');
+  await checkDbReachable(db);
 
   const ownQueue = options.queue === undefined;
   const queue = options.queue ?? openJobQueue(config, { db });

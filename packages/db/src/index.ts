@@ -148,6 +148,8 @@ export {
   type DeviceSortColumn,
   listDevicePinColumnsJson,
   listDevices,
+  listSimulatableDevices,
+  type SimulatableDeviceRecord,
 } from './repositories/device-list';
 export {
   type DeviceLogQuery,

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { listDrivers } from '@iot/codecs';
-import type { Db } from '@iot/db';
+import { type Db, listSimulatableDevices, setDeviceCredentialsHash } from '@iot/db';
 import type { Logger, Service } from '@iot/runtime';
 import type { SimDevice } from './build-uplink.js';
 import { runSimulation } from './run-simulation.js';
@@ -32,21 +32,17 @@ export interface DemoFleetOptions {
  * does). This replaces tokens issued earlier for these devices; the demo company is sample data.
  */
 async function issueTokens(db: Db, companyId: number, count: number): Promise<SimDevice[]> {
-  const { rows } = await db.query<Omit<SimDevice, 'token'>>(
-    `SELECT id::int AS id, uuid::text AS uuid, name, device_type, driver_id FROM devices
-     WHERE company_id = $1 AND state <> 'disposed' AND (driver_id IS NULL OR driver_id = ANY($3::text[]))
-     ORDER BY id DESC LIMIT $2`,
-    [companyId, count, listDrivers().map((d) => d.id)],
+  const rows = await listSimulatableDevices(
+    db,
+    companyId,
+    count,
+    listDrivers().map((d) => d.id),
   );
   const devices: SimDevice[] = [];
   for (const row of rows) {
     const token = randomBytes(32).toString('base64url');
     const hash = createHash('sha256').update(token).digest('hex');
-    await db.query('UPDATE devices SET credentials_hash = $3 WHERE company_id = $1 AND id = $2', [
-      companyId,
-      row.id,
-      hash,
-    ]);
+    await setDeviceCredentialsHash(db, companyId, row.id, hash);
     devices.push({ ...row, token });
   }
   return devices;

@@ -329,3 +329,31 @@ export async function listDevicePinColumnsJson(
   );
   return rows[0]!.body;
 }
+
+/** A device the demo fleet can drive: one whose uplinks ingest can decode. */
+export interface SimulatableDeviceRecord {
+  id: number;
+  uuid: string;
+  name: string;
+  device_type: string | null;
+  driver_id: string | null;
+}
+
+/**
+ * The company's newest `limit` devices in service whose driver is one of `driverIds` or none (plain
+ * JSON uplinks), for the in-process demo fleet.
+ */
+export async function listSimulatableDevices(
+  q: Queryable,
+  companyId: number,
+  limit: number,
+  driverIds: readonly string[],
+): Promise<SimulatableDeviceRecord[]> {
+  const { rows } = await q.query<SimulatableDeviceRecord>(
+    `SELECT id::int AS id, uuid::text AS uuid, name, device_type, driver_id FROM devices
+     WHERE company_id = $1 AND state <> 'disposed' AND (driver_id IS NULL OR driver_id = ANY($3::text[]))
+     ORDER BY id DESC LIMIT $2`,
+    [companyId, limit, driverIds],
+  );
+  return rows;
+}
