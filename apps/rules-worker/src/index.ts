@@ -1,5 +1,5 @@
 import type { Config } from '@iot/config';
-import type { NotifyActionPayload } from '@iot/contracts';
+import type { NotifyActionPayload } from '@iot/contracts/jobs';
 import { checkDbReachable, type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, openEventLog } from '@iot/event-log';
 import {

@@ -1,4 +1,4 @@
-import type { NotifyActionPayload } from '@iot/contracts';
+import type { NotifyActionPayload } from '@iot/contracts/jobs';
 import {
   type AlarmClearRow,
   type AlarmRow,

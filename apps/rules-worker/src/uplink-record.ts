@@ -1,7 +1,7 @@
-import type { RuleUplink } from '@iot/contracts';
+import type { RuleUplink } from '@iot/contracts/uplinks';
 import type { LogRecord } from '@iot/event-log';
 
-export { RULES_WORKER_GROUP, type RuleUplink, UPLINKS_TOPIC } from '@iot/contracts';
+export { RULES_WORKER_GROUP, type RuleUplink, UPLINKS_TOPIC } from '@iot/contracts/uplinks';
 
 /** An uplink with where it sits in the log (for replay detection, see log-cursor.ts). */
 export interface PositionedUplink {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DecodeResult } from '@iot/codecs';
-import type { UplinkEnvelope, UplinkSource } from '@iot/contracts';
+import type { UplinkEnvelope, UplinkSource } from '@iot/contracts/uplinks';
 import {
   decodeUplink,
   decodeUplinkSync,

@@ -1,4 +1,4 @@
-import type { UplinkEnvelope } from '@iot/contracts';
+import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import type { Logger } from '@iot/runtime';
 import type { SandboxHolder } from '../decode/decode-uplink.js';
 import type { DeviceDirectory } from '../devices/device-directory.js';

@@ -1,4 +1,4 @@
-import type { UplinkEnvelope } from '@iot/contracts';
+import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import { createInProcessEventLog, type EventLog } from '@iot/event-log';
 import { describe, expect, it } from 'vitest';
 import { UplinkPublisher } from './uplink-publisher.js';

@@ -1,4 +1,4 @@
-import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts';
+import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts/uplinks';
 import type { EventLog } from '@iot/event-log';
 
 export interface UplinkPublisherOptions {

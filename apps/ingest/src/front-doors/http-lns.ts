@@ -4,7 +4,7 @@
  * only, so another company's DevEUI is an unknown device.
  */
 
-import type { DownlinkOutcome, UplinkEnvelope, UplinkSource } from '@iot/contracts';
+import type { DownlinkOutcome, UplinkEnvelope, UplinkSource } from '@iot/contracts/uplinks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import {

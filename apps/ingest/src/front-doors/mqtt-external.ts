@@ -14,7 +14,7 @@
  * `max_inflight_messages` would be the limit there).
  */
 import { hostname } from 'node:os';
-import type { UplinkEnvelope } from '@iot/contracts';
+import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import mqtt, { type MqttClient } from 'mqtt';
 import { buildUplinkEnvelope, buildUplinkEnvelopeSync } from '../accept/build-uplink-envelope.js';
 import { type IngestContext, refusalFor, submitEnvelope } from '../accept/ingest-context.js';

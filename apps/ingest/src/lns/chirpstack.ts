@@ -5,7 +5,7 @@
  * it names; location and integration events are acknowledged and logged by the process only.
  */
 
-import type { DownlinkOutcome } from '@iot/contracts';
+import type { DownlinkOutcome } from '@iot/contracts/uplinks';
 import { DEVICE_LOG_LEVEL, DOWNLINK_NOT_ACKNOWLEDGED_CHIRPSTACK } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';
 import {

@@ -4,7 +4,7 @@
  * DevEUI can also come from the URL (`?dev_eui={{.DevEUI}}` in the webhook's path template).
  */
 
-import type { DownlinkOutcome } from '@iot/contracts';
+import type { DownlinkOutcome } from '@iot/contracts/uplinks';
 import { TTS_DOWNLINK_CORRELATION_PREFIX } from '@iot/db';
 import { DEVICE_LOG_LEVEL, DOWNLINK_TTS_FAILED_PREFIX } from '@iot/domain';
 import { normalizeDevEui } from '../devices/device-directory.js';

@@ -1,4 +1,4 @@
-import type { UplinkEnvelope } from '@iot/contracts';
+import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import { describe, expect, it } from 'vitest';
 import { buildBatchRows, isCanonicalTime, isUplinkEnvelope } from './build-batch-rows.js';
 

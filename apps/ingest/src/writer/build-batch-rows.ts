@@ -1,4 +1,4 @@
-import type { UplinkEnvelope } from '@iot/contracts';
+import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import type {
   DeviceCurrentRow,
   DeviceDataRow,

@@ -1,4 +1,4 @@
-import type { UplinkEnvelope } from '@iot/contracts';
+import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import { forEachDb } from '@iot/db/testing';
 import { createInProcessEventLog } from '@iot/event-log';
 import { pino } from 'pino';

@@ -1,4 +1,4 @@
-import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts';
+import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts/uplinks';
 import { type Db, writeIngestBatch } from '@iot/db';
 import type { EventLog, LogRecord, Subscription } from '@iot/event-log';
 import { coalesce, type Logger } from '@iot/runtime';
