@@ -13,7 +13,12 @@ import { type EmbeddedBroker, type MqttLimits, startEmbeddedBroker } from './fro
 import { startExternalMqtt } from './front-doors/mqtt-external.js';
 import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
 
-export { UPLINKS_TOPIC, type UplinkEnvelope, type UplinkKind, type UplinkSource } from '@iot/contracts/uplinks';
+export {
+  UPLINKS_TOPIC,
+  type UplinkEnvelope,
+  type UplinkKind,
+  type UplinkSource,
+} from '@iot/contracts/uplinks';
 export { DeviceDirectory } from './devices/device-directory.js';
 export { type IngestHttpOptions, ingestHttpRoutes } from './front-doors/http.js';
 export { INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
