@@ -7,42 +7,13 @@
  * Mail addressed to another user of the company than the reader (a password reset link, an alarm mail to a
  * colleague's own address) is left out: an admin must not be able to read another user's reset link here.
  */
+import type { OutboxEmailEntry, OutboxPhoneMessageEntry } from '@iot/contracts';
 import { type Db, listOutboxEmails, listPhoneMessages, withTenant } from '@iot/db';
 import type { AuthContext } from '../types';
 
 export const OUTBOX_DEFAULT_LIMIT = 100;
 
-export interface OutboxEmail {
-  id: number;
-  recipients: string[];
-  cc: string[];
-  subject: string;
-  body: string;
-  state: OutboxState;
-  error: string | null;
-  sent_at: string | null;
-  created_at: string;
-}
-
-export interface OutboxPhoneMessage {
-  id: number;
-  channel: 'sms' | 'voice';
-  recipient: string;
-  body: string;
-  voice_language: string | null;
-  device_id: number | null;
-  device_name: string | null;
-  rule_id: number | null;
-  rule_name: string | null;
-  reference: string | null;
-  state: OutboxState;
-  error: string | null;
-  sent_at: string | null;
-  created_at: string;
-}
-
-/** unsent: kept because no provider is configured; sent: handed over; failed: the provider refused it. */
-export type OutboxState = 'unsent' | 'sent' | 'failed';
+type OutboxState = OutboxEmailEntry['state'];
 
 const iso = (value: Date | null) => (value === null ? null : value.toISOString());
 const stateOf = (sentAt: Date | null, error: string | null): OutboxState =>
@@ -52,7 +23,7 @@ export async function listOutbox(
   db: Db,
   auth: AuthContext,
   limit = OUTBOX_DEFAULT_LIMIT,
-): Promise<{ emails: OutboxEmail[]; phone_messages: OutboxPhoneMessage[] }> {
+): Promise<{ emails: OutboxEmailEntry[]; phone_messages: OutboxPhoneMessageEntry[] }> {
   return withTenant(db, auth.companyId, async (tx) => {
     const emails = await listOutboxEmails(tx, auth.companyId, auth.user.id, limit);
     const phones = await listPhoneMessages(tx, auth.companyId, limit);
