@@ -31,6 +31,19 @@ describe('usageSteps', () => {
     expect(steps.map((s) => s.counterDropped)).toEqual([false, true, false]);
   });
 
+  it('counts a counter that only steps back a little as no use, not as a reset', () => {
+    const steps = usageSteps(
+      [
+        { at: at('2026-05-01T10:00:00Z'), value: 2000 },
+        { at: at('2026-05-01T11:00:00Z'), value: 1990 },
+        { at: at('2026-05-01T12:00:00Z'), value: 1995 },
+      ],
+      m3,
+    );
+    expect(steps.map((s) => s.volume)).toEqual([0, 5]);
+    expect(steps[0]?.counterDropped).toBe(true);
+  });
+
   it('counts a rollover across the register’s wrap', () => {
     const steps = usageSteps(
       [

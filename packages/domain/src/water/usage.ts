@@ -31,10 +31,13 @@ export interface UsageStep {
 
 const UNIT_TO_M3 = { m3: 1, l: 0.001 } as const;
 
+/** A drop to at most this share of the previous reading is a reset (a new or cleared meter). */
+const RESET_RATIO = 0.5;
+
 /**
  * Steps between consecutive readings. A counter that drops is never negative use: with `rolloverAt` and a
- * previous value in its last tenth it wrapped (max − previous + new), otherwise it was reset and the new
- * value is what was drawn since the reset.
+ * previous value in its last tenth it wrapped (max − previous + new); a drop to half or less was a reset and
+ * the new value is what was drawn since; a smaller step back drew nothing.
  */
 export function usageSteps(readings: readonly CounterReading[], meter: MeterSettings): UsageStep[] {
   const toM3 = meter.meterFactor * UNIT_TO_M3[meter.unit];
@@ -47,7 +50,10 @@ export function usageSteps(readings: readonly CounterReading[], meter: MeterSett
     const dropped = delta < 0;
     if (dropped) {
       const wrapped = meter.rolloverAt !== undefined && prev.value >= meter.rolloverAt * 0.9;
-      delta = wrapped ? meter.rolloverAt! - prev.value + cur.value : cur.value;
+      // A reset starts again near zero; a counter that only stepped back a little (a corrected or jittering
+      // reading) drew nothing, and counting its whole value would invent a year's water in an hour.
+      const reset = cur.value <= prev.value * RESET_RATIO;
+      delta = wrapped ? meter.rolloverAt! - prev.value + cur.value : reset ? cur.value : 0;
     }
     steps.push({ from: prev.at, to: cur.at, volume: Math.max(0, delta) * toM3, counterDropped: dropped });
   }

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import { formatDateTime, formatNumber } from '../../../lib/format';
+import { formatDateTime, formatNumber, localeTag } from '../../../lib/format';
 import { useSharedDevices, useWaterDetails, useWaterUsage } from '../api/water-api';
 import { Sparkline } from './sparkline';
 import { useWaterId } from './use-water-id';
@@ -16,6 +16,11 @@ function Gauge({ value, max, testId }: { value: number; max: number | null; test
       <div className={`h-2 rounded ${colour}`} style={{ width: `${share}%` }} />
     </div>
   );
+}
+
+/** A date in the association's time zone (the water year's first and last day). */
+function formatLocalDate(iso: string, timeZone: string, lang: string): string {
+  return new Intl.DateTimeFormat(localeTag(lang), { dateStyle: 'medium', timeZone }).format(new Date(iso));
 }
 
 function age(minutes: number | null, lang: string, t: (k: string, o?: object) => string): string {
@@ -69,7 +74,8 @@ export function WaterDashboardPage() {
               <CardTitle>{t('water.water-year')}</CardTitle>
             </CardHeader>
             <CardContent className="text-sm">
-              {formatDateTime(u.year_start, lang)} – {formatDateTime(u.year_end, lang)}
+              {formatLocalDate(u.year_start, u.time_zone, lang)} –{' '}
+              {formatLocalDate(new Date(new Date(u.year_end).getTime() - 1).toISOString(), u.time_zone, lang)}
               <div className="text-muted-foreground">{u.time_zone}</div>
             </CardContent>
           </Card>
