@@ -6,6 +6,7 @@
 import type {
   MeterHistory,
   NwaDetails,
+  NwaDirectoryEntry,
   NwaMember,
   NwaRequest,
   NwaSummary,
@@ -28,6 +29,14 @@ export const waterListQueryOptions = (enabled = true) =>
 
 export function useWaterAssociations(enabled = true) {
   return useQuery(waterListQueryOptions(enabled));
+}
+
+export function useWaterDirectory(enabled: boolean) {
+  return useQuery({
+    queryKey: [...KEY, 'directory'],
+    queryFn: () => api<NwaDirectoryEntry[]>('/nwa/directory'),
+    enabled,
+  });
 }
 
 export function useWaterDetails(id: number | null) {

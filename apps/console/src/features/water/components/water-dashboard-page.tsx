@@ -1,5 +1,9 @@
+import type { NwaDetails } from '@iot/contracts';
+import { SettingsIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
+import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { formatDateTime, formatNumber, localeTag } from '../../../lib/format';
@@ -7,6 +11,7 @@ import { useSharedDevices, useWaterDetails, useWaterUsage } from '../api/water-a
 import { Sparkline } from './sparkline';
 import { useWaterId } from './use-water-id';
 import { formatM3, formatPercent } from './water-format';
+import { WaterSettingsForm } from './water-settings-form';
 
 function Gauge({ value, max, testId }: { value: number; max: number | null; testId: string }) {
   const share = max ? Math.min(100, (value / max) * 100) : 0;
@@ -38,9 +43,30 @@ export function WaterDashboardPage() {
   const usage = useWaterUsage(id);
   const shared = useSharedDevices(id);
   const u = usage.data;
+  const overlay = useOverlay();
+  const openSettings = (nwa: NwaDetails) =>
+    overlay.openDialog({
+      title: t('water.settings'),
+      testId: 'water-settings-dialog',
+      render: (close) => <WaterSettingsForm nwa={nwa} onDone={close} />,
+    });
   return (
     <div className="flex flex-col gap-4" data-testid="water-dashboard-page">
-      <PageHeader title={details.data?.name ?? t('page.water-dashboard')} />
+      <PageHeader
+        title={details.data?.name ?? t('page.water-dashboard')}
+        actions={
+          details.data?.is_admin && (
+            <Button
+              variant="outline"
+              onClick={() => openSettings(details.data!)}
+              data-testid="water-settings"
+            >
+              <SettingsIcon />
+              {t('water.settings')}
+            </Button>
+          )
+        }
+      />
       {u && (
         <div className="grid gap-4 md:grid-cols-3">
           <Card>

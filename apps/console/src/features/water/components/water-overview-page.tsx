@@ -4,13 +4,18 @@ import { PageHeader } from '../../../components/shell/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { useCurrentUser } from '../../../lib/auth';
+import { canEdit } from '../../../lib/roles';
 import { useWaterAssociations } from '../api/water-api';
+import { JoinWaterAssociation } from './join-water-association';
 
 /** /water (the associations the company is or belongs to) and /admin/water (the super admin: every one). */
 export function WaterOverviewPage({ admin = false }: { admin?: boolean }) {
   const { t } = useTranslation();
   const list = useWaterAssociations();
   const rows = list.data ?? [];
+  const user = useCurrentUser();
+  const mayJoin = !admin && !user?.company.is_nwa && canEdit(user?.roles);
   return (
     <div className="flex flex-col gap-4" data-testid="water-overview-page">
       <PageHeader title={t(admin ? 'page.admin-water' : 'page.water-overview')} />
@@ -61,6 +66,7 @@ export function WaterOverviewPage({ admin = false }: { admin?: boolean }) {
           </TableBody>
         </Table>
       </Card>
+      {mayJoin && <JoinWaterAssociation />}
     </div>
   );
 }
