@@ -9,6 +9,8 @@ import { localeTag } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { useUpdateWater } from '../api/water-api';
 
+const MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+
 const parse = (text: string): number | null => (text.trim() === '' ? null : Number(text.replace(',', '.')));
 const show = (value: number | null) => (value === null ? '' : String(value));
 
@@ -65,10 +67,10 @@ export function WaterSettingsForm({ nwa, onDone }: { nwa: NwaDetails; onDone: ()
       <Label className="flex flex-col items-start gap-1">
         {t('water.year-start-month')}
         <NativeSelect value={month} onChange={(e) => setMonth(e.target.value)}>
-          {Array.from({ length: 12 }, (_, i) => (
-            <option key={i + 1} value={i + 1}>
+          {MONTHS.map((m) => (
+            <option key={m} value={m}>
               {new Intl.DateTimeFormat(localeTag(i18n.language), { month: 'long' }).format(
-                new Date(2026, i, 1),
+                new Date(2026, m - 1, 1),
               )}
             </option>
           ))}
