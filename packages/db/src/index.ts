@@ -368,5 +368,46 @@ export {
   type VirtualFieldRecord,
   type VirtualFieldValues,
 } from './repositories/virtual-fields';
+// water associations (issue #26)
+export {
+  type CompanyCard,
+  companyCards,
+  countNwaFigures,
+  decideNwaRequest,
+  deleteNwaMember,
+  findNwaRole,
+  findNwaSettings,
+  findPendingNwaRequest,
+  insertNwaMember,
+  insertNwaRequest,
+  isNwaCompany,
+  listAllNwaIds,
+  listNwaDirectory,
+  listNwaMembers,
+  listNwaRolesOf,
+  listPendingNwaIdsOf,
+  listPendingNwaRequests,
+  type NwaCounts,
+  type NwaMemberRecord,
+  type NwaRequestRecord,
+  type NwaRole,
+  type NwaSettingsRecord,
+  saveMemberAllowance,
+  saveNwaSettings,
+  setNwaMemberAdmin,
+} from './repositories/water-associations';
+export {
+  claimUsageWarning,
+  deleteDeviceShare,
+  findSharedDevice,
+  insertWaterWarningMessage,
+  listDeviceShares,
+  listSharedDevices,
+  type MeterReading,
+  readMeterReadings,
+  type SharedDeviceRecord,
+  updateSharedDeviceUsage,
+  upsertDeviceShare,
+} from './repositories/water-shared-devices';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';

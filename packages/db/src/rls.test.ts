@@ -9,6 +9,17 @@ async function one<T>(q: Queryable, sql: string, params: unknown[] = []): Promis
   return rows[0];
 }
 
+// Read-only policies that model a cross-company share explicitly (migration 0036, water associations).
+const EXTRA_READ_POLICIES: Record<string, string[]> = {
+  devices: ['nwa_share_read'],
+  device_current: ['nwa_share_read'],
+  device_data: ['nwa_share_read'],
+  nwa_shared_devices: ['nwa_admin_manage', 'nwa_share_read'],
+  nwa_members: ['nwa_admin_manage'],
+  nwa_membership_requests: ['nwa_admin_manage'],
+  nwa_max_flow_rates: ['nwa_admin_manage'],
+};
+
 forEachDb((suite) => {
   it('puts every table with a company_id behind forced row-level security with a tenant policy', async () => {
     const { rows } = await suite.db.query<{
@@ -33,7 +44,7 @@ forEachDb((suite) => {
         table: row.table,
         enabled: true,
         forced: true,
-        policies: ['platform_access', 'tenant_isolation'],
+        policies: [...(EXTRA_READ_POLICIES[row.table] ?? []), 'platform_access', 'tenant_isolation'].sort(),
       });
     }
   });

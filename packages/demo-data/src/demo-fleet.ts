@@ -231,8 +231,10 @@ export const DEMO_FLEET: DemoDeviceKind[] = [
     names: ['Wasserzähler Brunnen 1', 'Wasserzähler Brunnen 2', 'Wasserzähler Hof'],
     intervalMinutes: 60,
     icon: 'water',
+    // A cumulative counter never runs backwards (3 + 0.8 cos h > 0); the discarded draw keeps the seeded
+    // sequence of the other readings as it was.
     reading: (h, rnd, i) => ({
-      counter_1: round(1200 + i * 300 + h * (2.5 + rnd()), 1),
+      counter_1: round(1200 + i * 300 + h * 3 + 0.8 * Math.sin(h) + 0 * rnd(), 1),
       flow_rate: round(Math.max(0, 2.5 + 2 * dayCurve(h) + rnd()), 2),
       battery_level: battery(h, i),
     }),

@@ -12,8 +12,9 @@ import { seededRandom } from './random.js';
 import { seedCompanies, seedUsers } from './seed-accounts.js';
 import { seedDevices, seedHistory } from './seed-devices.js';
 import { seedDashboard, seedGroups } from './seed-groups-and-dashboard.js';
-import { seedFarming, seedParking, seedWaterAssociation } from './seed-modules.js';
+import { seedFarming, seedParking } from './seed-modules.js';
 import type { SeededDevice } from './seed-rows.js';
+import { seedWaterAssociation } from './seed-water.js';
 
 export interface SeedResult {
   /** false when the data was already there (the seed writes only on first start). */
@@ -83,7 +84,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
     }
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices);
-    await seedWaterAssociation(tx, demoDevices);
-    return { seeded: true, devices: deviceCount, dataPoints };
+    const water = await seedWaterAssociation(tx, now);
+    return { seeded: true, devices: deviceCount + water.devices, dataPoints: dataPoints + water.dataPoints };
   });
 }

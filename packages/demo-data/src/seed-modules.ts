@@ -1,9 +1,8 @@
 /**
- * The licensed modules' data of the demo client: farming fields and parcels, parking areas, and the
- * water association with its members and shared meters.
+ * The licensed modules' data of the demo client: farming fields and parcels and parking areas (the water
+ * association: seed-water.ts).
  */
 import type { Queryable } from '@iot/db';
-import { DEMO_COMPANIES } from './demo-accounts.js';
 import { insertId, type SeededDevice } from './seed-rows.js';
 
 export async function seedFarming(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
@@ -81,31 +80,4 @@ export async function seedParking(tx: Queryable, companyId: number, devices: See
     [companyId],
   );
   await tx.query('UPDATE devices SET parking_area_id = $1 WHERE id = ANY($2::bigint[])', [aiId, camera]);
-}
-
-export async function seedWaterAssociation(tx: Queryable, demoDevices: SeededDevice[]): Promise<void> {
-  const nwa = DEMO_COMPANIES.waterAssociation.id;
-  const member = DEMO_COMPANIES.demo.id;
-  await tx.query('INSERT INTO nwa_members (nwa_company_id, company_id, is_admin) VALUES ($1, $2, false)', [
-    nwa,
-    member,
-  ]);
-  const meters = demoDevices.filter((d) => d.kind.kind === 'water_meter').slice(0, 2);
-  for (const meter of meters) {
-    await tx.query(
-      `INSERT INTO nwa_shared_devices (nwa_company_id, company_id, device_id, usage)
-       VALUES ($1, $2, $3, '{"purpose": "irrigation"}')`,
-      [nwa, member, meter.id],
-    );
-  }
-  await tx.query(
-    `INSERT INTO nwa_max_flow_rates (nwa_company_id, company_id, max_per_hour, max_per_year)
-     VALUES ($1, $2, 12, 40000)`,
-    [nwa, member],
-  );
-  // The second company asks to join: the association's menu shows one open request.
-  await tx.query(`INSERT INTO nwa_membership_requests (nwa_company_id, company_id) VALUES ($1, $2)`, [
-    nwa,
-    DEMO_COMPANIES.other.id,
-  ]);
 }

@@ -42,3 +42,4 @@ export * from './validation/sort-value';
 export * from './validation/types';
 export * from './validation/uuid';
 export * from './validation/validate';
+export * from './water/usage';

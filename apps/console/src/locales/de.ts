@@ -1,7 +1,9 @@
 import type { ConsoleMessages } from './en';
+import { waterDe } from './water.de';
 
 /** German strings of the console; the type makes a missing key a compile error. */
 export const de: ConsoleMessages = {
+  ...waterDe,
   'common.back': 'Zurück',
   'common.cancel': 'Abbrechen',
   'common.close': 'Schließen',

@@ -21,3 +21,4 @@ export * from './sensor-checks';
 export * from './user';
 export * from './users';
 export * from './virtual-fields';
+export * from './water';

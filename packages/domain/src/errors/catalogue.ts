@@ -851,6 +851,57 @@ export const ERROR_DEFINITIONS = [
     en: 'You do not have permission to view sent messages.',
     de: 'Sie haben keine Berechtigung, versendete Nachrichten einzusehen.',
   },
+
+  // Water associations (issue #26): 90050 to 90069.
+  {
+    code: 90050,
+    name: 'NO_PERMISSION_TO_MANAGE_WATER_ASSOCIATION',
+    status: 403,
+    en: 'Only the water association and its admins may do this.',
+    de: 'Nur der Wasserverband und seine Administratoren dürfen das.',
+  },
+  {
+    code: 90051,
+    name: 'WATER_ASSOCIATION_NOT_FOUND',
+    status: 404,
+    en: 'Water association not found.',
+    de: 'Wasserverband nicht gefunden.',
+  },
+  {
+    code: 90052,
+    name: 'WATER_MEMBER_NOT_FOUND',
+    status: 404,
+    en: 'The company is not a member of this water association.',
+    de: 'Das Unternehmen ist kein Mitglied dieses Wasserverbands.',
+  },
+  {
+    code: 90053,
+    name: 'WATER_MEMBERSHIP_REQUEST_NOT_FOUND',
+    status: 404,
+    en: 'There is no open membership request of this company.',
+    de: 'Von diesem Unternehmen liegt kein offener Mitgliedsantrag vor.',
+  },
+  {
+    code: 90054,
+    name: 'WATER_MEMBERSHIP_EXISTS',
+    status: 409,
+    en: 'The company is already a member or has already asked to join.',
+    de: 'Das Unternehmen ist bereits Mitglied oder hat die Aufnahme schon beantragt.',
+  },
+  {
+    code: 90055,
+    name: 'SHARED_DEVICE_NOT_FOUND',
+    status: 404,
+    en: 'The device is not shared with this water association.',
+    de: 'Das Gerät ist nicht für diesen Wasserverband freigegeben.',
+  },
+  {
+    code: 90056,
+    name: 'NO_PERMISSION_TO_SHARE_DEVICES',
+    status: 403,
+    en: 'You do not have permission to share devices with a water association.',
+    de: 'Sie haben keine Berechtigung, Geräte für einen Wasserverband freizugeben.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

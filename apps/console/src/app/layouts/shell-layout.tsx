@@ -16,6 +16,7 @@ import { VersionDisplay } from '../../features/auth/components/version-display';
 import { ImpersonationBanner } from '../../features/clients/components/impersonation-banner';
 import { MessagesButton } from '../../features/messages/components/messages-button';
 import { SupportWidget } from '../../features/support/components/support-widget';
+import { useWaterMenuUser } from '../../features/water/api/use-water-menu-user';
 import { isAuthenticated, useCurrentUser } from '../../lib/auth';
 import { buildFooterMenu, buildMenu } from '../../lib/menu';
 import { useMediaQuery } from '../../lib/use-media-query';
@@ -56,7 +57,8 @@ function ShellFrame({ user }: { user: CurrentUser }) {
   const [overlayOpen, setOverlayOpen] = useState(false);
   const overlayMode = mobile || layoutMode === 'overlay';
 
-  const entries = useMemo(() => buildMenu(user, { developmentHost: isDevelopmentHost() }), [user]);
+  const menuUser = useWaterMenuUser(user);
+  const entries = useMemo(() => buildMenu(menuUser, { developmentHost: isDevelopmentHost() }), [menuUser]);
   const footer = useMemo(() => buildFooterMenu(), []);
 
   // A navigation closes the overlay menu.

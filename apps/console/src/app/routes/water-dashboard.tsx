@@ -1,0 +1,5 @@
+import { WaterDashboardPage } from '../../features/water/components/water-dashboard-page';
+
+export function Component() {
+  return <WaterDashboardPage />;
+}

@@ -1,0 +1,5 @@
+import { WaterDevicesPage } from '../../features/water/components/water-devices-page';
+
+export function Component() {
+  return <WaterDevicesPage />;
+}

@@ -1,0 +1,5 @@
+import { WaterMembersPage } from '../../features/water/components/water-members-page';
+
+export function Component() {
+  return <WaterMembersPage />;
+}

@@ -1,0 +1,70 @@
+import { Share2Icon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useOverlay } from '../../../components/shell/overlay-host';
+import { PageHeader } from '../../../components/shell/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { useCurrentUser } from '../../../lib/auth';
+import { useDevices } from '../../../lib/devices/get-devices';
+import { canEdit } from '../../../lib/roles';
+import { ShareDevicePanel } from './share-device-panel';
+
+/**
+ * /water/devices/:id?: device management of the company's own devices for water: the association's own
+ * wells and pumps, or a member's meters with their shares.
+ */
+export function WaterDevicesPage() {
+  const { t } = useTranslation();
+  const overlay = useOverlay();
+  const user = useCurrentUser();
+  const devices = useDevices();
+  const member = !user?.company.is_nwa && canEdit(user?.roles);
+  const openShare = (device: { id: number; name: string }) =>
+    overlay.openDialog({
+      title: t('water.share-title', { name: device.name }),
+      render: () => <ShareDevicePanel device={device} />,
+    });
+  return (
+    <div className="flex flex-col gap-4" data-testid="water-devices-page">
+      <PageHeader title={t('page.water-devices')} />
+      <Card className="p-0">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>{t('water.device')}</TableHead>
+              <TableHead>{t('water.serial')}</TableHead>
+              <TableHead />
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {(devices.data ?? []).map((d) => (
+              <TableRow key={d.id} data-testid={`water-device-${d.id}`}>
+                <TableCell className="font-medium">
+                  <Link className="underline" to={`/devices?device=${d.id}`}>
+                    {d.name}
+                  </Link>
+                </TableCell>
+                <TableCell className="text-muted-foreground">{d.serial_number}</TableCell>
+                <TableCell className="flex justify-end">
+                  {member && (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => openShare(d)}
+                      data-testid={`water-device-share-${d.id}`}
+                    >
+                      <Share2Icon />
+                      {t('water.share-action')}
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Card>
+    </div>
+  );
+}
