@@ -11,7 +11,11 @@ import { followDeviceChanges } from './devices/follow-changes.js';
 import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
 import { type EmbeddedBroker, type MqttLimits, startEmbeddedBroker } from './front-doors/mqtt-embedded.js';
 import { startExternalMqtt } from './front-doors/mqtt-external.js';
-import { type StorageWriterStats, startStorageWriter } from './writer/storage-writer.js';
+import {
+  STORAGE_WRITER_GROUP,
+  type StorageWriterStats,
+  startStorageWriter,
+} from './writer/storage-writer.js';
 
 export {
   UPLINKS_TOPIC,
@@ -150,7 +154,9 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
   await checkDbReachable(db);
 
   const ownLog = options.eventLog === undefined;
-  const eventLog = options.eventLog ?? (await openEventLog(config));
+  // Embedded: an uplink is acknowledged (202, PUBACK) once the storage writer committed it, so kill -9
+  // loses no acknowledged uplink (the in-process log is memory only; NATS and Kafka ignore the option).
+  const eventLog = options.eventLog ?? (await openEventLog(config, { ackAfterGroup: STORAGE_WRITER_GROUP }));
   const directory = new DeviceDirectory(db, {
     onError: (error) => log.warn({ err: error }, 'recording the use of an integration token failed'),
     ...deviceCacheOptions(config),

@@ -20,7 +20,7 @@ export {
 } from './downlinks/send-downlink';
 export { PermanentDeliveryError } from './errors';
 export { type Answer, guardedRequest } from './http/guarded-request';
-export { isPublicAddress, RefusedTargetError } from './http/ssrf-guard';
+export { isPublicAddress, privateTargetReason, RefusedTargetError } from './http/ssrf-guard';
 export { createMailer } from './mail/create-mailer';
 export { type Mailer, type MailMessage, type MailResult, recipients } from './mail/mailer';
 export { type OutboxRecord, recordOutboxEmail, recordOutboxEmails } from './mail/outbox';

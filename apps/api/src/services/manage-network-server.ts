@@ -14,6 +14,7 @@ import {
   saveNetworkServer,
   withTenant,
 } from '@iot/db';
+import { privateTargetReason } from '@iot/delivery';
 import { FORM_RULES, normaliseNetworkServerUrl } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
@@ -43,12 +44,19 @@ export async function setCompanyNetworkServer(
   db: Db,
   auth: AuthContext,
   input: NetworkServerInput,
+  allowPrivateTargets = false,
 ): Promise<NetworkServerRecord> {
   requireManager(auth);
   const apiToken = input.api_token?.trim();
   // The console's form checks the same rules: http(s)://host[:port], no path, query or credentials.
   validateBody({ api_url: input.api_url, api_token: apiToken }, FORM_RULES.networkServer);
   const apiUrl = normaliseNetworkServerUrl(input.api_url)!;
+  // Downlinks refuse a private network server (unless HTTP_ACTIONS_ALLOW_PRIVATE); say so when it is typed.
+  const reason = await privateTargetReason(apiUrl, allowPrivateTargets);
+  if (reason)
+    throw apiError('INPUT_ERROR', {
+      fields: { api_url: { key: 'error.private-target', params: { reason } } },
+    });
   return withTenant(db, auth.companyId, async (tx) => {
     const saved = await saveNetworkServer(tx, auth.companyId, {
       kind: input.kind,

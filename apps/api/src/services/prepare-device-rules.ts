@@ -6,7 +6,9 @@
  * 1. field rules of the console's forms (422, `details.fields['rules.<i>.<field>']`): the schedule (domain
  *    rule: start before end, at least one weekday), each action's config by channel with FORM_RULES
  *    (email recipient and cc, sms/voice phone numbers, subjects and bodies), http URL and method, remote
- *    control command and parameters (domain's parseActionCommand);
+ *    control command and parameters (domain's parseActionCommand), and http targets in loopback, private or
+ *    link-local space (`error.private-target`, unless HTTP_ACTIONS_ALLOW_PRIVATE): the send-time guard
+ *    refuses them anyway, so saving one would only make a rule that fails every time it fires;
  * 2. the engine's validateRule (78, `details: { problem, rule: i }`), plus click types 1, 2, 4 only (the
  *    database's constraint) and a `virtual.<uuid>.<name>` data field naming one of the device's virtual fields;
  * 3. rule ids of this device (50), remote-control targets of this company (10).
@@ -23,6 +25,7 @@ import {
   type RuleValues,
   withTenant,
 } from '@iot/db';
+import { privateTargetReason } from '@iot/delivery';
 import { rule as formRule, parseVirtualFieldName, validate, validateSchedule } from '@iot/domain';
 import { type Rule as EngineRule, validateRule } from '@iot/rules-engine';
 import { apiError } from '../lib/errors';
@@ -136,6 +139,20 @@ function prepareRule(input: RuleInput, i: number, deviceId: number, errors: Fiel
   return { id: input.id, values, actions };
 }
 
+/** Marks each http action whose URL the notifier would refuse to call (see the header, check 1). */
+async function checkHttpTargets(inputs: readonly RuleInput[], allowPrivate: boolean, errors: FieldErrors) {
+  const checks = inputs.flatMap((input, i) =>
+    (input.actions ?? []).map(async (action, j) => {
+      const key = `rules.${i}.actions.${j}.url`;
+      const url = str(action.config?.url);
+      if (action.channel !== 'http' || url === null || errors[key]) return;
+      const reason = await privateTargetReason(url, allowPrivate);
+      if (reason) errors[key] = { key: 'error.private-target', params: { reason } };
+    }),
+  );
+  await Promise.all(checks);
+}
+
 /**
  * Validates the rules of a PUT /core/devices/{id} against the device (manager only: 90004; device of the
  * acting company: 10). Throws 422, 78, 50 or 10 as described above; returns what `saveDeviceRules` writes.
@@ -145,10 +162,12 @@ export async function prepareDeviceRules(
   auth: AuthContext,
   deviceId: number,
   inputs: readonly RuleInput[],
+  allowPrivateTargets = false,
 ): Promise<PreparedRule[]> {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   const errors: FieldErrors = {};
   const prepared = inputs.map((input, i) => prepareRule(input, i, deviceId, errors));
+  await checkHttpTargets(inputs, allowPrivateTargets, errors);
   if (Object.keys(errors).length > 0) throw apiError('INPUT_ERROR', { fields: errors });
   prepared.forEach((rule, i) => {
     const error = validateRule(toEngineRule(rule.values));

@@ -9,19 +9,20 @@
  * company is 10, a check outside the device 404; a failed write 70. A check whose condition changes loses its
  * engine state and its open alarm (the alarm described the old condition).
  */
-import type { Db } from '@iot/db';
+import type { Db, Queryable } from '@iot/db';
 import {
   clearOpenAlarms,
   deleteSensorCheck,
   findDevice,
   insertSensorCheck,
   listSensorChecks,
+  listVirtualFields,
   type SensorCheckRecord,
   type SensorCheckValues,
   updateSensorCheck,
   withTenant,
 } from '@iot/db';
-import { fieldBounds, isApiError, type ValidationError } from '@iot/domain';
+import { fieldBounds, isApiError, parseVirtualFieldName, type ValidationError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
@@ -108,6 +109,23 @@ async function withDevice<T>(
   });
 }
 
+/**
+ * A `virtual.<uuid>.<name>` field must be one of this device's virtual fields, as the rule path demands:
+ * otherwise a check could name another company's field and learn from its alarms whether it exists.
+ */
+async function requireOwnVirtualField(
+  tx: Queryable,
+  auth: AuthContext,
+  deviceId: number,
+  field: string | null,
+) {
+  if (field === null || !field.startsWith('virtual.')) return;
+  const parsed = parseVirtualFieldName(field);
+  const own = await listVirtualFields(tx, auth.companyId, deviceId);
+  if (!parsed || !own.some((f) => f.uuid === parsed.uuid && f.name === parsed.name))
+    throw apiError('INPUT_ERROR', { fields: { data_field: { key: 'error.unknown' } } });
+}
+
 function failed(err: unknown): never {
   if (isApiError(err)) throw err;
   throw apiError('SENSOR_UPDATE_FAILED');
@@ -130,9 +148,10 @@ export async function createSensorCheck(
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_MANAGE_RULES');
   const values = toValues(input);
   try {
-    return await withDevice(db, auth, deviceId, (tx) =>
-      insertSensorCheck(tx, auth.companyId, deviceId, values),
-    );
+    return await withDevice(db, auth, deviceId, async (tx) => {
+      await requireOwnVirtualField(tx, auth, deviceId, values.dataField);
+      return insertSensorCheck(tx, auth.companyId, deviceId, values);
+    });
   } catch (err) {
     return failed(err);
   }
@@ -149,6 +168,7 @@ export async function changeSensorCheck(
   const values = toValues(input);
   try {
     return await withDevice(db, auth, deviceId, async (tx) => {
+      await requireOwnVirtualField(tx, auth, deviceId, values.dataField);
       const updated = await updateSensorCheck(tx, auth.companyId, deviceId, checkId, values);
       if (!updated) throw apiError('DATA_NOT_FOUND');
       if (updated.conditionChanged)

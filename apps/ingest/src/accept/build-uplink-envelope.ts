@@ -32,14 +32,25 @@ const ID_KEY_SET: ReadonlySet<string> = new Set(ID_KEYS);
 const TIME_KEY_SET: ReadonlySet<string> = new Set(TIME_KEYS);
 // A device clock far in the future would pin device_current's fields; such a time is not believed.
 const MAX_CLOCK_AHEAD_MS = 24 * 3600_000;
+// Nor one before 2000: an unset clock (epoch 0) or a hostile date the database cannot hold (before
+// 4713 BC), which the storage writer would refuse after the uplink was acknowledged.
+const EARLIEST_BELIEVED_MS = Date.UTC(2000, 0, 1);
+
+/** The time when a clock could have told it, else undefined (the receive time counts instead). */
+function believable(date: Date | undefined, receivedAt: Date): Date | undefined {
+  if (!date) return undefined;
+  const ms = date.getTime();
+  if (Number.isNaN(ms) || ms < EARLIEST_BELIEVED_MS || ms - receivedAt.getTime() > MAX_CLOCK_AHEAD_MS)
+    return undefined;
+  return date;
+}
 
 function readTime(value: unknown, receivedAt: Date): Date | undefined {
   let date: Date | undefined;
   if (typeof value === 'number' && Number.isFinite(value))
     date = new Date(value < 1e11 ? value * 1000 : value);
   else if (typeof value === 'string' && value !== '') date = new Date(value);
-  if (!date || Number.isNaN(date.getTime())) return undefined;
-  return date.getTime() - receivedAt.getTime() > MAX_CLOCK_AHEAD_MS ? undefined : date;
+  return believable(date, receivedAt);
 }
 
 /**
@@ -130,7 +141,7 @@ function prepareUplink(uplink: IncomingUplink): PreparedUplink {
   const { device, receivedAt } = uplink;
   let payload = uplink.payload;
   let messageId = uplink.messageId;
-  let measuredAt = uplink.measuredAt;
+  let measuredAt = believable(uplink.measuredAt, receivedAt);
   if (payload.json) {
     const own = takeJsonEnvelopeFields(payload.json, receivedAt);
     payload = { ...payload, json: own.data };

@@ -104,6 +104,21 @@ forEachDb((suite) => {
       expect(ingest.lines.some((l) => l.msg === 'uplink not decoded, kept in the device log')).toBe(true);
     });
 
+    it('does not believe a time the database cannot hold: stored at the receive time', async () => {
+      for (const time of ['-004800-01-01T00:00:00Z', -1e14, '1969-12-31T23:59:59Z']) {
+        const device = await createDevice(suite.db, company);
+        const res = await post(device, device.token, JSON.stringify({ temperature: 3, time }));
+        expect(res.status).toBe(202);
+        await drained(ingest.service);
+        const { rows } = await suite.db.query<{ age: number }>(
+          `SELECT extract(epoch FROM now() - created_at)::float8 AS age FROM device_data WHERE device_id = $1`,
+          [device.id],
+        );
+        expect(rows).toHaveLength(1);
+        expect(Math.abs(rows[0]!.age)).toBeLessThan(60);
+      }
+    });
+
     it('stores a repeated uplink (same message id) once', async () => {
       const device = await createDevice(suite.db, company);
       const body = JSON.stringify({ id: 'msg-1', time: '2026-01-01T00:00:00Z', temperature: 3 });
@@ -122,6 +137,34 @@ forEachDb((suite) => {
         JSON.stringify({ note: 'x'.repeat(65 * 1024) }),
         'application/json',
         413,
+        400,
+      ],
+      // Hostile text the storage writer cannot keep: refused before the 202, never dropped after it.
+      ['a lone UTF-16 surrogate in a value', 'ok', '{"name": "\\ud800"}', 'application/json', 400, 400],
+      ['a lone UTF-16 surrogate in a key', 'ok', '{"\\udc00": 1}', 'application/json', 400, 400],
+      ['a NUL character', 'ok', '{"name": "a\\u0000b"}', 'application/json', 400, 400],
+      [
+        'invalid UTF-8',
+        'ok',
+        Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        'application/json',
+        400,
+        400,
+      ],
+      [
+        'JSON nested deeper than 32 levels',
+        'ok',
+        `{"a":${'{"a":'.repeat(40)}1${'}'.repeat(40)}}`,
+        'application/json',
+        400,
+        400,
+      ],
+      [
+        'JSON nested 20,000 levels',
+        'ok',
+        `{"a":${'['.repeat(20000)}${']'.repeat(20000)}}`,
+        'application/json',
+        400,
         400,
       ],
       ['an unsupported content type', 'ok', 'temperature=1', 'text/plain', 415, 50109],

@@ -4,9 +4,11 @@
  * `{ payload: { kind, messageId } }` once the event log accepted the uplink; otherwise the status
  * and `{ code, message }`, and a structured log line per refusal.
  */
+import { isUtf8 } from 'node:buffer';
 import { ApiError, isApiError } from '@iot/domain';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import { unstorableJson } from '../accept/uplink-json.js';
 import { OverloadedError } from '../accept/uplink-publisher.js';
 import { DeviceDirectory } from '../devices/device-directory.js';
 import { isRecord } from '../lns/lns-uplink.js';
@@ -68,6 +70,18 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
 
   // JSON or bytes only: Fastify's built-in text/plain parser would hand a string to the routes.
   app.removeContentTypeParser('text/plain');
+  // JSON as bytes first: invalid UTF-8 would otherwise be decoded to U+FFFD and stored changed.
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(ingestErrors.unstorable('the body is not valid UTF-8'), undefined);
+    parseJson(request, bytes.toString('utf8'), (error, value) => {
+      if (error) return done(error, undefined);
+      const problem = unstorableJson(value);
+      return problem ? done(ingestErrors.unstorable(problem), undefined) : done(null, value);
+    });
+  });
   app.addContentTypeParser(
     'application/octet-stream',
     { parseAs: 'buffer', bodyLimit },

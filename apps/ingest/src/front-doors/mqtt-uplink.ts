@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+import { unstorableJson } from '../accept/uplink-json.js';
 import type { UplinkPayload } from '../decode/decode-uplink.js';
 import { isRecord } from '../lns/lns-uplink.js';
 
@@ -16,12 +18,13 @@ export function readMqttPayload(payload: Uint8Array): UplinkPayload {
   )
     start++;
   if (payload[start] === 0x7b) {
+    // A view, not a copy, of the bytes.
+    const view = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
     try {
-      // A view, not a copy, of the bytes as text.
-      const parsed: unknown = JSON.parse(
-        Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('utf8'),
-      );
-      if (isRecord(parsed)) return { json: parsed };
+      // JSON the database cannot store (invalid UTF-8, lone surrogates, NUL, deep nesting) goes on as
+      // bytes: MQTT 3.1.1 has no way to refuse a publish, and as bytes it is kept, not dropped later.
+      const parsed: unknown = isUtf8(view) ? JSON.parse(view.toString('utf8')) : undefined;
+      if (isRecord(parsed) && unstorableJson(parsed) === undefined) return { json: parsed };
     } catch {
       // Not JSON after all: the device's decoder gets the bytes.
     }

@@ -83,3 +83,27 @@ export function checkTarget(url: URL, allowed: (address: string) => boolean): vo
     throw new RefusedTargetError(`http action to ${literal} refused: not a public address`);
   }
 }
+
+/**
+ * Why the platform will not call `url` (an http action, a network server), checked when it is saved so
+ * the refusal reaches the person typing it rather than a log at send time: an IP literal or a name that
+ * resolves to loopback, private, link-local or reserved space. A name that does not resolve now passes:
+ * DNS may simply be down, and the send-time guard judges it again.
+ */
+export async function privateTargetReason(url: string, allowPrivate: boolean): Promise<string | undefined> {
+  if (allowPrivate) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // the caller's own URL check names malformed input
+  }
+  try {
+    checkTarget(parsed, isPublicAddress);
+    if (ipLiteral(parsed.hostname) === undefined)
+      await lookupAllowed(parsed.hostname, isPublicAddress, 'target');
+    return undefined;
+  } catch (error) {
+    return error instanceof RefusedTargetError ? error.message : undefined;
+  }
+}

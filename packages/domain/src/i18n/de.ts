@@ -55,6 +55,8 @@ export const de: DomainMessages = {
     'schedule-time': 'Die Startzeit muss vor der Endzeit liegen.',
     'schedule-weekdays': 'Bitte wählen Sie mindestens einen Wochentag.',
     'sort-value': 'Bitte geben Sie eine ganze Zahl von {{min}} bis {{max}} ein.',
+    'private-target':
+      'Diese Adresse zeigt in ein lokales oder privates Netz; solche Adressen ruft die Plattform nicht auf.',
     'network-server-url':
       'Bitte geben Sie eine Adresse wie https://chirpstack.example.com:8080 ein, ohne Pfad.',
     'virtual-field-name': 'Der Name muss die Form virtual.<uuid>.<name> mit einer gültigen UUID haben.',

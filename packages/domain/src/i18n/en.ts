@@ -55,6 +55,8 @@ export const en = {
     'schedule-time': 'The start time must be before the end time.',
     'schedule-weekdays': 'Please select at least one weekday.',
     'sort-value': 'Please enter a whole number from {{min}} to {{max}}.',
+    'private-target':
+      'This address points into a local or private network; the platform does not call such addresses.',
     'network-server-url': 'Enter an address like https://chirpstack.example.com:8080, without a path.',
     'virtual-field-name': 'The name must have the form virtual.<uuid>.<name> with a valid UUID.',
     accepted: 'Please accept the terms of use.',

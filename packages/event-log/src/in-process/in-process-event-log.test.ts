@@ -137,6 +137,57 @@ describe('in-process event log', () => {
     await log.close();
   });
 
+  it('with ackAfterGroup, resolves a publish only once that group committed its records', async () => {
+    const log = createInProcessEventLog({ partitions: 4, ackAfterGroup: 'storage' });
+    const events: string[] = [];
+    // Before the group exists nothing could ever commit: publish resolves on append, as without the option.
+    await log.publish('t', [{ key: 'early', value: 0 }]);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const options = { maxBatch: 100, maxWaitMs: 1 };
+    await log.subscribe('t', 'rules', async () => undefined, options);
+    await log.subscribe(
+      't',
+      'storage',
+      async (batch) => {
+        if (batch.some((r) => r.key.startsWith('k'))) await gate;
+        events.push(`stored ${batch.map((r) => r.key).join(',')}`);
+      },
+      options,
+    );
+    const published = log
+      .publish('t', [
+        { key: 'k1', value: 1 },
+        { key: 'k2', value: 2 },
+      ])
+      .then(() => events.push('acknowledged'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events).not.toContain('acknowledged');
+    release();
+    await published;
+    expect(events.at(-1)).toBe('acknowledged');
+    expect(events.filter((e) => e.startsWith('stored')).join(' ')).toMatch(/k1/);
+    expect(events.filter((e) => e.startsWith('stored')).join(' ')).toMatch(/k2/);
+    await log.close();
+  });
+
+  it('with ackAfterGroup, rejects publishers still waiting for the commit when the log closes', async () => {
+    const log = createInProcessEventLog({ ackAfterGroup: 'storage' });
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await log.subscribe('t', 'storage', () => stuck, { maxBatch: 10, maxWaitMs: 1 });
+    const waiting = log.publish('t', [{ key: 'a', value: {} }]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const closing = log.close();
+    await expect(waiting).rejects.toThrow(/closed before/);
+    release();
+    await closing;
+  });
+
   it('rejects a publisher waiting on a full log when the log closes', async () => {
     const log = createInProcessEventLog({ capacity: 2 });
     await log.publish('t', [

@@ -21,6 +21,13 @@ export interface InProcessEventLogOptions {
    * while the topic is full, which is the embedded profile's back-pressure. Default 100 000.
    */
   capacity?: number;
+  /**
+   * A consumer group whose commit makes a record durable: while it is subscribed to a topic, `publish`
+   * resolves only once it has committed the published records. The embedded profile names its storage
+   * writer, so an acknowledged uplink is one in the database and a kill -9 loses none; without it,
+   * `publish` resolves when the records are in this process's memory.
+   */
+  ackAfterGroup?: string;
 }
 
 /** A record as held in memory: the value already serialized, so every group parses its own copy. */
@@ -34,6 +41,8 @@ interface StoredRecord {
 
 interface PartitionState {
   records: StoredRecord[];
+  /** Publishers waiting for the ackAfterGroup to commit past `offset`, oldest first. */
+  durableWaiters: { offset: number; done: (error?: Error) => void }[];
   /** Index in `records` of the oldest retained record (records before it are trimmed lazily). */
   head: number;
   /** Offset of records[head]. */
@@ -78,10 +87,11 @@ const DEFAULT_CAPACITY = 100_000;
  * The embedded profile's event log: bounded, partitioned by key hash, one batch in flight per
  * partition per group, redelivery with backoff on handler failure.
  *
- * Not persistent: records accepted by `publish` live in this process's memory only and are lost if
- * the process dies before every group committed them (the embedded profile's documented trade-off;
- * the distributed profile's NATS / Kafka logs keep them). Committed positions survive a consumer's
- * stop and re-subscribe within the process.
+ * Not persistent: records live in this process's memory only and are lost if the process dies before
+ * every group committed them. With `ackAfterGroup` a publisher hears "accepted" only once that group
+ * (the storage writer) committed its records, so what was acknowledged is stored; later groups (the
+ * rules worker) may still miss the newest records on a crash. The distributed profile's NATS / Kafka
+ * logs keep everything. Committed positions survive a consumer's stop and re-subscribe within the process.
  */
 export function createInProcessEventLog(options: InProcessEventLogOptions = {}): EventLog {
   const partitionCount = options.partitions ?? DEFAULT_PARTITIONS;
@@ -99,7 +109,12 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
     if (!topic) {
       topic = {
         name,
-        partitions: Array.from({ length: partitionCount }, () => ({ records: [], head: 0, base: 0 })),
+        partitions: Array.from({ length: partitionCount }, () => ({
+          records: [],
+          durableWaiters: [],
+          head: 0,
+          base: 0,
+        })),
         size: 0,
         groups: new Map(),
         publishTail: Promise.resolve(),
@@ -114,11 +129,33 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
     return partition.base + partition.records.length - partition.head;
   }
 
-  function append(topic: TopicState, record: StoredRecord): void {
+  /** Appends one record; returns its partition and offset. */
+  function append(topic: TopicState, record: StoredRecord): [number, number] {
     const p = partitionForKey(record.key, partitionCount);
-    topic.partitions[p]!.records.push(record);
+    const partition = topic.partitions[p]!;
+    partition.records.push(record);
     topic.size++;
     for (const group of topic.groups.values()) group.pumps[p]?.wakeup.wake();
+    return [p, endOffset(partition) - 1];
+  }
+
+  /** Resolves when the ackAfterGroup has committed every offset in `last` (partition -> last offset). */
+  function durable(topic: TopicState, last: Map<number, number>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let pending = last.size;
+      const done = (error?: Error) => {
+        if (error) reject(error);
+        else if (--pending === 0) resolve();
+      };
+      for (const [p, offset] of last) topic.partitions[p]!.durableWaiters.push({ offset, done });
+    });
+  }
+
+  function releaseDurable(partition: PartitionState, cursor: number): void {
+    const waiters = partition.durableWaiters;
+    let n = 0;
+    while (n < waiters.length && waiters[n]!.offset < cursor) waiters[n++]!.done();
+    if (n > 0) waiters.splice(0, n);
   }
 
   /** Drops records every group has committed; frees capacity for waiting publishers. */
@@ -139,13 +176,19 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
     topic.space.wake();
   }
 
-  async function appendAll(topic: TopicState, stored: StoredRecord[]): Promise<void> {
+  /** Appends in order, waiting for room; returns the last offset written per partition. */
+  async function appendAll(topic: TopicState, stored: StoredRecord[]): Promise<Map<number, number>> {
+    const last = new Map<number, number>();
     let i = 0;
     while (i < stored.length) {
       if (closed) throw new Error('event log is closed');
-      while (i < stored.length && topic.size < capacity) append(topic, stored[i++]!);
+      while (i < stored.length && topic.size < capacity) {
+        const [p, offset] = append(topic, stored[i++]!);
+        last.set(p, offset);
+      }
       if (i < stored.length) await topic.space.wait();
     }
+    return last;
   }
 
   async function publish(topicName: string, records: readonly PublishRecord[]): Promise<void> {
@@ -166,8 +209,14 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
     });
     const topic = topicState(topicName);
     const run = topic.publishTail.then(() => appendAll(topic, stored));
-    topic.publishTail = run.catch(() => undefined);
-    await run;
+    topic.publishTail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    const last = await run;
+    const ackGroup =
+      options.ackAfterGroup === undefined ? undefined : topic.groups.get(options.ackAfterGroup);
+    if (ackGroup && ackGroup.members.length > 0 && last.size > 0) await durable(topic, last);
   }
 
   function groupState(topic: TopicState, name: string): GroupState {
@@ -248,6 +297,7 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
         try {
           await member.handler(batch);
           group.cursors[p] = next;
+          if (group.name === options.ackAfterGroup) releaseDurable(topic.partitions[p]!, next);
           trim(topic, p);
           return;
         } catch (error) {
@@ -350,6 +400,13 @@ export function createInProcessEventLog(options: InProcessEventLogOptions = {}):
     },
     async close() {
       if (closed) return;
+      // Publishers waiting for the ackAfterGroup hear now, not after a batch that may never finish.
+      for (const topic of topics.values()) {
+        for (const partition of topic.partitions) {
+          for (const waiter of partition.durableWaiters.splice(0))
+            waiter.done(new Error('event log closed before the records were committed'));
+        }
+      }
       await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
       closed = true;
       for (const topic of topics.values()) {

@@ -115,7 +115,15 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (ruleInputs && body.company_id !== undefined && body.company_id !== auth.companyId)
         throw apiError('INPUT_ERROR', { fields: { rules: { key: 'error.unknown' } } });
       // Rules are checked before the device changes, so bad rules leave the device as it was.
-      const rules = ruleInputs ? await prepareDeviceRules(db, auth, request.params.id, ruleInputs) : [];
+      const rules = ruleInputs
+        ? await prepareDeviceRules(
+            db,
+            auth,
+            request.params.id,
+            ruleInputs,
+            app.deps.config.HTTP_ACTIONS_ALLOW_PRIVATE,
+          )
+        : [];
       await updateDeviceAsActor(db, auth, request.params.id, body);
       app.deps.onDeviceChanged(request.params.id);
       await saveDeviceRules(db, auth, request.params.id, rules);

@@ -112,7 +112,12 @@ const integrationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const record = await setCompanyNetworkServer(db, authOf(request), request.body);
+      const record = await setCompanyNetworkServer(
+        db,
+        authOf(request),
+        request.body,
+        app.deps.config.HTTP_ACTIONS_ALLOW_PRIVATE,
+      );
       return { payload: presentNetworkServer(record) };
     },
   );

@@ -136,16 +136,20 @@ forEachDb((suite) => {
       expect(JSON.stringify(shown.body)).not.toContain('secret-api-token');
 
       // A new address without a token (or an empty one) keeps the stored token.
-      await client.put(URL_PATH, { kind: 'chirpstack', api_url: 'http://10.0.0.5:8080' });
-      await client.put(URL_PATH, { kind: 'chirpstack', api_url: 'http://10.0.0.5:8080', api_token: '  ' });
+      await client.put(URL_PATH, { kind: 'chirpstack', api_url: 'https://lns.example.test:8443' });
+      await client.put(URL_PATH, {
+        kind: 'chirpstack',
+        api_url: 'https://lns.example.test:8443',
+        api_token: '  ',
+      });
       expect(await storedServer(team.company.id)).toEqual({
         kind: 'chirpstack',
-        api_url: 'http://10.0.0.5:8080',
+        api_url: 'https://lns.example.test:8443',
         api_token: 'secret-api-token',
       });
       await client.put(URL_PATH, {
         kind: 'chirpstack',
-        api_url: 'http://10.0.0.5:8080',
+        api_url: 'https://lns.example.test:8443',
         api_token: 'rotated',
       });
       expect((await storedServer(team.company.id))?.api_token).toBe('rotated');
@@ -189,6 +193,36 @@ forEachDb((suite) => {
       expect(Object.keys(res.body.details.fields)).toEqual([field]);
       expect(await storedServer(team.company.id)).toBeUndefined();
     });
+
+    it.each([
+      ['loopback', 'http://127.0.0.1:8080'],
+      ['a name resolving to loopback', 'http://localhost:8080'],
+      ['a private address', 'http://10.0.0.5:8080'],
+      ['an IPv4-mapped private address', 'http://[::ffff:192.168.1.20]:8080'],
+    ])(
+      'refuses %s at save, with the reason (422), unless private targets are allowed',
+      async (_case, url) => {
+        const team = await createTeam(suite.db);
+        const client = await signIn(team.main.email);
+        const res = await client.put(URL_PATH, { kind: 'chirpstack', api_url: url, api_token: 't' });
+        expect([res.status, res.body.code]).toEqual([422, 422]);
+        expect(res.body.details.fields.api_url).toMatchObject({ key: 'error.private-target' });
+        expect(res.body.details.fields.api_url.params.reason).toMatch(/not a public address/);
+        expect(await storedServer(team.company.id)).toBeUndefined();
+
+        const onPremises = buildTestApp(suite.db, {
+          config: { ...app.deps.config, HTTP_ACTIONS_ALLOW_PRIVATE: true },
+        });
+        try {
+          const admin = new TestClient(onPremises);
+          await admin.login(team.main.email, PASSWORD);
+          const ok = await admin.put(URL_PATH, { kind: 'chirpstack', api_url: url, api_token: 't' });
+          expect(ok.status).toBe(200);
+        } finally {
+          await onPremises.close();
+        }
+      },
+    );
 
     it('refuses other kinds by schema (422)', async () => {
       const team = await createTeam(suite.db);

@@ -191,6 +191,29 @@ forEachDb((suite) => {
         { fields: { 'rules.0.actions.0.params.output': { key: 'error.range', params: { min: 1, max: 2 } } } },
       ],
       [
+        'http to loopback, private and link-local targets (checked at save, not only at send)',
+        {
+          trigger: 'no_data',
+          time_window_seconds: 60,
+          actions: [
+            { channel: 'http', config: { url: 'http://127.0.0.1:8080/hook' } },
+            { channel: 'http', config: { url: 'http://localhost/hook' } },
+            { channel: 'http', config: { url: 'http://[::ffff:10.0.0.5]/x' } },
+            { channel: 'http', config: { url: 'http://169.254.169.254/latest/meta-data' } },
+          ],
+        },
+        422,
+        422,
+        {
+          fields: {
+            'rules.0.actions.0.url': { key: 'error.private-target' },
+            'rules.0.actions.1.url': { key: 'error.private-target' },
+            'rules.0.actions.2.url': { key: 'error.private-target' },
+            'rules.0.actions.3.url': { key: 'error.private-target' },
+          },
+        },
+      ],
+      [
         'unknown channel',
         { trigger: 'no_data', time_window_seconds: 60, actions: [{ channel: 'pigeon' }] },
         422,

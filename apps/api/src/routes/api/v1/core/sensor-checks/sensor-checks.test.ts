@@ -181,4 +181,51 @@ forEachDb((suite) => {
     expect((await client.delete(`${url(device.id)}/${check.id}`, { csrf: false })).body.code).toBe(77);
     expect(await checkRows(device.id)).toMatchObject([{ id: check.id, max_silence_seconds: 60 }]);
   });
+
+  it('refuses a virtual field of another device or company at save (422), as the rule path does', async () => {
+    const { team, client } = await world();
+    const measuring = { device_details: { data_fields: ['temperature'] } };
+    const device = await createDevice(suite.db, team.company.id, measuring);
+    const stranger = await createTeam(suite.db);
+    const theirDevice = await createDevice(suite.db, stranger.company.id, measuring);
+    const theirs = await signIn(stranger.main.email);
+    const foreign = (
+      await theirs.post(`/api/v1/core/devices/${theirDevice.id}/virtual_data_fields`, {
+        name: 'Secret',
+        formula: 'temperature * 2',
+      })
+    ).body.payload;
+    const sibling = await createDevice(suite.db, team.company.id, measuring);
+    const siblingField = (
+      await client.post(`/api/v1/core/devices/${sibling.id}/virtual_data_fields`, {
+        name: 'Twice',
+        formula: 'temperature * 2',
+      })
+    ).body.payload;
+    const own = (
+      await client.post(`/api/v1/core/devices/${device.id}/virtual_data_fields`, {
+        name: 'Own',
+        formula: 'temperature * 2',
+      })
+    ).body.payload;
+    for (const dataField of [foreign.data_field, siblingField.data_field, 'virtual.not-a-uuid.X']) {
+      const res = await client.post(url(device.id), { kind: 'implausible_value', data_field: dataField });
+      expect([res.status, res.body.code, res.body.details?.fields?.data_field?.key]).toEqual([
+        422,
+        422,
+        'error.unknown',
+      ]);
+    }
+    const first = (await client.post(url(device.id), { kind: 'no_data', max_silence_seconds: 60 })).body
+      .payload;
+    const changed = await client.put(`${url(device.id)}/${first.id}`, {
+      kind: 'no_data',
+      max_silence_seconds: 60,
+      data_field: foreign.data_field,
+    });
+    expect([changed.status, changed.body.code]).toEqual([422, 422]);
+    expect(await checkRows(device.id)).toMatchObject([{ id: first.id, data_field: null }]);
+    const ok = await client.post(url(device.id), { kind: 'implausible_value', data_field: own.data_field });
+    expect(ok.status).toBe(200);
+  });
 });
