@@ -48,6 +48,15 @@ export {
   insertAlarms,
   listAlarms,
 } from './repositories/alarms';
+export {
+  type ApiKeyRecord,
+  countLiveApiKeys,
+  insertApiKey,
+  listApiKeys,
+  type NewApiKey,
+  revokeApiKey,
+  useApiKey,
+} from './repositories/api-keys';
 export { findCodecScript } from './repositories/codecs';
 export {
   type ClientChanges,

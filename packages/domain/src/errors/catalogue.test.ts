@@ -28,7 +28,7 @@ describe('error catalogue (spec section 8)', () => {
   });
 
   it('gives the refusals the spec leaves without a code their own 403 codes from 90001 on', () => {
-    const own = ERROR_DEFINITIONS.filter((d) => d.code >= 90000);
+    const own = ERROR_DEFINITIONS.filter((d) => d.code >= 90000 && d.code < 90010);
     expect(own.map((d) => d.code)).toEqual([90001, 90002, 90003, 90004, 90005, 90006, 90007, 90008, 90009]);
     for (const d of own) {
       expect(d.status).toBe(403);
@@ -36,6 +36,12 @@ describe('error catalogue (spec section 8)', () => {
       expect(d.de).not.toBe(d.en);
     }
     expect(own.some((d) => SPEC_CODES.includes(d.code))).toBe(false);
+  });
+
+  it('keeps the client administration and external API codes within 90030..90049, worded in both languages', () => {
+    const clients = ERROR_DEFINITIONS.filter((d) => d.code >= 90030 && d.code <= 90049);
+    expect(clients.length).toBeGreaterThan(0);
+    for (const d of clients) expect(d.de).not.toBe(d.en);
   });
 
   it('keeps farming codes within 20001..20146 and parking within 40001..40014', () => {
@@ -71,7 +77,7 @@ describe('error catalogue (spec section 8)', () => {
 
   it('uses only statuses an HTTP client understands', () => {
     for (const { status } of ERROR_DEFINITIONS)
-      expect([400, 401, 403, 404, 409, 415, 419, 422, 500, 502]).toContain(status);
+      expect([400, 401, 403, 404, 409, 415, 419, 422, 429, 500, 502]).toContain(status);
   });
 
   it('returns undefined for a code the spec does not know', () => {

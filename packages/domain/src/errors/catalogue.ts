@@ -851,6 +851,57 @@ export const ERROR_DEFINITIONS = [
     en: 'You do not have permission to view sent messages.',
     de: 'Sie haben keine Berechtigung, versendete Nachrichten einzusehen.',
   },
+
+  // Client administration and the external API (issue #27): 90030–90049.
+  {
+    code: 90030,
+    name: 'API_KEY_NOT_ALLOWED_HERE',
+    status: 403,
+    en: 'This route cannot be used with an API key. Sign in instead.',
+    de: 'Diese Funktion kann nicht mit einem API-Schlüssel genutzt werden. Bitte melden Sie sich an.',
+  },
+  {
+    code: 90031,
+    name: 'API_KEY_SCOPE_MISSING',
+    status: 403,
+    en: 'The API key does not have the scope this route needs.',
+    de: 'Dem API-Schlüssel fehlt die Berechtigung, die diese Funktion benötigt.',
+  },
+  {
+    code: 90032,
+    name: 'API_KEY_INVALID',
+    status: 401,
+    en: 'The API key is unknown, expired or revoked.',
+    de: 'Der API-Schlüssel ist unbekannt, abgelaufen oder widerrufen.',
+  },
+  {
+    code: 90033,
+    name: 'API_KEY_RATE_LIMITED',
+    status: 429,
+    en: 'Too many requests with this API key. Please wait before trying again.',
+    de: 'Zu viele Anfragen mit diesem API-Schlüssel. Bitte warten Sie, bevor Sie es erneut versuchen.',
+  },
+  {
+    code: 90034,
+    name: 'API_KEY_NOT_FOUND',
+    status: 404,
+    en: 'API key not found.',
+    de: 'API-Schlüssel nicht gefunden.',
+  },
+  {
+    code: 90035,
+    name: 'NO_PERMISSION_TO_MANAGE_API_KEYS',
+    status: 403,
+    en: 'You do not have permission to manage API keys.',
+    de: 'Sie haben keine Berechtigung, API-Schlüssel zu verwalten.',
+  },
+  {
+    code: 90036,
+    name: 'API_KEY_EXPIRY_IN_PAST',
+    status: 422,
+    en: 'The expiry date of an API key must lie in the future.',
+    de: 'Das Ablaufdatum eines API-Schlüssels muss in der Zukunft liegen.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];
