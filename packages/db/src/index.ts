@@ -57,6 +57,12 @@ export {
   revokeApiKey,
   useApiKey,
 } from './repositories/api-keys';
+export {
+  deleteCompanySessions,
+  findCountryCode,
+  type ImpersonationEntry,
+  listImpersonations,
+} from './repositories/client-admin';
 export { findCodecScript } from './repositories/codecs';
 export {
   type ClientChanges,

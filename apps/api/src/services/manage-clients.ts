@@ -1,9 +1,23 @@
-/** The super admin's client management (spec sections 1, 6): block, license modules, soft delete. */
+/**
+ * The super admin's client management (spec sections 1, 6; issue #27): block, license modules, edit base
+ * data, soft delete. Blocking or deleting ends every session of the client's users at once; unblocking lets
+ * them sign in again.
+ */
 import type { Db } from '@iot/db';
-import { type ClientChanges, recordAuditEvent, softDeleteCompany, updateClient } from '@iot/db';
+import {
+  type ClientChanges,
+  type CompanyBaseData,
+  deleteCompanySessions,
+  findCompany,
+  recordAuditEvent,
+  softDeleteCompany,
+  updateClient,
+  updateCompanyBaseData,
+} from '@iot/db';
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
+import { checkClientBaseData } from './create-client';
 
 function refuseSuperAdminCompany(companyId: number): void {
   // Blocking or deleting company 1 would lock every super admin out.
@@ -11,16 +25,42 @@ function refuseSuperAdminCompany(companyId: number): void {
     throw apiError('BAD_REQUEST', { reason: 'the super admin company cannot be changed here' });
 }
 
-export async function changeClient(db: Db, auth: AuthContext, companyId: number, changes: ClientChanges) {
+export async function changeClient(
+  db: Db,
+  auth: AuthContext,
+  companyId: number,
+  changes: ClientChanges,
+  baseData: CompanyBaseData = {},
+) {
   refuseSuperAdminCompany(companyId);
+  const current = await findCompany(db, companyId);
+  if (!current || current.deletedAt) throw apiError('COMPANY_NOT_FOUND');
+  if (Object.keys(baseData).length > 0) {
+    await checkClientBaseData(
+      db,
+      {
+        ...baseData,
+        countryId: baseData.countryId === undefined ? current.countryId : baseData.countryId,
+        stateId: baseData.stateId === undefined ? current.stateId : baseData.stateId,
+        districtId: baseData.districtId === undefined ? current.districtId : baseData.districtId,
+      },
+      true,
+    );
+  }
   return db.transaction(async (tx) => {
+    if (Object.keys(baseData).length > 0) await updateCompanyBaseData(tx, companyId, baseData);
     const company = await updateClient(tx, companyId, changes);
     if (!company) throw apiError('COMPANY_NOT_FOUND');
+    if (changes.blocked === true) await deleteCompanySessions(tx, companyId);
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,
       action: 'client.update',
-      details: { ...changes, by_company_id: auth.realCompanyId },
+      details: {
+        ...changes,
+        ...(Object.keys(baseData).length > 0 ? { fields: Object.keys(baseData) } : {}),
+        by_company_id: auth.realCompanyId,
+      },
     });
     return company;
   });
@@ -30,6 +70,7 @@ export async function deleteClient(db: Db, auth: AuthContext, companyId: number)
   refuseSuperAdminCompany(companyId);
   await db.transaction(async (tx) => {
     if (!(await softDeleteCompany(tx, companyId))) throw apiError('COMPANY_NOT_FOUND');
+    await deleteCompanySessions(tx, companyId);
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,

@@ -1,6 +1,7 @@
 import { MODULES } from '@iot/domain';
 import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
+import { UpdateCompanyBody } from './company';
 
 export const ClientPayload = Type.Object({
   id: Type.Integer(),
@@ -23,8 +24,45 @@ export const UpdateClientBody = Type.Object(
       Type.Array(Type.Union(MODULES.map((m) => Type.Literal(m))), { uniqueItems: true }),
     ),
     is_nwa: Type.Optional(Type.Boolean()),
+    // The client's base data (spec section 3), edited by the super admin (issue #27).
+    ...UpdateCompanyBody.properties,
   },
   { additionalProperties: false },
 );
+
+/** A new client (issue #27): base data, modules, and its first main user, who is invited by mail. */
+export const CreateClientBody = Type.Object(
+  {
+    ...UpdateCompanyBody.properties,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    modules: Type.Optional(
+      Type.Array(Type.Union(MODULES.map((m) => Type.Literal(m))), { uniqueItems: true }),
+    ),
+    is_nwa: Type.Optional(Type.Boolean()),
+    main_user: Type.Object(
+      {
+        email: Type.String({ minLength: 3, maxLength: 254 }),
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        locale: Type.Optional(Type.Union([Type.Literal('de'), Type.Literal('en')])),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** One start or end of a super admin acting as the client (issue #27). */
+export const ImpersonationRecordPayload = Type.Object({
+  id: Type.Integer(),
+  action: Type.Union([Type.Literal('start'), Type.Literal('end')]),
+  user_id: Nullable(Type.Integer()),
+  user_name: Nullable(Type.String()),
+  user_email: Nullable(Type.String()),
+  ip: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export type CreateClientInput = Static<typeof CreateClientBody>;
+export type ImpersonationRecord = Static<typeof ImpersonationRecordPayload>;
 
 export type Client = Static<typeof ClientPayload>;

@@ -902,6 +902,20 @@ export const ERROR_DEFINITIONS = [
     en: 'The expiry date of an API key must lie in the future.',
     de: 'Das Ablaufdatum eines API-Schlüssels muss in der Zukunft liegen.',
   },
+  {
+    code: 90037,
+    name: 'LOGO_TOO_LARGE',
+    status: 422,
+    en: 'The logo is too large (at most 64 KB).',
+    de: 'Das Logo ist zu groß (höchstens 64 KB).',
+  },
+  {
+    code: 90038,
+    name: 'NO_PERMISSION_TO_VIEW_IMPERSONATIONS',
+    status: 403,
+    en: 'You do not have permission to see when support accessed the account.',
+    de: 'Sie haben keine Berechtigung einzusehen, wann der Support auf das Konto zugegriffen hat.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

@@ -17,6 +17,7 @@ import deviceLiveRoutes from './core/device-live/index';
 import devicesRoutes from './core/devices/index';
 import downlinksRoutes from './core/downlinks/index';
 import groupsRoutes from './core/groups/index';
+import impersonationsRoutes from './core/impersonations/index';
 import integrationsRoutes from './core/integrations/index';
 import messagesRoutes from './core/messages/index';
 import outboxRoutes from './core/outbox/index';
@@ -59,6 +60,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
     await secured.register(apiKeysRoutes, { prefix: '/core/company/api-keys' });
+    await secured.register(impersonationsRoutes, { prefix: '/core/company/impersonations' });
   });
 };
 
