@@ -63,6 +63,16 @@ export {
   type ImpersonationEntry,
   listImpersonations,
 } from './repositories/client-admin';
+export {
+  CLIENT_LIMIT_KEYS,
+  type ClientLimitKey,
+  type ClientLimits,
+  type ClientUsage,
+  countClientUsage,
+  countDeviceRules,
+  findClientLimits,
+  setClientLimits,
+} from './repositories/client-limits';
 export { findCodecScript } from './repositories/codecs';
 export {
   type ClientChanges,

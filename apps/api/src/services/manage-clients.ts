@@ -1,15 +1,16 @@
 /**
  * The super admin's client management (spec sections 1, 6; issue #27): block, license modules, edit base
- * data, soft delete. Blocking or deleting ends every session of the client's users at once; unblocking lets
- * them sign in again.
+ * data, limits, soft delete. A blocked or deleted client's sessions answer 75 from the next request on
+ * (the session plugin checks the company on each), and its users cannot sign in; unblocking restores both.
  */
 import type { Db } from '@iot/db';
 import {
   type ClientChanges,
+  type ClientLimitKey,
   type CompanyBaseData,
-  deleteCompanySessions,
   findCompany,
   recordAuditEvent,
+  setClientLimits,
   softDeleteCompany,
   updateClient,
   updateCompanyBaseData,
@@ -31,6 +32,7 @@ export async function changeClient(
   companyId: number,
   changes: ClientChanges,
   baseData: CompanyBaseData = {},
+  limits: Partial<Record<ClientLimitKey, number | null>> = {},
 ) {
   refuseSuperAdminCompany(companyId);
   const current = await findCompany(db, companyId);
@@ -49,9 +51,9 @@ export async function changeClient(
   }
   return db.transaction(async (tx) => {
     if (Object.keys(baseData).length > 0) await updateCompanyBaseData(tx, companyId, baseData);
+    if (Object.keys(limits).length > 0) await setClientLimits(tx, companyId, limits);
     const company = await updateClient(tx, companyId, changes);
     if (!company) throw apiError('COMPANY_NOT_FOUND');
-    if (changes.blocked === true) await deleteCompanySessions(tx, companyId);
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,
@@ -59,6 +61,7 @@ export async function changeClient(
       details: {
         ...changes,
         ...(Object.keys(baseData).length > 0 ? { fields: Object.keys(baseData) } : {}),
+        ...(Object.keys(limits).length > 0 ? { limits } : {}),
         by_company_id: auth.realCompanyId,
       },
     });
@@ -70,7 +73,6 @@ export async function deleteClient(db: Db, auth: AuthContext, companyId: number)
   refuseSuperAdminCompany(companyId);
   await db.transaction(async (tx) => {
     if (!(await softDeleteCompany(tx, companyId))) throw apiError('COMPANY_NOT_FOUND');
-    await deleteCompanySessions(tx, companyId);
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,

@@ -17,6 +17,39 @@ export const ClientPayload = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+// Fastify's ajv coerces types: `type: null` would turn 0 into null, and an integer branch tried first
+// would turn null into 0. `const: null` is never coerced, so it goes first.
+const NullConst = Type.Unsafe<null>({ const: null });
+const Limit = Type.Optional(Type.Union([NullConst, Type.Integer({ minimum: 0, maximum: 1_000_000 })]));
+
+/** Limits per client (issue #27); null removes a limit, an omitted key keeps it. */
+export const ClientLimitsBody = Type.Object(
+  {
+    max_devices: Limit,
+    max_users: Limit,
+    max_dashboards: Limit,
+    max_rules_per_device: Limit,
+    max_uplinks_per_minute: Limit,
+  },
+  { additionalProperties: false },
+);
+
+/** Each limit with the client's current use of it (null limit: none; null use: not counted here). */
+export const ClientLimitsPayload = Type.Array(
+  Type.Object({
+    key: Type.Union([
+      Type.Literal('max_devices'),
+      Type.Literal('max_users'),
+      Type.Literal('max_dashboards'),
+      Type.Literal('max_rules_per_device'),
+      Type.Literal('max_uplinks_per_minute'),
+    ]),
+    limit: Nullable(Type.Integer()),
+    used: Nullable(Type.Integer()),
+  }),
+);
+export type ClientLimitUse = Static<typeof ClientLimitsPayload>[number];
+
 export const UpdateClientBody = Type.Object(
   {
     blocked: Type.Optional(Type.Boolean()),
@@ -26,6 +59,7 @@ export const UpdateClientBody = Type.Object(
     is_nwa: Type.Optional(Type.Boolean()),
     // The client's base data (spec section 3), edited by the super admin (issue #27).
     ...UpdateCompanyBody.properties,
+    limits: Type.Optional(ClientLimitsBody),
   },
   { additionalProperties: false },
 );

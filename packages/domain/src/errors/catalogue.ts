@@ -916,6 +916,35 @@ export const ERROR_DEFINITIONS = [
     en: 'You do not have permission to see when support accessed the account.',
     de: 'Sie haben keine Berechtigung einzusehen, wann der Support auf das Konto zugegriffen hat.',
   },
+  // Limits per client (issue #27): what was reached; details name the limit and the current use.
+  {
+    code: 90040,
+    name: 'DEVICE_LIMIT_REACHED',
+    status: 409,
+    en: 'Your company has reached its maximum number of devices.',
+    de: 'Ihr Unternehmen hat die maximale Anzahl an Geräten erreicht.',
+  },
+  {
+    code: 90041,
+    name: 'USER_LIMIT_REACHED',
+    status: 409,
+    en: 'Your company has reached its maximum number of users.',
+    de: 'Ihr Unternehmen hat die maximale Anzahl an Benutzern erreicht.',
+  },
+  {
+    code: 90042,
+    name: 'DASHBOARD_LIMIT_REACHED',
+    status: 409,
+    en: 'Your company has reached its maximum number of dashboards.',
+    de: 'Ihr Unternehmen hat die maximale Anzahl an Dashboards erreicht.',
+  },
+  {
+    code: 90043,
+    name: 'RULE_LIMIT_REACHED',
+    status: 409,
+    en: 'This device has reached the maximum number of rules.',
+    de: 'Dieses Gerät hat die maximale Anzahl an Regeln erreicht.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

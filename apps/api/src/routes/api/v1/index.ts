@@ -11,6 +11,7 @@ import meRoute from './auth/me';
 import alarmsRoutes from './core/alarms/index';
 import apiKeysRoutes from './core/api-keys/index';
 import companyRoutes from './core/company/index';
+import companyLimitsRoutes from './core/company-limits/index';
 import dashboardsRoutes from './core/dashboards/index';
 import dataRoutes from './core/device-data/index';
 import deviceLiveRoutes from './core/device-live/index';
@@ -61,6 +62,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
     await secured.register(apiKeysRoutes, { prefix: '/core/company/api-keys' });
     await secured.register(impersonationsRoutes, { prefix: '/core/company/impersonations' });
+    await secured.register(companyLimitsRoutes, { prefix: '/core/company/limits' });
   });
 };
 

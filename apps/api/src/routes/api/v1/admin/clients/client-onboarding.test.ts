@@ -121,14 +121,13 @@ describe.each(DB_KINDS)('client administration on %s', (kind) => {
     expect([own.status, own.body.code]).toEqual([415, 50109]);
   });
 
-  it('ends the sessions of a blocked client, refuses sign-in with 75, and unblocking restores it', async () => {
+  it("refuses a blocked client's sessions and sign-in with 75, and unblocking restores both", async () => {
     const admin = await superAdmin();
     const team = await createTeam(db);
     const main = await signIn(team.main.email);
     expect((await admin.put(`/api/v1/admin/clients/${team.company.id}`, { blocked: true })).status).toBe(200);
-    const { rows } = await db.query('SELECT 1 FROM sessions WHERE user_id = $1', [team.main.id]);
-    expect(rows).toHaveLength(0);
-    expect((await main.get('/api/v1/core/devices')).status).toBe(401);
+    const during = await main.get('/api/v1/core/devices');
+    expect([during.status, during.body.code]).toEqual([403, 75]);
     const again = new TestClient(app);
     await again.csrf();
     const login = await again.post('/api/v1/auth/login', { email: team.main.email, password: PASSWORD });
@@ -136,16 +135,17 @@ describe.each(DB_KINDS)('client administration on %s', (kind) => {
     expect((await admin.put(`/api/v1/admin/clients/${team.company.id}`, { blocked: false })).status).toBe(
       200,
     );
+    expect((await main.get('/api/v1/core/devices')).status).toBe(200);
     expect((await (await signIn(team.main.email)).get('/api/v1/core/devices')).status).toBe(200);
   });
 
-  it('ends the sessions of a deleted client and refuses its sign-in (75)', async () => {
+  it("refuses a deleted client's sessions and sign-in (75)", async () => {
     const admin = await superAdmin();
     const team = await createTeam(db);
-    await signIn(team.plain.email);
+    const plain = await signIn(team.plain.email);
     expect((await admin.delete(`/api/v1/admin/clients/${team.company.id}`)).status).toBe(200);
-    const { rows } = await db.query('SELECT 1 FROM sessions WHERE user_id = $1', [team.plain.id]);
-    expect(rows).toHaveLength(0);
+    const after = await plain.get('/api/v1/core/devices');
+    expect([after.status, after.body.code]).toEqual([403, 75]);
     const again = new TestClient(app);
     await again.csrf();
     const login = await again.post('/api/v1/auth/login', { email: team.plain.email, password: PASSWORD });
@@ -170,5 +170,36 @@ describe.each(DB_KINDS)('client administration on %s', (kind) => {
     expect([refused.status, refused.body.code]).toEqual([403, 90038]);
     const other = await signIn((await createTeam(db)).main.email);
     expect((await other.get('/api/v1/core/company/impersonations')).body.payload).toEqual([]);
+  });
+
+  it('refuses users and dashboards beyond the client limits (90041, 90042) and shows limits with use', async () => {
+    const admin = await superAdmin();
+    const team = await createTeam(db);
+    const set = await admin.put(`/api/v1/admin/clients/${team.company.id}`, {
+      limits: { max_users: 3, max_dashboards: 0, max_devices: 10 },
+    });
+    expect(set.status).toBe(200);
+    const main = await signIn(team.main.email);
+    const user = await main.post('/api/v1/core/users', { email: uniqueEmail(), name: 'One too many' });
+    expect([user.status, user.body.code]).toEqual([409, 90041]);
+    const dashboard = await main.post('/api/v1/core/company/dashboards', { name: 'Over the limit' });
+    expect([dashboard.status, dashboard.body.code]).toEqual([409, 90042]);
+    const limits = await main.get('/api/v1/core/company/limits');
+    expect(limits.body.payload).toEqual(
+      expect.arrayContaining([
+        { key: 'max_users', limit: 3, used: 3 },
+        { key: 'max_dashboards', limit: 0, used: 0 },
+        { key: 'max_devices', limit: 10, used: 0 },
+        { key: 'max_rules_per_device', limit: null, used: 0 },
+      ]),
+    );
+    expect((await admin.get(`/api/v1/admin/clients/${team.company.id}/limits`)).body.payload).toEqual(
+      limits.body.payload,
+    );
+    // Removing a limit (null) lets the client create again.
+    await admin.put(`/api/v1/admin/clients/${team.company.id}`, { limits: { max_users: null } });
+    expect((await main.post('/api/v1/core/users', { email: uniqueEmail(), name: 'Now fine' })).status).toBe(
+      200,
+    );
   });
 });

@@ -1,6 +1,7 @@
 /** /api/v1/admin/clients: the super admin's client management and impersonation (spec sections 1, 6). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ClientLimitsPayload,
   ClientPayload,
   CompanyPayload,
   CreateClientBody,
@@ -16,6 +17,7 @@ import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../..
 import { createClient } from '../../../../../services/create-client';
 import { listCompanyImpersonations, startImpersonation } from '../../../../../services/impersonation';
 import { changeClient, deleteClient } from '../../../../../services/manage-clients';
+import { readClientLimits } from '../../../../../services/read-client-limits';
 import { presentCompany } from '../../core/company/present';
 import { presentCurrentUser } from '../../core/user/present';
 import { baseDataOf } from './base-data';
@@ -52,7 +54,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { blocked, modules, is_nwa, ...rest } = request.body;
+      const { blocked, modules, is_nwa, limits, ...rest } = request.body;
       const company = await changeClient(
         db,
         authOf(request),
@@ -63,6 +65,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           ...(is_nwa === undefined ? {} : { isNwa: is_nwa }),
         },
         baseDataOf(rest),
+        limits ?? {},
       );
       return { payload: presentCompany(company) };
     },
@@ -91,6 +94,21 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       return { payload: presentCompany(company) };
     },
+  );
+
+  app.get(
+    '/:id/limits',
+    {
+      preHandler: requireSuperAdmin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'getClientLimits',
+        summary: "The client's limits with its current use (super admin)",
+        params: IdParams,
+        response: responses(ClientLimitsPayload, [401]),
+      },
+    },
+    async (request) => ({ payload: await readClientLimits(db, request.params.id) }),
   );
 
   app.get(
