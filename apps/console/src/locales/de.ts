@@ -1,3 +1,4 @@
+import { clientsDe } from './clients.de';
 import type { ConsoleMessages } from './en';
 
 /** German strings of the console; the type makes a missing key a compile error. */
@@ -653,4 +654,5 @@ export const de: ConsoleMessages = {
   'downlink.attempts_other': '{{count}} Versuche',
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
+  ...clientsDe,
 };
