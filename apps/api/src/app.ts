@@ -19,10 +19,11 @@ import {
   type Mailer,
   type MqttDownlinkClient,
 } from '@iot/delivery';
-import { SESSION_DURATION } from '@iot/domain';
+import { API_KEY_REQUESTS_PER_MINUTE, SESSION_DURATION } from '@iot/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AfterAnswer } from './lib/after-answer';
 import { LoginThrottle } from './lib/login-throttle';
+import apiKeys from './plugins/api-keys';
 import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
 import docs from './plugins/docs';
 import errorHandler, { sendNotFound } from './plugins/error-handler';
@@ -71,6 +72,7 @@ const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   loginFailuresPerAddress: { max: 50, windowMs: 15 * 60_000 },
   forgotPerAddress: { max: 5, windowMs: 15 * 60_000 },
   resetMailsPerAccount: { max: 3, windowMs: 60 * 60_000 },
+  apiKeyPerKey: { max: API_KEY_REQUESTS_PER_MINUTE, windowMs: 60_000 },
 };
 
 function addressOf(from: string): string {
@@ -141,6 +143,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   // App plugins: one error shape, then session resolution and CSRF for every request.
   app.register(errorHandler);
   app.register(session);
+  app.register(apiKeys);
 
   // Routes.
   app.register(csrfRoutes);

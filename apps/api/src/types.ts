@@ -18,6 +18,8 @@ export interface AuthContext {
   /** sha-256 of the session token (the sessions row id). */
   sessionId: string;
   csrfToken: string;
+  /** Set when an external API key authenticated the request (no session then; issue #27). */
+  apiKey?: { id: number; scopes: readonly string[] };
 }
 
 export interface SessionSettings {
@@ -44,6 +46,8 @@ export interface RateLimitSettings {
   forgotPerAddress: { max: number; windowMs: number };
   /** Reset mails one account gets per window, whichever addresses ask. */
   resetMailsPerAccount: { max: number; windowMs: number };
+  /** Requests one external API key may make per window (issue #27). */
+  apiKeyPerKey: { max: number; windowMs: number };
 }
 
 /** What the app plugins and routes share; decorated on the instance as `deps`. */
@@ -83,5 +87,7 @@ declare module 'fastify' {
     csrf?: boolean;
     /** The route answers without a session. */
     public?: boolean;
+    /** The scope an external API key needs for this route; unset: keys are refused (plugins/api-keys). */
+    apiKeyScope?: import('@iot/domain').ApiKeyScope;
   }
 }

@@ -48,6 +48,31 @@ export {
   insertAlarms,
   listAlarms,
 } from './repositories/alarms';
+export {
+  type ApiKeyRecord,
+  countLiveApiKeys,
+  insertApiKey,
+  listApiKeys,
+  type NewApiKey,
+  revokeApiKey,
+  useApiKey,
+} from './repositories/api-keys';
+export {
+  deleteCompanySessions,
+  findCountryCode,
+  type ImpersonationEntry,
+  listImpersonations,
+} from './repositories/client-admin';
+export {
+  CLIENT_LIMIT_KEYS,
+  type ClientLimitKey,
+  type ClientLimits,
+  type ClientUsage,
+  countClientUsage,
+  countDeviceRules,
+  findClientLimits,
+  setClientLimits,
+} from './repositories/client-limits';
 export { findCodecScript } from './repositories/codecs';
 export {
   type ClientChanges,

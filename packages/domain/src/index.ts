@@ -1,5 +1,6 @@
 export * from './constants/access';
 export * from './constants/action-commands';
+export * from './constants/api-keys';
 export * from './constants/devices';
 export * from './constants/log-levels';
 export * from './constants/rules';

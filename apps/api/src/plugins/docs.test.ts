@@ -82,7 +82,9 @@ describe('OpenAPI document', () => {
     ])
       expect(operation?.security).toEqual([]);
     const device = spec.paths['/api/v1/core/devices/{id}']?.get;
-    expect(device?.security).toBeUndefined();
+    // The session, or an external API key with the scope the route names (issue #27).
+    expect(device?.security).toEqual([{ session: [], csrf: [] }, { apiKeyBearer: [] }, { apiKeyHeader: [] }]);
+    expect((device as Record<string, unknown> | undefined)?.['x-api-key-scopes']).toEqual(['devices:read']);
     expect(Object.keys(device?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '404']));
   });
 });

@@ -22,6 +22,19 @@ async function docsPlugin(app: FastifyInstance, options: { version: string }): P
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'iot_session' },
           csrf: { type: 'apiKey', in: 'header', name: 'X-XSRF-TOKEN' },
+          // External API keys (licensed module "external API"): routes that take one list these as an
+          // alternative to the session and name the key scope they need in x-api-key-scopes.
+          apiKeyBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An external API key as `Authorization: Bearer <key>`; no cookie or CSRF token.',
+          },
+          apiKeyHeader: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'An external API key as the X-API-Key header; no cookie or CSRF token.',
+          },
         },
       },
       security: [{ session: [], csrf: [] }],

@@ -28,6 +28,7 @@ import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens';
 import type { AuthContext } from '../types';
+import { presentedApiKey, resolveApiKeyAuth } from './api-keys';
 
 export const SESSION_COOKIE = 'iot_session';
 export const PRESESSION_COOKIE = 'iot_presession';
@@ -114,6 +115,9 @@ export async function rotateSessionCookie(q: Queryable, auth: AuthContext): Prom
 async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.auth = null;
   request.authFailure = null;
+  // A request with an API key is the key's alone: its cookies do not count (issue #27).
+  const apiKey = presentedApiKey(request);
+  if (apiKey) return resolveApiKeyAuth(request, apiKey);
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return;
   const { db, session: settings } = request.server.deps;
@@ -164,6 +168,8 @@ async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promis
 }
 
 function checkCsrf(request: FastifyRequest): void {
+  // Keys are sent as headers a browser never adds by itself, so a forged cross-site request has none.
+  if (request.auth?.apiKey) return;
   const mustCheck = MUTATING.has(request.method) || request.routeOptions.config?.csrf === true;
   if (!mustCheck) return;
   const header = request.headers[XSRF_HEADER];

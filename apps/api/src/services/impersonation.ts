@@ -4,13 +4,13 @@
  * gives the session a new id (issue #28): the cookie from before no longer works.
  */
 import type { Db } from '@iot/db';
-import { findCompany, recordAuditEvent, setSessionImpersonation } from '@iot/db';
+import { findCompany, listImpersonations, recordAuditEvent, setSessionImpersonation } from '@iot/db';
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { rotateSessionCookie } from '../plugins/session';
 import type { AuthContext } from '../types';
 
-export async function startImpersonation(db: Db, auth: AuthContext, companyId: number) {
+export async function startImpersonation(db: Db, auth: AuthContext, companyId: number, ip?: string) {
   if (companyId === SUPER_ADMIN_COMPANY_ID) throw apiError('IMPERSONATION_NOT_ALLOWED');
   const company = await findCompany(db, companyId);
   if (!company || company.deletedAt) throw apiError('COMPANY_NOT_FOUND');
@@ -20,7 +20,7 @@ export async function startImpersonation(db: Db, auth: AuthContext, companyId: n
         companyId: auth.companyId,
         userId: auth.user.id,
         action: 'impersonation.end',
-        details: { real_company_id: auth.realCompanyId, switched_to: companyId },
+        details: { real_company_id: auth.realCompanyId, switched_to: companyId, ip: ip ?? null },
       });
     }
     await setSessionImpersonation(tx, auth.sessionId, companyId);
@@ -29,14 +29,14 @@ export async function startImpersonation(db: Db, auth: AuthContext, companyId: n
       companyId,
       userId: auth.user.id,
       action: 'impersonation.start',
-      details: { real_company_id: auth.realCompanyId },
+      details: { real_company_id: auth.realCompanyId, ip: ip ?? null },
     });
   });
   return company;
 }
 
 /** Ends impersonation; without one it changes nothing and answers the same. */
-export async function leaveImpersonation(db: Db, auth: AuthContext) {
+export async function leaveImpersonation(db: Db, auth: AuthContext, ip?: string) {
   if (auth.impersonated) {
     await db.transaction(async (tx) => {
       await setSessionImpersonation(tx, auth.sessionId, null);
@@ -45,11 +45,20 @@ export async function leaveImpersonation(db: Db, auth: AuthContext) {
         companyId: auth.companyId,
         userId: auth.user.id,
         action: 'impersonation.end',
-        details: { real_company_id: auth.realCompanyId },
+        details: { real_company_id: auth.realCompanyId, ip: ip ?? null },
       });
     });
   }
   const own = await findCompany(db, auth.realCompanyId);
   if (!own) throw apiError('COMPANY_NOT_FOUND');
   return own;
+}
+
+/**
+ * Who acted as the company, when and from where (issue #27): for the super admin about any client, and
+ * for the client's own main users and admins ("support accessed your account on ..."). Read as the owner
+ * role on purpose: the super admin's users belong to company 1, and their names are what the client sees.
+ */
+export async function listCompanyImpersonations(db: Db, companyId: number) {
+  return listImpersonations(db, companyId);
 }

@@ -24,6 +24,7 @@ import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
+import { refuseAtLimit } from './check-limits';
 import { checkWidgets, type WidgetBody, widgetDeviceIds } from './check-widgets';
 
 export interface DashboardInput {
@@ -92,6 +93,7 @@ export async function createDashboard(
   const widgets = checkWidgets(input.widgets ?? []);
   return write(db, auth, 'DASHBOARD_CREATE_FAILED', async (tx) => {
     await refuseForeignDevices(tx, auth, widgets);
+    await refuseAtLimit(tx, auth.companyId, 'max_dashboards');
     const id = await insertDashboard(tx, auth.companyId, {
       name,
       ...(input.position === undefined ? {} : { position: input.position }),

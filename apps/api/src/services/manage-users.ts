@@ -28,6 +28,7 @@ import { randomToken } from '../lib/tokens';
 import { validateBody } from '../lib/validation';
 import { isManager, isSuperAdmin, ROLE_ADMIN, ROLE_MAINUSER } from '../plugins/guards';
 import type { AuthContext } from '../types';
+import { refuseAtLimit } from './check-limits';
 import { checkNewPassword } from './check-new-password';
 
 export interface UserInput {
@@ -104,6 +105,7 @@ export async function createUser(
   const passwordHash = await hashPassword(password);
   try {
     return await withTenant(db, auth.companyId, async (tx) => {
+      await refuseAtLimit(tx, auth.companyId, 'max_users');
       const user = await insertUser(tx, auth.companyId, {
         email,
         name: input.name,

@@ -11,6 +11,7 @@ import { findCompany, type ReassignmentSummary, reassignDevice, recordAuditEvent
 import { apiError } from '../lib/errors';
 import { isManager, isSuperAdmin } from '../plugins/guards';
 import type { AuthContext } from '../types';
+import { refuseAtLimit } from './check-limits';
 
 /** Every check that needs no write; run before anything is changed. */
 export async function checkReassignment(
@@ -34,6 +35,8 @@ export async function moveDevice(
   deviceId: number,
   toCompanyId: number,
 ): Promise<ReassignmentSummary> {
+  // The receiving client's device limit (issue #27) counts the devices it has before the move.
+  if (toCompanyId !== auth.companyId) await refuseAtLimit(tx, toCompanyId, 'max_devices');
   const summary = await reassignDevice(tx, auth.companyId, deviceId, toCompanyId);
   if (!summary) throw apiError('DEVICE_NOT_FOUND');
   const details = {

@@ -3,6 +3,7 @@ import { clearOpenAlarms, insertRule, replaceRuleActions, updateRule, withTenant
 import { isApiError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
+import { refuseTooManyRules } from './check-limits';
 import type { PreparedRule } from './prepare-device-rules';
 
 /** Writes prepared rules in one transaction: new ones inserted, listed ones updated, actions replaced. */
@@ -27,6 +28,7 @@ export async function saveDeviceRules(
         }
         await replaceRuleActions(tx, auth.companyId, id, rule.actions);
       }
+      if (creates) await refuseTooManyRules(tx, auth.companyId, deviceId);
     });
   } catch (err) {
     if (isApiError(err)) throw err;

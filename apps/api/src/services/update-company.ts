@@ -11,6 +11,7 @@ import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
+import { checkLogo } from './check-logo';
 
 /**
  * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (90008); name,
@@ -19,6 +20,7 @@ import type { AuthContext } from '../types';
  */
 export async function updateCompany(db: Db, auth: AuthContext, data: CompanyBaseData) {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_EDIT_COMPANY');
+  checkLogo(data.logo);
   const clean: CompanyBaseData = { ...data };
   if (typeof clean.email === 'string') clean.email = clean.email.trim() === '' ? null : clean.email.trim();
   if (typeof clean.phone === 'string' && clean.phone.trim() === '') clean.phone = null;

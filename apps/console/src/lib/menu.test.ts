@@ -5,7 +5,11 @@ import { testUser } from './test-user';
 
 const user = testUser;
 
-const ids = (u: CurrentUser, developmentHost = false) => buildMenu(u, { developmentHost }).map((e) => e.id);
+// Entries a user can open; locked entries of unlicensed modules are checked on their own below.
+const ids = (u: CurrentUser, developmentHost = false) =>
+  buildMenu(u, { developmentHost })
+    .filter((e) => !e.locked)
+    .map((e) => e.id);
 
 describe('buildMenu (spec section 2 "Menu entries")', () => {
   it('regular users: dashboard, devices, groups', () => {
@@ -88,5 +92,13 @@ describe('buildFooterMenu', () => {
     const footer = buildFooterMenu();
     expect(footer.map((e) => e.id)).toEqual(['about-us', 'contact', 'imprint', 'privacy', 'terms']);
     for (const entry of footer) expect(entry.href).toMatch(/^https:\/\//);
+  });
+
+  it('shows unlicensed modules locked, without a link, instead of hiding them (issue #27)', () => {
+    const menu = buildMenu(user({}, { modules: ['parking'] }));
+    const locked = menu.filter((e) => e.locked).map((e) => e.id);
+    expect(locked).toEqual(['map', 'farming-fields', 'farming-task']);
+    for (const entry of menu.filter((e) => e.locked)) expect(entry.to).toBeUndefined();
+    expect(menu.find((e) => e.id === 'parking')).toMatchObject({ to: '/parking' });
   });
 });

@@ -1,3 +1,4 @@
+import type { ModuleName } from '@iot/domain';
 import type { CurrentUser } from '../types/api';
 import type { TranslationKey } from '../types/translation-key';
 import { EXTERNAL_LINKS } from './external-links';
@@ -38,6 +39,11 @@ export interface MenuEntry {
   icon: MenuIcon;
   badge?: number;
   children?: MenuEntry[];
+  /**
+   * The company lacks the module (spec section 6: locked modules show a hint): shown with a lock and
+   * the hint instead of a link, so the module stays discoverable (issue #27).
+   */
+  locked?: boolean;
 }
 
 export interface MenuOptions {
@@ -57,24 +63,35 @@ export function buildMenu(user: CurrentUser, options: MenuOptions = {}): MenuEnt
   } else {
     entries.push({ id: 'groups', labelKey: 'menu.groups', to: '/groups', icon: 'groups' });
   }
-  if (hasModule(user, 'map_view')) {
-    entries.push({ id: 'map', labelKey: 'menu.map', to: '/map', icon: 'map' });
-  }
+  // An entry of a licensed module links to it; an unlicensed one stays visible, locked, without a link.
+  const moduleEntry = (module: ModuleName, entry: MenuEntry): MenuEntry => {
+    if (hasModule(user, module)) return entry;
+    const { to: _to, ...rest } = entry;
+    return { ...rest, locked: true };
+  };
+  entries.push(moduleEntry('map_view', { id: 'map', labelKey: 'menu.map', to: '/map', icon: 'map' }));
   if (user.roles.includes(ROLE_MAINUSER)) {
     entries.push({ id: 'users', labelKey: 'menu.users', to: '/users', icon: 'users' });
   }
-  if (hasModule(user, 'parking')) {
-    entries.push({ id: 'parking', labelKey: 'menu.parking', to: '/parking', icon: 'parking' });
-  }
-  if (hasModule(user, 'farming')) {
-    entries.push({
+  entries.push(
+    moduleEntry('parking', { id: 'parking', labelKey: 'menu.parking', to: '/parking', icon: 'parking' }),
+  );
+  entries.push(
+    moduleEntry('farming', {
       id: 'farming-fields',
       labelKey: 'menu.farming-fields',
       to: '/farming/fields',
       icon: 'fields',
-    });
-    entries.push({ id: 'farming-task', labelKey: 'menu.farming-task', to: '/farming/task', icon: 'tasks' });
-  }
+    }),
+  );
+  entries.push(
+    moduleEntry('farming', {
+      id: 'farming-task',
+      labelKey: 'menu.farming-task',
+      to: '/farming/task',
+      icon: 'tasks',
+    }),
+  );
   if (user.company.is_nwa) {
     const requests = user.company.open_membership_requests ?? 0;
     entries.push({

@@ -1,3 +1,4 @@
+import { clientsDe } from './clients.de';
 import type { ConsoleMessages } from './en';
 import { waterDe } from './water.de';
 
@@ -655,4 +656,5 @@ export const de: ConsoleMessages = {
   'downlink.attempts_other': '{{count}} Versuche',
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
+  ...clientsDe,
 };

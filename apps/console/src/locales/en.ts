@@ -1,3 +1,5 @@
+import { clientsEn } from './clients.en';
+
 /**
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
@@ -655,6 +657,7 @@ export const en = {
   'downlink.attempts_other': '{{count}} attempts',
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
+  ...clientsEn,
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;

@@ -1,6 +1,7 @@
 import { MODULES } from '@iot/domain';
 import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
+import { UpdateCompanyBody } from './company';
 
 export const ClientPayload = Type.Object({
   id: Type.Integer(),
@@ -16,6 +17,39 @@ export const ClientPayload = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
+// Fastify's ajv coerces types: `type: null` would turn 0 into null, and an integer branch tried first
+// would turn null into 0. `const: null` is never coerced, so it goes first.
+const NullConst = Type.Unsafe<null>({ const: null });
+const Limit = Type.Optional(Type.Union([NullConst, Type.Integer({ minimum: 0, maximum: 1_000_000 })]));
+
+/** Limits per client (issue #27); null removes a limit, an omitted key keeps it. */
+export const ClientLimitsBody = Type.Object(
+  {
+    max_devices: Limit,
+    max_users: Limit,
+    max_dashboards: Limit,
+    max_rules_per_device: Limit,
+    max_uplinks_per_minute: Limit,
+  },
+  { additionalProperties: false },
+);
+
+/** Each limit with the client's current use of it (null limit: none; null use: not counted here). */
+export const ClientLimitsPayload = Type.Array(
+  Type.Object({
+    key: Type.Union([
+      Type.Literal('max_devices'),
+      Type.Literal('max_users'),
+      Type.Literal('max_dashboards'),
+      Type.Literal('max_rules_per_device'),
+      Type.Literal('max_uplinks_per_minute'),
+    ]),
+    limit: Nullable(Type.Integer()),
+    used: Nullable(Type.Integer()),
+  }),
+);
+export type ClientLimitUse = Static<typeof ClientLimitsPayload>[number];
+
 export const UpdateClientBody = Type.Object(
   {
     blocked: Type.Optional(Type.Boolean()),
@@ -23,8 +57,57 @@ export const UpdateClientBody = Type.Object(
       Type.Array(Type.Union(MODULES.map((m) => Type.Literal(m))), { uniqueItems: true }),
     ),
     is_nwa: Type.Optional(Type.Boolean()),
+    // The client's base data (spec section 3), edited by the super admin (issue #27).
+    ...UpdateCompanyBody.properties,
+    limits: Type.Optional(ClientLimitsBody),
   },
   { additionalProperties: false },
 );
+
+// Spelled out (not mapped from MODULES) so that Static<> keeps the literal types; the check below fails to
+// compile when MODULES gains a module this list lacks.
+const ModuleSchema = Type.Union([
+  Type.Literal('map_view'),
+  Type.Literal('parking'),
+  Type.Literal('farming'),
+  Type.Literal('water_association'),
+  Type.Literal('external_api'),
+  Type.Literal('paid_messaging'),
+]);
+const _allModules: readonly Static<typeof ModuleSchema>[] = MODULES;
+void _allModules;
+
+/** A new client (issue #27): base data, modules, and its first main user, who is invited by mail. */
+export const CreateClientBody = Type.Object(
+  {
+    ...UpdateCompanyBody.properties,
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    modules: Type.Optional(Type.Array(ModuleSchema, { uniqueItems: true })),
+    is_nwa: Type.Optional(Type.Boolean()),
+    main_user: Type.Object(
+      {
+        email: Type.String({ minLength: 3, maxLength: 254 }),
+        name: Type.String({ minLength: 1, maxLength: 200 }),
+        locale: Type.Optional(Type.Union([Type.Literal('de'), Type.Literal('en')])),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** One start or end of a super admin acting as the client (issue #27). */
+export const ImpersonationRecordPayload = Type.Object({
+  id: Type.Integer(),
+  action: Type.Union([Type.Literal('start'), Type.Literal('end')]),
+  user_id: Nullable(Type.Integer()),
+  user_name: Nullable(Type.String()),
+  user_email: Nullable(Type.String()),
+  ip: Nullable(Type.String()),
+  created_at: Type.String({ format: 'date-time' }),
+});
+
+export type CreateClientInput = Static<typeof CreateClientBody>;
+export type ImpersonationRecord = Static<typeof ImpersonationRecordPayload>;
 
 export type Client = Static<typeof ClientPayload>;

@@ -1,6 +1,7 @@
 // The `/api/v1` request and response schemas, one file per route folder of apps/api, and their
 // `Static<>` types (the console imports the types only).
 export * from './alarms';
+export * from './api-keys';
 export * from './auth';
 export * from './clients';
 export * from './common';

@@ -39,6 +39,12 @@ describe('error catalogue (spec section 8)', () => {
     expect(own.some((d) => SPEC_CODES.includes(d.code))).toBe(false);
   });
 
+  it('keeps the client administration and external API codes within 90030..90049, worded in both languages', () => {
+    const clients = ERROR_DEFINITIONS.filter((d) => d.code >= 90030 && d.code <= 90049);
+    expect(clients.length).toBeGreaterThan(0);
+    for (const d of clients) expect(d.de).not.toBe(d.en);
+  });
+
   it('keeps farming codes within 20001..20146 and parking within 40001..40014', () => {
     for (const { code } of ERROR_DEFINITIONS) {
       if (code >= 20000 && code < 30000) expect(code).toBeLessThanOrEqual(20146);
@@ -72,7 +78,7 @@ describe('error catalogue (spec section 8)', () => {
 
   it('uses only statuses an HTTP client understands', () => {
     for (const { status } of ERROR_DEFINITIONS)
-      expect([400, 401, 403, 404, 409, 415, 419, 422, 500, 502]).toContain(status);
+      expect([400, 401, 403, 404, 409, 415, 419, 422, 429, 500, 502]).toContain(status);
   });
 
   it('returns undefined for a code the spec does not know', () => {

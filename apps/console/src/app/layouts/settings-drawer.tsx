@@ -1,8 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { SheetBody } from '../../components/ui/sheet';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { ApiKeysPanel } from '../../features/clients/components/api-keys-panel';
+import { CompanyLimits, SupportAccessLog } from '../../features/clients/components/company-limits';
 import { CompanyForm } from '../../features/company/components/company-form';
 import { IntegrationsPanel } from '../../features/integrations/components/integrations-panel';
+import { hasModule } from '../../lib/guards';
 import { canEdit } from '../../lib/roles';
 import type { CurrentUser } from '../../types/api';
 
@@ -22,6 +25,9 @@ export function SettingsDrawer({ user, onDone }: { user: CurrentUser; onDone: ()
         <TabsTrigger value="integrations" data-testid="settings-tab-integrations">
           {t('settings.tab.integrations')}
         </TabsTrigger>
+        <TabsTrigger value="api" data-testid="settings-tab-api">
+          {t('settings.tab.api')}
+        </TabsTrigger>
       </TabsList>
       <TabsContent value="company" className="flex flex-col overflow-hidden data-[state=inactive]:hidden">
         <CompanyForm company={user.company} onDone={onDone} />
@@ -32,6 +38,13 @@ export function SettingsDrawer({ user, onDone }: { user: CurrentUser; onDone: ()
       >
         <SheetBody className="py-3">
           <IntegrationsPanel />
+        </SheetBody>
+      </TabsContent>
+      <TabsContent value="api" className="flex flex-col overflow-hidden data-[state=inactive]:hidden">
+        <SheetBody className="flex flex-col gap-6 py-3">
+          <ApiKeysPanel licensed={hasModule(user, 'external_api')} />
+          <CompanyLimits />
+          <SupportAccessLog />
         </SheetBody>
       </TabsContent>
     </Tabs>

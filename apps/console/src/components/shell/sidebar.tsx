@@ -7,6 +7,7 @@ import {
   ExternalLinkIcon,
   GaugeIcon,
   LayersIcon,
+  LockIcon,
   type LucideIcon,
   MapIcon,
   PaletteIcon,
@@ -21,6 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import type { MenuEntry, MenuIcon } from '../../lib/menu';
 import { cn } from '../../lib/utils';
+import { Tooltip, TooltipContent, TooltipTrigger } from '../ui/tooltip';
 
 const ICONS: Record<MenuIcon, LucideIcon> = {
   dashboard: GaugeIcon,
@@ -67,6 +69,32 @@ function EntryLabel({ entry }: { entry: MenuEntry }) {
   );
 }
 
+/** A module the company has not licensed: a lock and the hint of spec section 6, no link (issue #27). */
+function LockedEntry({ entry }: { entry: MenuEntry }) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <button
+            type="button"
+            className={cn(itemClass, 'w-full cursor-not-allowed opacity-60 hover:bg-transparent')}
+            aria-disabled="true"
+            data-testid={`menu-${entry.id}`}
+            data-locked="true"
+          >
+            <EntryLabel entry={entry} />
+            <LockIcon className="ml-auto size-3.5" aria-label={t('menu.locked')} />
+          </button>
+        </TooltipTrigger>
+        <TooltipContent side="right" data-testid={`menu-${entry.id}-locked-hint`}>
+          {t('menu.locked')}
+        </TooltipContent>
+      </Tooltip>
+    </li>
+  );
+}
+
 function Entry({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: (() => void) | undefined }) {
   if (entry.children) {
     return (
@@ -82,6 +110,7 @@ function Entry({ entry, onNavigate }: { entry: MenuEntry; onNavigate?: (() => vo
       </li>
     );
   }
+  if (entry.locked) return <LockedEntry entry={entry} />;
   if (entry.href) {
     return (
       <li>

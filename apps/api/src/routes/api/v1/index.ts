@@ -9,13 +9,16 @@ import clientsRoutes from './admin/clients/index';
 import authRoutes from './auth/index';
 import meRoute from './auth/me';
 import alarmsRoutes from './core/alarms/index';
+import apiKeysRoutes from './core/api-keys/index';
 import companyRoutes from './core/company/index';
+import companyLimitsRoutes from './core/company-limits/index';
 import dashboardsRoutes from './core/dashboards/index';
 import dataRoutes from './core/device-data/index';
 import deviceLiveRoutes from './core/device-live/index';
 import devicesRoutes from './core/devices/index';
 import downlinksRoutes from './core/downlinks/index';
 import groupsRoutes from './core/groups/index';
+import impersonationsRoutes from './core/impersonations/index';
 import integrationsRoutes from './core/integrations/index';
 import messagesRoutes from './core/messages/index';
 import outboxRoutes from './core/outbox/index';
@@ -59,6 +62,9 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
     await secured.register(waterRoutes, { prefix: '/nwa' });
+    await secured.register(apiKeysRoutes, { prefix: '/core/company/api-keys' });
+    await secured.register(impersonationsRoutes, { prefix: '/core/company/impersonations' });
+    await secured.register(companyLimitsRoutes, { prefix: '/core/company/limits' });
   });
 };
 

@@ -15,6 +15,7 @@ import type { Client } from '../../../types/api';
 import type { TranslationKey } from '../../../types/translation-key';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
+import { CreateClientDialog } from './create-client-dialog';
 
 /** Client management for the super admin: list, filter, act as a client after a warning. */
 export function ClientsTable() {
@@ -110,13 +111,16 @@ export function ClientsTable() {
       <PageHeader
         title={t('page.admin-clients')}
         actions={
-          <Input
-            placeholder={t('common.search')}
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-            className="w-64"
-            data-testid="clients-filter"
-          />
+          <div className="flex gap-2">
+            <Input
+              placeholder={t('common.search')}
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              className="w-64"
+              data-testid="clients-filter"
+            />
+            <CreateClientDialog />
+          </div>
         }
       />
       <Card className="p-2">

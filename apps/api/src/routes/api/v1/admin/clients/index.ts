@@ -1,21 +1,27 @@
 /** /api/v1/admin/clients: the super admin's client management and impersonation (spec sections 1, 6). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  ClientLimitsPayload,
   ClientPayload,
   CompanyPayload,
+  CreateClientBody,
   CurrentUserPayload,
   IdParams,
+  ImpersonationRecordPayload,
   responses,
   UpdateClientBody,
 } from '@iot/contracts';
 import { listClients } from '@iot/db';
 import { Type } from 'typebox';
 import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../../../plugins/guards';
-import { startImpersonation } from '../../../../../services/impersonation';
+import { createClient } from '../../../../../services/create-client';
+import { listCompanyImpersonations, startImpersonation } from '../../../../../services/impersonation';
 import { changeClient, deleteClient } from '../../../../../services/manage-clients';
+import { readClientLimits } from '../../../../../services/read-client-limits';
 import { presentCompany } from '../../core/company/present';
 import { presentCurrentUser } from '../../core/user/present';
-import { presentClient } from './present';
+import { baseDataOf } from './base-data';
+import { presentClient, presentImpersonation } from './present';
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
@@ -41,21 +47,85 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['admin'],
         operationId: 'updateClient',
-        summary: 'Block or unblock a client, set its modules (super admin)',
+        summary: 'Block or unblock a client, set its modules, edit its base data and logo (super admin)',
         params: IdParams,
         body: UpdateClientBody,
-        response: responses(CompanyPayload, [401, 4, 400, 422, 77]),
+        response: responses(CompanyPayload, [401, 4, 400, 422, 109, 50109, 90037, 77]),
       },
     },
     async (request) => {
-      const { blocked, modules, is_nwa } = request.body;
-      const company = await changeClient(db, authOf(request), request.params.id, {
-        ...(blocked === undefined ? {} : { blocked }),
-        ...(modules === undefined ? {} : { modules }),
-        ...(is_nwa === undefined ? {} : { isNwa: is_nwa }),
+      const { blocked, modules, is_nwa, limits, ...rest } = request.body;
+      const company = await changeClient(
+        db,
+        authOf(request),
+        request.params.id,
+        {
+          ...(blocked === undefined ? {} : { blocked }),
+          ...(modules === undefined ? {} : { modules }),
+          ...(is_nwa === undefined ? {} : { isNwa: is_nwa }),
+        },
+        baseDataOf(rest),
+        limits ?? {},
+      );
+      return { payload: presentCompany(company) };
+    },
+  );
+
+  app.post(
+    '/',
+    {
+      preHandler: requireSuperAdminManager,
+      schema: {
+        tags: ['admin'],
+        operationId: 'createClient',
+        summary:
+          'Create a client with its base data and first main user, who is invited by mail (super admin)',
+        body: CreateClientBody,
+        response: responses(CompanyPayload, [72, 73, 109, 422, 50109, 90037, 77]),
+      },
+    },
+    async (request) => {
+      const { modules, is_nwa, main_user, ...rest } = request.body;
+      const { company } = await createClient(app.deps, authOf(request), {
+        baseData: { ...baseDataOf(rest), name: rest.name },
+        modules: modules ?? [],
+        isNwa: is_nwa ?? false,
+        mainUser: { email: main_user.email, name: main_user.name, locale: main_user.locale ?? 'de' },
       });
       return { payload: presentCompany(company) };
     },
+  );
+
+  app.get(
+    '/:id/limits',
+    {
+      preHandler: requireSuperAdmin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'getClientLimits',
+        summary: "The client's limits with its current use (super admin)",
+        params: IdParams,
+        response: responses(ClientLimitsPayload, [401]),
+      },
+    },
+    async (request) => ({ payload: await readClientLimits(db, request.params.id) }),
+  );
+
+  app.get(
+    '/:id/impersonations',
+    {
+      preHandler: requireSuperAdmin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'listClientImpersonations',
+        summary: 'Who acted as the client, when and from where, newest first (super admin)',
+        params: IdParams,
+        response: responses(Type.Array(ImpersonationRecordPayload), [401]),
+      },
+    },
+    async (request) => ({
+      payload: (await listCompanyImpersonations(db, request.params.id)).map(presentImpersonation),
+    }),
   );
 
   app.delete(
@@ -92,7 +162,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const auth = authOf(request);
-      const company = await startImpersonation(db, auth, request.params.id);
+      const company = await startImpersonation(db, auth, request.params.id, request.ip);
       return {
         payload: presentCurrentUser({
           user: auth.user,

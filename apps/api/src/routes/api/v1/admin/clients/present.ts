@@ -1,4 +1,4 @@
-import type { ClientSummary } from '@iot/db';
+import type { ClientSummary, ImpersonationEntry } from '@iot/db';
 
 export function presentClient(client: ClientSummary) {
   return {
@@ -13,5 +13,17 @@ export function presentClient(client: ClientSummary) {
     user_count: client.userCount,
     device_count: client.deviceCount,
     created_at: client.createdAt.toISOString(),
+  };
+}
+
+export function presentImpersonation(entry: ImpersonationEntry) {
+  return {
+    id: entry.id,
+    action: entry.action,
+    user_id: entry.userId,
+    user_name: entry.userName,
+    user_email: entry.userEmail,
+    ip: entry.ip,
+    created_at: entry.createdAt.toISOString(),
   };
 }

@@ -65,7 +65,7 @@ const currentUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const auth = authOf(request);
-      const company = await leaveImpersonation(db, auth);
+      const company = await leaveImpersonation(db, auth, request.ip);
       return {
         payload: presentCurrentUser({
           user: auth.user,
