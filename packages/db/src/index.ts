@@ -263,6 +263,26 @@ export {
   savePhoneMessage,
 } from './repositories/outbox-phone-messages';
 export {
+  deleteParkingArea,
+  findParkingArea,
+  insertParkingArea,
+  listParkingAreas,
+  lockCompanyParking,
+  type ParkingAreaFields,
+  type ParkingAreaRecord,
+  type ParkingBayRecord,
+  type ParkingDeviceCandidate,
+  parkingDeviceCandidates,
+  setParkingBays,
+  updateParkingArea,
+} from './repositories/parking-areas';
+export {
+  applyParkingReadings,
+  type ParkingUplink,
+  recountParkingAreas,
+  refreshParkingOnTimer,
+} from './repositories/parking-readings';
+export {
   type ActionDeliveryRecord,
   type ActionDeliveryRequest,
   findActionDeliveries,

@@ -27,6 +27,7 @@ export * from './fields/virtual-field-name';
 export type { DomainMessages } from './i18n/en';
 export * from './i18n/language';
 export * from './i18n/messages';
+export * from './parking/free-slots';
 export * from './state/membership-request';
 export * from './state/message-counts';
 export * from './validation/assert-valid';
