@@ -225,7 +225,63 @@ export async function recountParkingAreas(
             free_slots integer, occupied_slots integer, unknown_slots integer)`,
     [jsonParam(changed), new Date(now)],
   );
+  await judgeFreeSlotAlerts(
+    q,
+    changed.map((c) => c.id as number),
+    now,
+  );
   return changed.map((c) => c.id as number);
+}
+
+/**
+ * An area whose free slots fell below its threshold (1: full) raises an alarm on one of its devices (the
+ * alarm list is per device); it clears once the area has that many free slots again. A new alarm waits
+ * for the cooldown after the last one, so a counting sensor flickering at the threshold alarms once.
+ */
+async function judgeFreeSlotAlerts(q: Queryable, areaIds: readonly number[], now: number): Promise<void> {
+  await q.query(
+    `UPDATE alarms al SET state = 'cleared', cleared_at = $2
+       FROM parking_areas a
+      WHERE a.id = ANY($1::bigint[]) AND al.company_id = a.company_id AND al.state <> 'cleared'
+        AND al.details ->> 'kind' = 'parking_free_slots' AND (al.details ->> 'area_id')::bigint = a.id
+        AND (a.alert_free_below IS NULL OR (a.free_slots IS NOT NULL AND a.free_slots >= a.alert_free_below))`,
+    [areaIds, new Date(now)],
+  );
+  const { rows } = await q.query<{
+    id: number;
+    company_id: number;
+    name: string;
+    free_slots: number;
+    device_id: number;
+  }>(
+    `SELECT a.id::int AS id, a.company_id::int AS company_id, a.name, a.free_slots,
+            (SELECT min(pb.device_id)::int FROM parking_bays pb WHERE pb.area_id = a.id) AS device_id
+       FROM parking_areas a
+      WHERE a.id = ANY($1::bigint[]) AND a.free_slots < a.alert_free_below
+        AND (a.alert_raised_at IS NULL OR a.alert_raised_at + make_interval(mins => a.alert_cooldown_minutes) <= $2)
+        AND EXISTS (SELECT 1 FROM parking_bays pb WHERE pb.area_id = a.id)
+        AND NOT EXISTS (SELECT 1 FROM alarms al WHERE al.company_id = a.company_id AND al.state <> 'cleared'
+                          AND al.details ->> 'kind' = 'parking_free_slots' AND (al.details ->> 'area_id')::bigint = a.id)`,
+    [areaIds, new Date(now)],
+  );
+  for (const area of rows) {
+    const full = area.free_slots === 0;
+    await q.query(
+      `INSERT INTO alarms (company_id, device_id, level, data_field, value, details, message, raised_at)
+       VALUES ($1, $2, 4, 'free_slots', $3, $4, $5, $6)`,
+      [
+        area.company_id,
+        area.device_id,
+        area.free_slots,
+        jsonParam({ kind: 'parking_free_slots', area_id: area.id, area_name: area.name, full }),
+        full
+          ? `Car park full: ${area.name} / Parkplatz voll: ${area.name}`
+          : `Few free slots: ${area.name} (${area.free_slots}) / Wenige freie Plätze: ${area.name} (${area.free_slots})`,
+        new Date(now),
+      ],
+    );
+    await q.query('UPDATE parking_areas SET alert_raised_at = $2 WHERE id = $1', [area.id, new Date(now)]);
+  }
 }
 
 /**
