@@ -28,6 +28,8 @@ export type { DomainMessages } from './i18n/en';
 export * from './i18n/language';
 export * from './i18n/messages';
 export * from './parking/free-slots';
+export * from './parking/ngsi-ld';
+export * from './parking/occupancy-history';
 export * from './state/membership-request';
 export * from './state/message-counts';
 export * from './validation/assert-valid';

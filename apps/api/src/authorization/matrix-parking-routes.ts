@@ -26,6 +26,13 @@ export const PARKING_ROWS: Row[] = [
     path: (w) => `/api/v1/parking/areas/${areaOf(w)}`,
     expect: [NOT_LOGGED_IN, OK, OK, OK, AREA_NOT_FOUND, AREA_NOT_FOUND],
   },
+  ...['history', 'ngsi-ld'].map(
+    (sub): Row => ({
+      method: 'GET',
+      path: (w) => `/api/v1/parking/areas/${areaOf(w)}/${sub}`,
+      expect: [NOT_LOGGED_IN, OK, OK, OK, AREA_NOT_FOUND, AREA_NOT_FOUND],
+    }),
+  ),
   {
     method: 'PUT',
     path: (w) => `/api/v1/parking/areas/${areaOf(w)}`,

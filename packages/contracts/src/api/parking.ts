@@ -105,3 +105,44 @@ export const ParkingAreaPayload = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 export type ParkingArea = Static<typeof ParkingAreaPayload>;
+
+export const ParkingHistoryQuery = Type.Object(
+  {
+    range: Type.Optional(
+      Type.Union([Type.Literal('24h'), Type.Literal('1w'), Type.Literal('1m'), Type.Literal('1y')], {
+        description: 'the last day, week, month or year; hourly buckets, daily for a year',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ParkingHistoryPayload = Type.Object({
+  from: Type.String({ format: 'date-time' }),
+  to: Type.String({ format: 'date-time' }),
+  bucket_seconds: Type.Integer(),
+  capacity: Type.Integer(),
+  /** Time-weighted means per bucket; null before anything was known. */
+  buckets: Type.Array(
+    Type.Object({
+      at: Type.String({ format: 'date-time' }),
+      free: Nullable(Type.Number()),
+      occupied: Nullable(Type.Number()),
+      unknown: Nullable(Type.Number()),
+      full_share: Nullable(Type.Number()),
+    }),
+  ),
+  /** Stays that began in the range (FIX bays). */
+  stays: Type.Integer(),
+  /** Stays per bay per day. */
+  turnover: Nullable(Type.Number()),
+  avg_stay_minutes: Nullable(Type.Number()),
+  longest_stay_minutes: Nullable(Type.Number()),
+  /** 0..1: share of the range the area was full (of the time its free slots were known). */
+  full_share: Nullable(Type.Number()),
+});
+export type ParkingHistory = Static<typeof ParkingHistoryPayload>;
+
+export const NgsiLdEntitiesPayload = Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+  description: 'FIWARE OffStreetParking (first) and its ParkingSpots, NGSI-LD normalized',
+});

@@ -9,6 +9,7 @@ import { jsonParam } from './json-param';
 
 export interface ParkingBayRecord {
   deviceId: number;
+  deviceUuid: string;
   deviceName: string;
   label: string | null;
   occupied: boolean | null;
@@ -83,6 +84,7 @@ interface AreaRow {
 
 interface BayJson {
   device_id: number;
+  device_uuid: string;
   device_name: string;
   label: string | null;
   occupied: boolean | null;
@@ -103,7 +105,7 @@ const SELECT_AREAS = `SELECT a.id::int AS id, a.company_id::int AS company_id, a
   FROM parking_areas a
   LEFT JOIN (
     SELECT pb.area_id, jsonb_agg(jsonb_build_object(
-             'device_id', pb.device_id, 'device_name', d.name, 'label', pb.label, 'occupied', pb.occupied,
+             'device_id', pb.device_id, 'device_uuid', d.uuid, 'device_name', d.name, 'label', pb.label, 'occupied', pb.occupied,
              'reported_count', pb.reported_count, 'status_since', pb.status_since, 'reading_at', pb.reading_at,
              'overstay_alarm_id', pb.overstay_alarm_id)
            ORDER BY lower(coalesce(pb.label, d.name)), pb.device_id) AS bays
@@ -142,6 +144,7 @@ function toRecord(row: AreaRow): ParkingAreaRecord {
     updatedAt: row.updated_at,
     bays: (row.bays ?? []).map((b) => ({
       deviceId: Number(b.device_id),
+      deviceUuid: b.device_uuid,
       deviceName: b.device_name,
       label: b.label,
       occupied: b.occupied,
@@ -309,4 +312,65 @@ export async function deleteParkingArea(q: Queryable, companyId: number, id: num
     id,
   ]);
   return rowCount > 0;
+}
+
+export interface ParkingCountSampleRow {
+  at: Date;
+  capacity: number;
+  free_slots: number | null;
+  occupied_slots: number;
+  unknown_slots: number;
+}
+
+/** The area's recorded counts within [from, to), led by the last one before `from` (the starting state). */
+export async function listParkingCountSamples(
+  q: Queryable,
+  companyId: number,
+  areaId: number,
+  from: Date,
+  to: Date,
+): Promise<ParkingCountSampleRow[]> {
+  const { rows } = await q.query<ParkingCountSampleRow>(
+    `(SELECT at, capacity, free_slots, occupied_slots, unknown_slots FROM parking_area_counts
+       WHERE company_id = $1 AND area_id = $2 AND at < $3 ORDER BY at DESC LIMIT 1)
+     UNION ALL
+     (SELECT at, capacity, free_slots, occupied_slots, unknown_slots FROM parking_area_counts
+       WHERE company_id = $1 AND area_id = $2 AND at >= $3 AND at < $4 ORDER BY at LIMIT 100000)
+     ORDER BY at`,
+    [companyId, areaId, from, to],
+  );
+  return rows;
+}
+
+export interface ParkingStayStats {
+  stays: number;
+  avgMinutes: number | null;
+  longestMinutes: number | null;
+}
+
+/** Stays that began within [from, to): how many, their average and longest length (open ones up to `to`). */
+export async function parkingStayStats(
+  q: Queryable,
+  companyId: number,
+  areaId: number,
+  from: Date,
+  to: Date,
+): Promise<ParkingStayStats> {
+  const { rows } = await q.query<{
+    stays: number;
+    avg_minutes: number | null;
+    longest_minutes: number | null;
+  }>(
+    `SELECT count(*)::int AS stays,
+            (avg(extract(epoch FROM least(coalesce(ended_at, $4), $4) - started_at)) / 60)::float8 AS avg_minutes,
+            (max(extract(epoch FROM least(coalesce(ended_at, $4), $4) - started_at)) / 60)::float8 AS longest_minutes
+       FROM parking_stays WHERE company_id = $1 AND area_id = $2 AND started_at >= $3 AND started_at < $4`,
+    [companyId, areaId, from, to],
+  );
+  const r = rows[0];
+  return {
+    stays: r?.stays ?? 0,
+    avgMinutes: r?.avg_minutes ?? null,
+    longestMinutes: r?.longest_minutes ?? null,
+  };
 }

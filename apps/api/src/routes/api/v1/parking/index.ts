@@ -4,7 +4,16 @@
  * ROLE_MAINUSER add, edit and delete (90070). Another company's area is 40001.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DeletedPayload, IdParams, ParkingAreaBody, ParkingAreaPayload, responses } from '@iot/contracts';
+import {
+  DeletedPayload,
+  IdParams,
+  NgsiLdEntitiesPayload,
+  ParkingAreaBody,
+  ParkingAreaPayload,
+  ParkingHistoryPayload,
+  ParkingHistoryQuery,
+  responses,
+} from '@iot/contracts';
 import { Type } from 'typebox';
 import { authOf, requireModule } from '../../../../plugins/guards';
 import {
@@ -14,7 +23,8 @@ import {
   listCompanyParkingAreas,
   updateCompanyParkingArea,
 } from '../../../../services/manage-parking-areas';
-import { presentParkingArea } from './present';
+import { readParkingHistory } from '../../../../services/read-parking-history';
+import { presentParkingArea, presentParkingAreaNgsiLd } from './present';
 
 const TAGS = ['parking'];
 const WRITE_CODES = [27, 90070, 422, 40004, 40006, 40007, 40008, 40009, 40010, 40012, 40014] as const;
@@ -71,6 +81,40 @@ const parkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => ({
       payload: presentParkingArea(await getCompanyParkingArea(db, authOf(request), request.params.id)),
+    }),
+  );
+
+  app.get(
+    '/areas/:id/history',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'getParkingAreaHistory',
+        summary:
+          'Occupancy in hourly buckets, turnover, average and longest stay, share of time full (40001)',
+        params: IdParams,
+        querystring: ParkingHistoryQuery,
+        response: responses(ParkingHistoryPayload, [27, 40001, 422]),
+      },
+    },
+    async (request) => ({
+      payload: await readParkingHistory(db, authOf(request), request.params.id, request.query.range ?? '24h'),
+    }),
+  );
+
+  app.get(
+    '/areas/:id/ngsi-ld',
+    {
+      schema: {
+        tags: TAGS,
+        operationId: 'getParkingAreaNgsiLd',
+        summary: 'The car park as FIWARE OffStreetParking with its bays as ParkingSpots (NGSI-LD; 40001)',
+        params: IdParams,
+        response: responses(NgsiLdEntitiesPayload, [27, 40001, 422]),
+      },
+    },
+    async (request) => ({
+      payload: presentParkingAreaNgsiLd(await getCompanyParkingArea(db, authOf(request), request.params.id)),
     }),
   );
 

@@ -1,3 +1,4 @@
+import { applyParkingReadings } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,6 +206,86 @@ forEachDb((suite) => {
       expect(await code({ area_size: -3 })).toBe(40010);
       expect(await code({ name: '' })).toBe(422);
       expect((await counts(team.company.id))?.areas).toBe(0);
+    });
+
+    it('exports the area as FIWARE OffStreetParking with ParkingSpots, and its history', async () => {
+      const team = await parkingTeam();
+      const [a, b] = [await sensor(team.company.id), await sensor(team.company.id)];
+      const main = await signIn(team.main.email);
+      const area = (
+        await main.post('/api/v1/parking/areas', {
+          name: 'Klinikum',
+          type: 'FIX',
+          icon: 'PG',
+          max_parking_time: 90,
+          latitude: 48.2,
+          longitude: 11.6,
+          devices: [
+            { device_id: a.id, label: 'A-13' },
+            { device_id: b.id, label: 'A-14' },
+          ],
+        })
+      ).body.payload;
+      const now = Date.now();
+      const reading = (deviceId: number, occupied: boolean, minutesAgo: number) => ({
+        deviceId,
+        companyId: team.company.id,
+        at: new Date(now - minutesAgo * 60_000).toISOString(),
+        reading: { occupied },
+      });
+      await suite.db.transaction((tx) =>
+        applyParkingReadings(tx, [reading(a.id, true, 50), reading(b.id, false, 50)], now - 50 * 60_000),
+      );
+      await suite.db.transaction((tx) =>
+        applyParkingReadings(tx, [reading(a.id, false, 20)], now - 20 * 60_000),
+      );
+      await suite.db.transaction((tx) =>
+        applyParkingReadings(tx, [reading(b.id, true, 10)], now - 10 * 60_000),
+      );
+
+      const res = await main.get(`/api/v1/parking/areas/${area.id}/ngsi-ld`);
+      expect(res.status).toBe(200);
+      const [park, ...spots] = res.body.payload;
+      expect(park).toMatchObject({
+        id: `urn:ngsi-ld:OffStreetParking:${area.uuid}`,
+        type: 'OffStreetParking',
+        name: { type: 'Property', value: 'Klinikum' },
+        totalSpotNumber: { type: 'Property', value: 2 },
+        availableSpotNumber: { type: 'Property', value: 1 },
+        occupiedSpotNumber: { type: 'Property', value: 1 },
+        occupancyDetectionType: { type: 'Property', value: ['singleSpaceDetection'] },
+        maximumParkingDuration: { type: 'Property', value: 'PT90M' },
+        layout: { type: 'Property', value: ['multiStorey'] },
+        location: { type: 'GeoProperty', value: { type: 'Point', coordinates: [11.6, 48.2] } },
+        refParkingSpot: { type: 'Relationship', object: spots.map((s: { id: string }) => s.id) },
+      });
+      expect(park['@context']).toContain(
+        'https://raw.githubusercontent.com/smart-data-models/dataModel.Parking/master/context.jsonld',
+      );
+      expect(spots).toHaveLength(2);
+      expect(spots[0]).toMatchObject({
+        type: 'ParkingSpot',
+        name: { value: 'A-13' },
+        status: { type: 'Property', value: 'free' },
+        refParkingSite: { type: 'Relationship', object: park.id },
+        refDevice: { type: 'Relationship', object: `urn:ngsi-ld:Device:${a.uuid}` },
+      });
+      expect(spots[1]).toMatchObject({ name: { value: 'A-14' }, status: { value: 'occupied' } });
+
+      const history = (await main.get(`/api/v1/parking/areas/${area.id}/history?range=24h`)).body.payload;
+      expect(history.capacity).toBe(2);
+      expect(history.buckets.length).toBeGreaterThanOrEqual(23);
+      expect(history.stays).toBe(2);
+      expect(history.longest_stay_minutes).toBeCloseTo(30, 0);
+      expect(history.turnover).toBeCloseTo(1, 5); // 2 stays, 2 bays, 1 day
+      // It was never full for long (one bay free throughout but 10 min): full share is 0.
+      expect(history.full_share).toBe(0);
+      const last = history.buckets.at(-1);
+      expect(last.occupied).toBeGreaterThan(0);
+
+      const stranger = await signIn((await parkingTeam()).main.email);
+      expect((await stranger.get(`/api/v1/parking/areas/${area.id}/ngsi-ld`)).body.code).toBe(40001);
+      expect((await stranger.get(`/api/v1/parking/areas/${area.id}/history`)).body.code).toBe(40001);
     });
 
     it('keeps other companies, plain users and unlicensed companies out', async () => {

@@ -1,6 +1,6 @@
 import type { ParkingArea } from '@iot/contracts';
 import type { ParkingAreaRecord } from '@iot/db';
-import { bayStatus, isReadingFresh } from '@iot/domain';
+import { bayStatus, isReadingFresh, toNgsiLd } from '@iot/domain';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
@@ -48,4 +48,31 @@ export function presentParkingArea(a: ParkingAreaRecord, now = Date.now()): Park
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
   };
+}
+
+/** The area as FIWARE NGSI-LD entities: OffStreetParking, then its bays as ParkingSpots. */
+export function presentParkingAreaNgsiLd(a: ParkingAreaRecord, now = Date.now()) {
+  return toNgsiLd({
+    uuid: a.uuid,
+    name: a.name,
+    type: a.type,
+    icon: a.icon,
+    capacity: a.capacity,
+    freeSlots: a.freeSlots,
+    occupiedSlots: a.occupiedSlots,
+    maxParkingMinutes: a.maxParkingMinutes,
+    latitude: a.latitude,
+    longitude: a.longitude,
+    geometry: a.geometry,
+    validFrom: a.validFrom,
+    validTo: a.validTo,
+    observedAt: iso(a.countsUpdatedAt),
+    bays: a.bays.map((b, index) => ({
+      deviceUuid: b.deviceUuid,
+      label: b.label,
+      status: bayStatus(b, now),
+      since: iso(b.statusSince),
+      index: index + 1,
+    })),
+  });
 }
