@@ -69,7 +69,7 @@ export const routes: RouteObject[] = [
           placeholder('page.farming-live', 'farming/live'),
           placeholder('page.farming-task', 'farming/task'),
           placeholder('page.farming-progress', 'farming/progress'),
-          placeholder('page.parking', 'parking'),
+          { path: 'parking', lazy: () => import('./routes/parking') },
           placeholder('page.water-members', 'water/members/:id?'),
           placeholder('page.water-shared', 'water/shareddevices/:id?'),
           placeholder('page.water-devices', 'water/devices/:id?'),

@@ -2,6 +2,8 @@
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
  */
+import { parkingEn } from './parking.en';
+
 export const en = {
   'common.back': 'Back',
   'common.cancel': 'Cancel',
@@ -652,6 +654,7 @@ export const en = {
   'downlink.attempts_other': '{{count}} attempts',
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
+  ...parkingEn,
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;
