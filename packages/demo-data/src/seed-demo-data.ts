@@ -82,7 +82,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
         await seedColdRoom(tx, companyId, { coldRoomId: coldRoom.id, coolingId: cooling.id });
     }
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
-    await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices);
+    await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
     await seedWaterAssociation(tx, demoDevices);
     return { seeded: true, devices: deviceCount, dataPoints };
   });
