@@ -5,10 +5,17 @@
 import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
+/**
+ * Nullable request fields as one JSON schema type list: the API's ajv coerces types, and with
+ * anyOf [number, null] it would turn null into 0 (a cleared max parking time into an invalid 0).
+ */
+const OrNull = <T>(schema: { type: string } & Record<string, unknown>) =>
+  Type.Unsafe<T | null>({ ...schema, type: [schema.type, 'null'] });
+
 const Bay = Type.Object(
   {
     device_id: Type.Integer({ minimum: 1 }),
-    label: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    label: Type.Optional(OrNull<string>({ type: 'string', maxLength: 100 })),
   },
   { additionalProperties: false },
 );
@@ -18,24 +25,32 @@ const Bay = Type.Object(
 export const ParkingAreaBody = Type.Object(
   {
     name: Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 10_000 }),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+    description: Type.Optional(OrNull<string>({ type: 'string', maxLength: 10_000 })),
     type: Type.Unsafe<string>({ type: 'string', maxLength: 20, description: 'FIX or AI' }),
-    capacity: Type.Optional(Nullable(Type.Number())),
-    area_size: Type.Optional(Nullable(Type.Number({ description: 'm²; AI areas' }))),
-    max_parking_time: Type.Optional(Nullable(Type.Number({ description: 'minutes; empty: no limit' }))),
-    grace_period: Type.Optional(Nullable(Type.Number({ description: 'minutes before an overstay' }))),
+    capacity: Type.Optional(OrNull<number>({ type: 'number' })),
+    area_size: Type.Optional(OrNull<number>({ type: 'number', description: 'm²; AI areas' })),
+    max_parking_time: Type.Optional(
+      OrNull<number>({ type: 'number', description: 'minutes; empty: no limit' }),
+    ),
+    grace_period: Type.Optional(
+      OrNull<number>({ type: 'number', description: 'minutes before an overstay' }),
+    ),
     icon: Type.Optional(
       Type.Unsafe<string>({ type: 'string', maxLength: 20, description: 'PS, TP, PU or PG' }),
     ),
-    latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
-    longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
+    latitude: Type.Optional(OrNull<number>({ type: 'number', minimum: -90, maximum: 90 })),
+    longitude: Type.Optional(OrNull<number>({ type: 'number', minimum: -180, maximum: 180 })),
     geometry: Type.Optional(
-      Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'GeoJSON Polygon of the area' })),
+      OrNull<Record<string, unknown>>({ type: 'object', description: 'GeoJSON Polygon of the area' }),
     ),
-    valid_from: Type.Optional(Nullable(Type.String({ format: 'date' }))),
-    valid_to: Type.Optional(Nullable(Type.String({ format: 'date' }))),
+    valid_from: Type.Optional(OrNull<string>({ type: 'string', format: 'date' })),
+    valid_to: Type.Optional(OrNull<string>({ type: 'string', format: 'date' })),
     alert_free_below: Type.Optional(
-      Nullable(Type.Integer({ minimum: 0, description: 'alarm when fewer free slots; 1: when full' })),
+      OrNull<number>({
+        type: 'integer',
+        minimum: 0,
+        description: 'alarm when fewer free slots; 1: when full',
+      }),
     ),
     alert_cooldown_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_080 })),
     devices: Type.Optional(

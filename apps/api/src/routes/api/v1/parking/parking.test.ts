@@ -191,6 +191,36 @@ forEachDb((suite) => {
       expect([r8.status, r8.body.code]).toEqual([409, 40012]);
     });
 
+    it('takes null for every optional field, as the console’s form sends cleared fields', async () => {
+      const team = await parkingTeam();
+      const main = await signIn(team.main.email);
+      const res = await main.post('/api/v1/parking/areas', {
+        name: 'Leer',
+        type: 'FIX',
+        icon: 'PS',
+        capacity: 3,
+        description: null,
+        area_size: null,
+        max_parking_time: null,
+        grace_period: null,
+        latitude: null,
+        longitude: null,
+        geometry: null,
+        valid_from: null,
+        valid_to: null,
+        alert_free_below: null,
+        devices: [],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.payload).toMatchObject({
+        max_parking_time: null,
+        grace_period: 0,
+        latitude: null,
+        alert_free_below: null,
+        description: null,
+      });
+    });
+
     it('answers the spec’s codes for bad fields', async () => {
       const team = await parkingTeam();
       const main = await signIn(team.main.email);
