@@ -67,4 +67,7 @@ export const parkingDe: Record<keyof typeof parkingEn, string> = {
   'parking.minutes': '{{value}} Min.',
   'parking.export-csv': 'CSV exportieren',
   'parking.ngsi-ld': 'Offene Daten (NGSI-LD)',
+  'parking.alarm.overstay': 'Parkdauer überschritten: {{area}} {{bay}}',
+  'parking.alarm.full': 'Parkplatz voll: {{area}}',
+  'parking.alarm.few-free': 'Wenige freie Plätze: {{area}}',
 };

@@ -65,4 +65,7 @@ export const parkingEn = {
   'parking.minutes': '{{value}} min',
   'parking.export-csv': 'Export CSV',
   'parking.ngsi-ld': 'Open data (NGSI-LD)',
+  'parking.alarm.overstay': 'Overstay: {{area}} {{bay}}',
+  'parking.alarm.full': 'Car park full: {{area}}',
+  'parking.alarm.few-free': 'Few free slots: {{area}}',
 } as const;

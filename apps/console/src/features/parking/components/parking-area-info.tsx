@@ -14,6 +14,15 @@ export function ParkingAreaInfo({ area }: { area: ParkingArea }) {
         <FreeOfCapacity area={area} />
         <OccupancyBar area={area} />
       </div>
+      <a
+        className="text-sm text-primary underline-offset-4 hover:underline"
+        href={`/api/v1/parking/areas/${area.id}/ngsi-ld`}
+        target="_blank"
+        rel="noreferrer"
+        data-testid="parking-ngsi-ld"
+      >
+        {t('parking.ngsi-ld')}
+      </a>
       <Table>
         <TableHeader>
           <TableRow>
