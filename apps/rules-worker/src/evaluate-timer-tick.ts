@@ -9,6 +9,7 @@ import {
 import { evaluateSensorChecksOnTimer, type RuleState } from '@iot/rules-engine';
 import { toEngineRule, toEngineSensorCheck } from './engine-inputs.js';
 import { engineState, readCursor, withCursor } from './log-cursor.js';
+import { refreshParking } from './parking.js';
 import { type DeviceOutcome, persistOutcomes } from './persist-outcomes.js';
 
 /**
@@ -88,6 +89,7 @@ export async function evaluateTimerTick(options: {
     await saveRuleStates(tx, ruleStates);
     await saveSensorCheckStates(tx, checkStates);
     const jobs = await persistOutcomes(tx, outcomes, now);
+    await refreshParking(tx, now);
     return { jobs, devices: work.devices.length };
   });
 }

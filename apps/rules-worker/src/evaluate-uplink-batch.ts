@@ -23,6 +23,7 @@ import {
 import { claimJobKeys, NOTIFY_ACTION, preloadActions } from '@iot/jobs';
 import { type Logger, stageHook } from '@iot/runtime';
 import { type BatchWrites, emptyWrites, evaluateDevice } from './evaluate-device.js';
+import { applyParkingUplinks, parkingUplinksOf } from './parking.js';
 import { writeAlarms } from './persist-outcomes.js';
 import type { PendingRules, RuleCache } from './rule-cache.js';
 import type { PositionedUplink } from './uplink-record.js';
@@ -114,6 +115,8 @@ export async function evaluateUplinkBatch(options: {
     companyId: list[0]!.uplink.companyId,
   }));
 
+  const parking = parkingUplinksOf(uplinks);
+
   const trace = stageHook();
   const ids = trace ? uplinks.map((u) => u.uplink.messageId) : [];
   const step = (stage: string) => trace?.(stage, ids);
@@ -138,7 +141,14 @@ export async function evaluateUplinkBatch(options: {
       };
       evaluateDevice(input, writes, { now, log, keepProgress: ruleCache !== undefined });
     }
-    return writeBatch(tx, writes, { now, ruleCache, claimJobs: options.claimJobs ?? false, step });
+    const result = await writeBatch(tx, writes, {
+      now,
+      ruleCache,
+      claimJobs: options.claimJobs ?? false,
+      step,
+    });
+    await applyParkingUplinks(tx, parking, now);
+    return result;
   }, HIGH_PRIORITY);
 }
 

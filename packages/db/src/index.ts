@@ -288,6 +288,30 @@ export {
   savePhoneMessage,
 } from './repositories/outbox-phone-messages';
 export {
+  deleteParkingArea,
+  findParkingArea,
+  insertParkingArea,
+  listParkingAreas,
+  listParkingCountSamples,
+  lockCompanyParking,
+  type ParkingAreaFields,
+  type ParkingAreaRecord,
+  type ParkingBayRecord,
+  type ParkingCountSampleRow,
+  type ParkingDeviceCandidate,
+  type ParkingStayStats,
+  parkingDeviceCandidates,
+  parkingStayStats,
+  setParkingBays,
+  updateParkingArea,
+} from './repositories/parking-areas';
+export {
+  applyParkingReadings,
+  type ParkingUplink,
+  recountParkingAreas,
+  refreshParkingOnTimer,
+} from './repositories/parking-readings';
+export {
   type ActionDeliveryRecord,
   type ActionDeliveryRequest,
   findActionDeliveries,

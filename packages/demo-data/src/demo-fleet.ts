@@ -38,6 +38,12 @@ export interface DemoDeviceKind {
 }
 
 const dayCurve = (hour: number) => Math.sin((((hour % 24) - 9) / 24) * 2 * Math.PI); // peaks mid-afternoon
+/** Share of occupied bays over the day: low at night, high between 9 and 17 o'clock. */
+const occupancyAt = (hourOfDay: number) =>
+  0.1 +
+  0.8 *
+    Math.max(0, Math.sin(((hourOfDay - 6) / 14) * Math.PI)) ** 0.7 *
+    (hourOfDay >= 6 && hourOfDay <= 20 ? 1 : 0);
 const battery = (hour: number, index: number) => round(Math.max(3, 96 - index * 17 - hour * 0.05), 0);
 
 export const DEMO_FLEET: DemoDeviceKind[] = [
@@ -77,12 +83,14 @@ export const DEMO_FLEET: DemoDeviceKind[] = [
     kind: 'parking',
     deviceType: null,
     sensorType: 8,
-    names: ['Parkplatz P1', 'Parkplatz P2', 'Parkplatz P3', 'Parkplatz P4'],
+    // The FIX car park's twelve bays (seed-modules.ts labels them A-01 to A-12).
+    names: Array.from({ length: 12 }, (_, i) => `Stellplatz A-${String(i + 1).padStart(2, '0')}`),
     intervalMinutes: 20,
     icon: 'parking',
+    // Busy from morning to evening, quiet at night; bay A-03 is never freed, so it overstays in the demo.
     reading: (h, rnd, i) => ({
-      occupied: h % 24 > 7 && h % 24 < 18 ? rnd() > 0.3 - i * 0.05 : rnd() > 0.85,
-      battery_level: battery(h, i),
+      occupied: i === 2 ? true : rnd() < occupancyAt(h % 24) - (i % 4) * 0.05,
+      battery_level: battery(h, i % 5),
     }),
   },
   {

@@ -83,7 +83,7 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
         await seedColdRoom(tx, companyId, { coldRoomId: coldRoom.id, coolingId: cooling.id });
     }
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
-    await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices);
+    await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
     const water = await seedWaterAssociation(tx, now);
     return { seeded: true, devices: deviceCount + water.devices, dataPoints: dataPoints + water.dataPoints };
   });

@@ -2,7 +2,8 @@
  * The licensed modules' data of the demo client: farming fields and parcels and parking areas (the water
  * association: seed-water.ts).
  */
-import type { Queryable } from '@iot/db';
+import { applyParkingReadings, type ParkingUplink, type Queryable, refreshParkingOnTimer } from '@iot/db';
+import { parkingReadingOf } from '@iot/domain';
 import { insertId, type SeededDevice } from './seed-rows.js';
 
 export async function seedFarming(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
@@ -63,21 +64,102 @@ export async function seedFarming(tx: Queryable, companyId: number, devices: See
   }
 }
 
-export async function seedParking(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
-  const fixed = devices.filter((d) => d.kind.kind === 'parking').map((d) => d.id);
+/**
+ * The demo's car parks: a FIX car park with twelve labelled bays, an AI area with a counting camera and a
+ * temporary car park for an event. The seeded history is replayed through the rules worker's own
+ * parking writes (applyParkingReadings), hour by hour, so counts, stays, the occupancy history and the
+ * overstay alarm of bay A-03 (never freed) are what the live path would have made of it.
+ */
+export async function seedParking(
+  tx: Queryable,
+  companyId: number,
+  devices: SeededDevice[],
+  now: Date,
+): Promise<void> {
+  const fixed = devices.filter((d) => d.kind.kind === 'parking');
   const fixId = await insertId(
     tx,
-    `INSERT INTO parking_areas (company_id, name, type, capacity, max_parking_minutes, icon, latitude, longitude)
-     VALUES ($1, 'Parkplatz Rathaus', 'FIX', $2, 120, 'PS', 48.0421, 7.5771) RETURNING id`,
+    `INSERT INTO parking_areas (company_id, name, type, capacity, max_parking_minutes, grace_minutes, icon,
+                                latitude, longitude, alert_free_below)
+     VALUES ($1, 'Parkplatz Rathaus', 'FIX', $2, 120, 10, 'PS', 48.0421, 7.5771, 1) RETURNING id`,
     [companyId, fixed.length],
   );
-  await tx.query('UPDATE devices SET parking_area_id = $1 WHERE id = ANY($2::bigint[])', [fixId, fixed]);
-  const camera = devices.filter((d) => d.kind.kind === 'ai_parking').map((d) => d.id);
+  await assignBays(
+    tx,
+    companyId,
+    fixId,
+    fixed.map((d) => ({ id: d.id, label: `A-${String(d.index + 1).padStart(2, '0')}` })),
+  );
+  const camera = devices.filter((d) => d.kind.kind === 'ai_parking');
   const aiId = await insertId(
     tx,
     `INSERT INTO parking_areas (company_id, name, type, capacity, area_size_m2, icon, latitude, longitude)
-     VALUES ($1, 'Marktplatz', 'AI', 60, 1800, 'TP', 48.0409, 7.5752) RETURNING id`,
+     VALUES ($1, 'Marktplatz', 'AI', 60, 1800, 'PS', 48.0409, 7.5752) RETURNING id`,
     [companyId],
   );
-  await tx.query('UPDATE devices SET parking_area_id = $1 WHERE id = ANY($2::bigint[])', [aiId, camera]);
+  await assignBays(
+    tx,
+    companyId,
+    aiId,
+    camera.map((d) => ({ id: d.id, label: null })),
+  );
+  const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  await tx.query(
+    `INSERT INTO parking_areas (company_id, name, type, capacity, icon, latitude, longitude, valid_from, valid_to)
+     VALUES ($1, 'Festwiese (Weinfest)', 'AI', 250, 'TP', 48.0452, 7.5718, $2, $3)`,
+    [companyId, day(-1), day(5)],
+  );
+  await replayParkingHistory(
+    tx,
+    [...fixed, ...camera].map((d) => d.id),
+    now,
+  );
+}
+
+async function assignBays(
+  tx: Queryable,
+  companyId: number,
+  areaId: number,
+  bays: { id: number; label: string | null }[],
+): Promise<void> {
+  for (const bay of bays) {
+    await tx.query(
+      'INSERT INTO parking_bays (device_id, company_id, area_id, label) VALUES ($1, $2, $3, $4)',
+      [bay.id, companyId, areaId, bay.label],
+    );
+    await tx.query('UPDATE devices SET parking_area_id = $1 WHERE id = $2', [areaId, bay.id]);
+  }
+}
+
+async function replayParkingHistory(tx: Queryable, deviceIds: number[], now: Date): Promise<void> {
+  const { rows } = await tx.query<{
+    device_id: number;
+    company_id: number;
+    created_at: Date;
+    data: Record<string, unknown>;
+  }>(
+    `SELECT device_id::int AS device_id, company_id::int AS company_id, created_at, data FROM device_data
+      WHERE device_id = ANY($1::bigint[]) ORDER BY created_at`,
+    [deviceIds],
+  );
+  const hour = 3_600_000;
+  let chunk: ParkingUplink[] = [];
+  let chunkEnd = rows[0] ? Math.floor(rows[0].created_at.getTime() / hour) * hour + hour : 0;
+  for (const row of rows) {
+    const reading = parkingReadingOf(row.data);
+    if (!reading) continue;
+    while (row.created_at.getTime() >= chunkEnd) {
+      await applyParkingReadings(tx, chunk, chunkEnd);
+      chunk = [];
+      chunkEnd += hour;
+    }
+    chunk.push({
+      deviceId: row.device_id,
+      companyId: row.company_id,
+      at: row.created_at.toISOString(),
+      reading,
+    });
+  }
+  await applyParkingReadings(tx, chunk, now.getTime());
+  await refreshParkingOnTimer(tx, now.getTime());
 }

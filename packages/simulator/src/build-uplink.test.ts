@@ -15,7 +15,7 @@ describe('profileOf: which demo kind a device simulates', () => {
       'nbiot_weatherstation',
     ],
     ['Mein Wetter', 'nbiot_weatherstation', null, 'weather_station', 0, 'nbiot_weatherstation'],
-    ['Parkplatz P3', null, null, 'parking', 2, null],
+    ['Stellplatz A-03', null, null, 'parking', 2, null],
     ['P7', 'lorawan_parking', null, 'parking', 0, null],
     ['Funk-Taster Halle', 'srd_button', 'srd_button', 'button', 0, 'srd_button'],
     // Its relays have no slot in the srd_gateway frame: JSON.

@@ -13,9 +13,10 @@ import { PASSWORD } from '../test/fixtures';
 import { CLIENTS_ROWS } from './matrix-clients-routes';
 import { DATA_ROWS } from './matrix-data-routes';
 import { IDENTITY_ROWS } from './matrix-identity-routes';
+import { PARKING_ROWS } from './matrix-parking-routes';
 import { ACTORS, createWorld, PLACEHOLDERS } from './matrix-world';
 
-const ROWS = [...IDENTITY_ROWS, ...DATA_ROWS, ...CLIENTS_ROWS];
+const ROWS = [...IDENTITY_ROWS, ...DATA_ROWS, ...CLIENTS_ROWS, ...PARKING_ROWS];
 
 const CASES = ROWS.flatMap((row) =>
   ACTORS.map((actor, i) => ({ row, actor, expected: row.expect[i]!, path: row.path(PLACEHOLDERS) })),

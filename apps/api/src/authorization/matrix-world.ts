@@ -4,6 +4,7 @@
  */
 import type { Db } from '@iot/db';
 import { createSuperAdmin, createTeam, createUser } from '../test/fixtures';
+import { seedParkingWorld } from './matrix-parking-world';
 
 export type Actor = 'anonymous' | 'plain' | 'main' | 'admin' | 'superAdmin' | 'otherMain';
 export const ACTORS: Actor[] = ['anonymous', 'plain', 'main', 'admin', 'superAdmin', 'otherMain'];
@@ -151,6 +152,7 @@ export async function createWorld(db: Db, countryId: number, stateId: number) {
     homeMessageId: 0,
   };
   await seedRulesWorld(db, world);
+  await seedParkingWorld(db, world, other.company.id);
   // Every company an actor acts for has a network server (1: the super admin's, spec section 3, shared by
   // all worlds), so DELETE finds one for whoever may remove it.
   await db.query(

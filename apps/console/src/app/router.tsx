@@ -69,7 +69,7 @@ export const routes: RouteObject[] = [
           placeholder('page.farming-live', 'farming/live'),
           placeholder('page.farming-task', 'farming/task'),
           placeholder('page.farming-progress', 'farming/progress'),
-          placeholder('page.parking', 'parking'),
+          { path: 'parking', lazy: () => import('./routes/parking') },
           {
             path: 'water/members/:id?',
             handle: { titleKey: 'page.water-members' },

@@ -1,6 +1,7 @@
 import { clientsDe } from './clients.de';
 import type { ConsoleMessages } from './en';
 import { waterDe } from './water.de';
+import { parkingDe } from './parking.de';
 
 /** German strings of the console; the type makes a missing key a compile error. */
 export const de: ConsoleMessages = {
@@ -657,4 +658,5 @@ export const de: ConsoleMessages = {
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
   ...clientsDe,
+  ...parkingDe,
 };

@@ -5,6 +5,7 @@ import { clientsEn } from './clients.en';
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
  */
 import { waterEn } from './water.en';
+import { parkingEn } from './parking.en';
 
 export const en = {
   ...waterEn,
@@ -658,6 +659,7 @@ export const en = {
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
   ...clientsEn,
+  ...parkingEn,
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;

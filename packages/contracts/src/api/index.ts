@@ -15,6 +15,7 @@ export * from './groups';
 export * from './integrations';
 export * from './messages';
 export * from './outbox';
+export * from './parking';
 export * from './platform';
 export * from './reference';
 export * from './rules';

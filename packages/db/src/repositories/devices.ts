@@ -207,6 +207,8 @@ export async function reassignDevice(
     tasksUnlinked: await count('UPDATE tasks SET device_id = NULL WHERE company_id = $1 AND device_id = $2'),
     currentValues: dropped.rowCount,
   };
+  // The bay (its label and readings) is the old company's car park, like the parking area itself.
+  await count('DELETE FROM parking_bays WHERE company_id = $1 AND device_id = $2');
   await tx.query(
     `UPDATE devices SET company_id = $3, group_id = NULL, field_id = NULL, parking_area_id = NULL,
             codec_id = NULL, updated_at = now()

@@ -695,8 +695,8 @@ export const ERROR_DEFINITIONS = [
     code: 40004,
     name: 'PARKING_AREA_OTHER_COMPANY',
     status: 403,
-    en: 'This car park does not belong to your company.',
-    de: 'Dieser Parkplatz gehört nicht zu Ihrem Unternehmen.',
+    en: 'This does not belong to your company.',
+    de: 'Dies gehört nicht zu Ihrem Unternehmen.',
   },
   {
     code: 40005,
@@ -994,6 +994,14 @@ export const ERROR_DEFINITIONS = [
     status: 409,
     en: 'This device has reached the maximum number of rules.',
     de: 'Dieses Gerät hat die maximale Anzahl an Regeln erreicht.',
+  },
+  // Parking (issue #25): 90070..90079
+  {
+    code: 90070,
+    name: 'NO_PERMISSION_TO_MANAGE_PARKING',
+    status: 403,
+    en: 'You do not have permission to manage car parks.',
+    de: 'Sie haben keine Berechtigung, Parkplätze zu verwalten.',
   },
 ] as const satisfies readonly ErrorDefinition[];
 

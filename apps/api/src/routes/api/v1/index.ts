@@ -31,6 +31,7 @@ import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
 import virtualFieldsRoutes from './core/virtual-fields/index';
 import waterRoutes from './water/index';
+import parkingRoutes from './parking/index';
 
 const apiV1: FastifyPluginAsync = async (app) => {
   await app.register(csrfRoutes);
@@ -65,6 +66,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(apiKeysRoutes, { prefix: '/core/company/api-keys' });
     await secured.register(impersonationsRoutes, { prefix: '/core/company/impersonations' });
     await secured.register(companyLimitsRoutes, { prefix: '/core/company/limits' });
+    await secured.register(parkingRoutes, { prefix: '/parking' });
   });
 };
 

@@ -51,7 +51,18 @@ export function AlarmsPage() {
 
   const source = (a: Alarm) =>
     a.rule_name ??
+    parkingSource(a) ??
     (a.sensor_check_kind ? t(`alarms.check.${a.sensor_check_kind}`, a.sensor_check_kind) : '–');
+
+  /** The parking module's alarms (rules worker, details.kind): overstay of a bay, few free slots. */
+  const parkingSource = (a: Alarm) => {
+    const area = String(a.details.area_name ?? '');
+    if (a.details.kind === 'parking_overstay')
+      return t('parking.alarm.overstay', { area, bay: String(a.details.label ?? '') });
+    if (a.details.kind === 'parking_free_slots')
+      return t(a.details.full ? 'parking.alarm.full' : 'parking.alarm.few-free', { area });
+    return null;
+  };
 
   const valueText = (field: string, value: number) => {
     const formatted = formatFieldValue(field, value, { locale: localeTag(lang) });
