@@ -48,7 +48,17 @@ export {
   insertAlarms,
   listAlarms,
 } from './repositories/alarms';
-export { findCodecScript } from './repositories/codecs';
+export {
+  type CodecFields,
+  type CodecRecord,
+  codecExists,
+  deleteCodec,
+  findCodec,
+  findCodecScript,
+  insertCodec,
+  listCodecs,
+  updateCodec,
+} from './repositories/codecs';
 export {
   type ClientChanges,
   type ClientSummary,

@@ -80,7 +80,7 @@ export class CodecContext {
     }
     this.entry = boot.value;
     const loaded = context.evalCode(CODEC_PREFIX + script + CODEC_SUFFIX, 'codec.js', { type: 'global' });
-    if (loaded.error) return this.failLoad(loaded.error);
+    if (loaded.error) return this.failLoad(loaded.error, lineCount(script));
     this.factory = loaded.value;
     // Runs the top level once now, so a script that throws there is refused at load, not per uplink.
     const probe = this.run('{"op":"probe"}', limits.loadTimeoutMs, 'loading the codec');
@@ -111,9 +111,11 @@ export class CodecContext {
     return { ok: true, context: this };
   }
 
-  private failLoad(handle: QuickJSHandle): LoadFailure {
+  private failLoad(handle: QuickJSHandle, lines: number): LoadFailure {
     const error = this.describe(handle, 'loading the codec');
-    const line = this.lineOf(handle);
+    // An unclosed brace is found in the suffix that closes the factory: point at the script's last line.
+    const found = this.lineOf(handle);
+    const line = found === undefined ? undefined : Math.min(found, lines);
     handle.dispose();
     this.dispose();
     return line === undefined ? { ok: false, error } : { ok: false, error, line };
@@ -228,4 +230,10 @@ export class CodecContext {
       return `codec exceeded its stack limit of ${this.limits.maxStackBytes / 1024} KiB (recursion too deep)`;
     return `${during} failed: ${name}: ${message}`;
   }
+}
+
+function lineCount(script: string): number {
+  let lines = 1;
+  for (let i = script.indexOf('\n'); i !== -1; i = script.indexOf('\n', i + 1)) lines++;
+  return lines;
 }

@@ -3,6 +3,7 @@
 export * from './alarms';
 export * from './auth';
 export * from './clients';
+export * from './codecs';
 export * from './common';
 export * from './company';
 export * from './dashboards';

@@ -104,4 +104,8 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     file: '0026_downlink_job_key.sql',
     sql: "-- One command, one row. A rule's remote control action is a notify job that retries with backoff when the\n-- broker or network server cannot be reached; each attempt used to insert a `downlinks` row of its own, so\n-- the device's command history showed one failed command per attempt for a single firing, and `attempts`\n-- never passed 1. The job's idempotency key (`<rule>:<uplink message>:<action>`) now names the row: a\n-- retry takes the same row up again (queued, with the new encoding and reference) and counts its attempt.\n-- Commands sent by hand (POST /core/devices/{id}/downlink) have no key: each is its own row, as before.\nALTER TABLE downlinks ADD COLUMN job_key text;\nCREATE UNIQUE INDEX downlinks_job_key_idx ON downlinks (company_id, job_key) WHERE job_key IS NOT NULL;\n",
   },
+  {
+    file: '0027_codec_functions.sql',
+    sql: '-- Codecs customers upload (issue 23): which TS013 entry points a codec defines, found by loading it in\n-- the sandbox when it is saved (decodeUplink, encodeDownlink, decodeDownlink, or the legacy Decoder,\n-- Decode, Encoder, ...), so the console can offer "test encode" only where there is an encoder.\nALTER TABLE codecs ADD COLUMN functions text[] NOT NULL DEFAULT \'{}\';\n-- The API refuses larger sources (90013) before this; the check keeps any other writer to the same bound.\nALTER TABLE codecs ADD CONSTRAINT codecs_script_size CHECK (octet_length(script) <= 262144);\n',
+  },
 ];

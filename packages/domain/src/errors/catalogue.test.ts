@@ -28,7 +28,7 @@ describe('error catalogue (spec section 8)', () => {
   });
 
   it('gives the refusals the spec leaves without a code their own 403 codes from 90001 on', () => {
-    const own = ERROR_DEFINITIONS.filter((d) => d.code >= 90000);
+    const own = ERROR_DEFINITIONS.filter((d) => d.code >= 90000 && d.code < 90010);
     expect(own.map((d) => d.code)).toEqual([90001, 90002, 90003, 90004, 90005, 90006, 90007, 90008, 90009]);
     for (const d of own) {
       expect(d.status).toBe(403);
@@ -36,6 +36,12 @@ describe('error catalogue (spec section 8)', () => {
       expect(d.de).not.toBe(d.en);
     }
     expect(own.some((d) => SPEC_CODES.includes(d.code))).toBe(false);
+  });
+
+  it('keeps the codec and virtual device codes within 90010..90029, refusals as 403', () => {
+    const codecs = ERROR_DEFINITIONS.filter((d) => d.code >= 90010 && d.code <= 90029);
+    expect(codecs.map((d) => d.name)).toContain('CODEC_DOES_NOT_LOAD');
+    for (const d of codecs) if (d.name.startsWith('NO_PERMISSION_TO_')) expect(d.status).toBe(403);
   });
 
   it('keeps farming codes within 20001..20146 and parking within 40001..40014', () => {

@@ -9,6 +9,7 @@ import clientsRoutes from './admin/clients/index';
 import authRoutes from './auth/index';
 import meRoute from './auth/me';
 import alarmsRoutes from './core/alarms/index';
+import codecsRoutes from './core/codecs/index';
 import companyRoutes from './core/company/index';
 import dashboardsRoutes from './core/dashboards/index';
 import dataRoutes from './core/device-data/index';
@@ -57,6 +58,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(integrationsRoutes, { prefix: '/core/integrations' });
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
+    await secured.register(codecsRoutes, { prefix: '/core/codecs' });
   });
 };
 
