@@ -380,3 +380,12 @@ export {
 } from './repositories/virtual-fields';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';
+export {
+  currentValuesOf,
+  findVirtualDevicesOfInputs,
+  insertVirtualDevice,
+  upsertVirtualCurrent,
+  type VirtualDeviceInput,
+  type VirtualDeviceRecord,
+  type VirtualFieldDefinition,
+} from './repositories/virtual-devices';

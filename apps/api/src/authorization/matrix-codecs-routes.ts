@@ -3,6 +3,8 @@ import { NOT_LOGGED_IN, OK, type Row } from './matrix-world';
 
 const NO_CODECS = [403, 90010] as const;
 const CODEC_NOT_FOUND = [404, 90011] as const;
+const NO_VIRTUAL_DEVICES = [403, 90016] as const;
+const NOT_OUR_INPUT = [422, 90017] as const;
 const SCRIPT = 'function decodeUplink(input) { return { data: { first: input.bytes[0] } }; }';
 const TEST = { operation: 'decodeUplink', bytes: '01', f_port: 1 };
 
@@ -42,5 +44,14 @@ export const CODEC_ROWS: Row[] = [
     method: 'DELETE',
     path: (w) => `/api/v1/core/codecs/${w.homeCodecId}`,
     expect: [NOT_LOGGED_IN, NO_CODECS, OK, OK, CODEC_NOT_FOUND, CODEC_NOT_FOUND],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/core/devices/virtual',
+    body: (w) => ({
+      name: 'Matrix virtual',
+      fields: [{ key: 'double', formula: `d${w.homeDeviceId}.temperature * 2` }],
+    }),
+    expect: [NOT_LOGGED_IN, NO_VIRTUAL_DEVICES, NO_VIRTUAL_DEVICES, OK, NOT_OUR_INPUT, NO_VIRTUAL_DEVICES],
   },
 ];

@@ -73,3 +73,28 @@ export const CodecTestPayload = Type.Object({
 export type Codec = Static<typeof CodecPayload>;
 export type CodecTestRequest = Static<typeof CodecTestBody>;
 export type CodecTestResult = Static<typeof CodecTestPayload>;
+
+/** POST /core/devices/virtual: a device whose fields are formulas over other devices' fields. */
+export const CreateVirtualDeviceBody = Type.Object(
+  {
+    name: Name,
+    description: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 10_000 })),
+    group_id: Type.Optional(Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1 })),
+    fields: Type.Array(
+      Type.Object(
+        {
+          key: Type.String({ maxLength: 64, description: 'data field name, e.g. soil_humidity_mean' }),
+          formula: Type.String({
+            maxLength: 1000,
+            description:
+              'over inputs named d<device id>.<field>, e.g. (d12.soil_humidity + d13.soil_humidity) / 2',
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 50 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateVirtualDeviceRequest = Static<typeof CreateVirtualDeviceBody>;

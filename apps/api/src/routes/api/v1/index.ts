@@ -27,6 +27,7 @@ import rulesRoutes from './core/rules/index';
 import sensorChecksRoutes from './core/sensor-checks/index';
 import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
+import virtualDevicesRoutes from './core/virtual-devices/index';
 import virtualFieldsRoutes from './core/virtual-fields/index';
 
 const apiV1: FastifyPluginAsync = async (app) => {
@@ -59,6 +60,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
     await secured.register(codecsRoutes, { prefix: '/core/codecs' });
+    await secured.register(virtualDevicesRoutes, { prefix: '/core/devices' });
   });
 };
 
