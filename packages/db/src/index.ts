@@ -389,3 +389,10 @@ export {
   type VirtualDeviceRecord,
   type VirtualFieldDefinition,
 } from './repositories/virtual-devices';
+export {
+  type DeviceByIdentifier,
+  findDevicesByIdentifiers,
+  groupIdsByName,
+  type ImportedDevice,
+  writeImportedDevices,
+} from './repositories/device-import';

@@ -8,6 +8,7 @@ export * from './common';
 export * from './company';
 export * from './dashboards';
 export * from './device-data';
+export * from './device-import';
 export * from './device-live';
 export * from './devices';
 export * from './downlinks';

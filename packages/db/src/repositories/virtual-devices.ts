@@ -69,7 +69,12 @@ export async function findVirtualDevicesOfInputs(
       ORDER BY d.id`,
     [refs.map((r) => r.deviceId), refs.map((r) => r.companyId)],
   );
-  return rows.map((r) => ({ id: r.id, companyId: r.company_id, fields: r.fields, inputDeviceIds: r.input_ids ?? [] }));
+  return rows.map((r) => ({
+    id: r.id,
+    companyId: r.company_id,
+    fields: r.fields,
+    inputDeviceIds: r.input_ids ?? [],
+  }));
 }
 
 /** Latest values of the given devices of one company (device_current), by device id. */

@@ -13,6 +13,7 @@ import codecsRoutes from './core/codecs/index';
 import companyRoutes from './core/company/index';
 import dashboardsRoutes from './core/dashboards/index';
 import dataRoutes from './core/device-data/index';
+import deviceImportRoutes from './core/device-import/index';
 import deviceLiveRoutes from './core/device-live/index';
 import devicesRoutes from './core/devices/index';
 import downlinksRoutes from './core/downlinks/index';
@@ -61,6 +62,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
     await secured.register(codecsRoutes, { prefix: '/core/codecs' });
     await secured.register(virtualDevicesRoutes, { prefix: '/core/devices' });
+    await secured.register(deviceImportRoutes, { prefix: '/core/devices' });
   });
 };
 
