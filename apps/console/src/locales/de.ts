@@ -1,7 +1,9 @@
+import { codecsDe } from './codecs.de';
 import type { ConsoleMessages } from './en';
 
 /** German strings of the console; the type makes a missing key a compile error. */
 export const de: ConsoleMessages = {
+  ...codecsDe,
   'common.back': 'Zurück',
   'common.cancel': 'Abbrechen',
   'common.close': 'Schließen',

@@ -2,7 +2,10 @@
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
  */
+import { codecsEn } from './codecs.en';
+
 export const en = {
+  ...codecsEn,
   'common.back': 'Back',
   'common.cancel': 'Cancel',
   'common.close': 'Close',
