@@ -10,6 +10,7 @@ import { COLD_ROOM_COOLING_KIND, COLD_ROOM_KIND, seedColdRoom } from './demo-col
 import { DEMO_FLEET, type DemoDeviceKind } from './demo-fleet.js';
 import { seededRandom } from './random.js';
 import { seedCompanies, seedUsers } from './seed-accounts.js';
+import { seedCodecsAndVirtualDevice } from './seed-codecs.js';
 import { seedDevices, seedHistory } from './seed-devices.js';
 import { seedDashboard, seedGroups } from './seed-groups-and-dashboard.js';
 import { seedFarming, seedParking, seedWaterAssociation } from './seed-modules.js';
@@ -84,6 +85,9 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedWaterAssociation(tx, demoDevices);
+    const codecs = await seedCodecsAndVirtualDevice(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
+    deviceCount += codecs.devices;
+    dataPoints += codecs.dataPoints;
     return { seeded: true, devices: deviceCount, dataPoints };
   });
 }
