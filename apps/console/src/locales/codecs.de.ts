@@ -27,4 +27,5 @@ export const codecsDe: Record<keyof typeof codecsEn, string> = {
   'devices.field.codec': 'Codec',
   'devices.edit.no-codec': 'Eingebauter Treiber',
   'devices.edit.manage-codecs': 'Codecs verwalten',
+  'devices.export-csv': 'CSV exportieren',
 };

@@ -25,4 +25,5 @@ export const codecsEn = {
   'devices.field.codec': 'Codec',
   'devices.edit.no-codec': 'Built-in driver',
   'devices.edit.manage-codecs': 'Manage codecs',
+  'devices.export-csv': 'Export CSV',
 };

@@ -1,11 +1,15 @@
+import { DownloadIcon } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
+import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { useDevices } from '../../../lib/devices/get-devices';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Device } from '../../../types/device';
 import { filterDevices, filterOptions } from '../device-filters';
+import { buildDeviceListCsv } from '../device-list-csv';
+import { downloadText } from './device-data-drawer';
 import { useDeviceDrawers } from './device-drawers';
 import { useDeviceColumns } from './device-table-columns';
 import { DevicesTable } from './devices-table';
@@ -39,13 +43,23 @@ export function DevicesPage() {
       <PageHeader
         title={t('page.devices')}
         actions={
-          <Input
-            placeholder={t('common.search')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            className="w-64"
-            data-testid="devices-search"
-          />
+          <div className="flex gap-2">
+            <Input
+              placeholder={t('common.search')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              className="w-64"
+              data-testid="devices-search"
+            />
+            <Button
+              variant="outline"
+              onClick={() => downloadText(buildDeviceListCsv(rows), 'devices.csv')}
+              data-testid="devices-export-csv"
+            >
+              <DownloadIcon />
+              {t('devices.export-csv')}
+            </Button>
+          </div>
         }
       />
       <DevicesToolbar
