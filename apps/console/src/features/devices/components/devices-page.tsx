@@ -9,8 +9,10 @@ import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Device } from '../../../types/device';
 import { filterDevices, filterOptions } from '../device-filters';
 import { buildDeviceListCsv } from '../device-list-csv';
+import { useCanEditDevices } from './can-edit';
 import { downloadText } from './device-data-drawer';
 import { useDeviceDrawers } from './device-drawers';
+import { DeviceImportDialog } from './device-import-dialog';
 import { useDeviceColumns } from './device-table-columns';
 import { DevicesTable } from './devices-table';
 import { DevicesToolbar } from './devices-toolbar';
@@ -24,6 +26,7 @@ export function DevicesPage() {
   const { t } = useTranslation();
   const devices = useDevices();
   const drawers = useDeviceDrawers();
+  const editable = useCanEditDevices();
   const { sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
   const { filter, params, search, setSearch, apply } = useDeviceListFilter();
   // The list is judged against one "now" per load, so stale and last-online do not flicker while scrolling.
@@ -51,6 +54,7 @@ export function DevicesPage() {
               className="w-64"
               data-testid="devices-search"
             />
+            {editable && <DeviceImportDialog />}
             <Button
               variant="outline"
               onClick={() => downloadText(buildDeviceListCsv(rows), 'devices.csv')}
