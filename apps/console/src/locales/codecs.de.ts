@@ -28,6 +28,14 @@ export const codecsDe: Record<keyof typeof codecsEn, string> = {
   'devices.edit.no-codec': 'Eingebauter Treiber',
   'devices.edit.manage-codecs': 'Codecs verwalten',
   'devices.export-csv': 'CSV exportieren',
+  'devices.virtual.add': 'Virtuelles Gerät hinzufügen',
+  'devices.virtual.syntax':
+    'Jedes Feld ist eine Formel über Felder anderer Geräte, geschrieben d<Geräte-ID>.<Feld>, z. B. {{example}}. Es wird berechnet, sobald eines seiner Geräte sendet.',
+  'devices.virtual.key': 'Feld',
+  'devices.virtual.formula': 'Formel',
+  'devices.virtual.add-field': 'Feld hinzufügen',
+  'devices.virtual.create': 'Anlegen',
+  'devices.virtual.created': 'Virtuelles Gerät angelegt.',
   'devices.import.open': 'CSV importieren',
   'devices.import.title': 'Geräte importieren',
   'devices.import.columns':

@@ -26,6 +26,14 @@ export const codecsEn = {
   'devices.edit.no-codec': 'Built-in driver',
   'devices.edit.manage-codecs': 'Manage codecs',
   'devices.export-csv': 'Export CSV',
+  'devices.virtual.add': 'Add virtual device',
+  'devices.virtual.syntax':
+    'Each field is a formula over other devices’ fields, written d<device id>.<field>, e.g. {{example}}. It is computed whenever one of its devices reports.',
+  'devices.virtual.key': 'Field',
+  'devices.virtual.formula': 'Formula',
+  'devices.virtual.add-field': 'Add field',
+  'devices.virtual.create': 'Create',
+  'devices.virtual.created': 'Virtual device created.',
   'devices.import.open': 'Import CSV',
   'devices.import.title': 'Import devices',
   'devices.import.columns':

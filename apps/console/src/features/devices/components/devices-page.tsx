@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
+import { useCurrentUser } from '../../../lib/auth';
 import { useDevices } from '../../../lib/devices/get-devices';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Device } from '../../../types/device';
@@ -18,6 +19,7 @@ import { DevicesTable } from './devices-table';
 import { DevicesToolbar } from './devices-toolbar';
 import { useDeviceListFilter } from './use-device-list-filter';
 import { useLinkedDevice } from './use-linked-device';
+import { VirtualDeviceDialog } from './virtual-device-dialog';
 
 const NO_DEVICES: Device[] = [];
 
@@ -27,6 +29,8 @@ export function DevicesPage() {
   const devices = useDevices();
   const drawers = useDeviceDrawers();
   const editable = useCanEditDevices();
+  // Only ROLE_ADMIN may add a virtual device (spec section 6).
+  const admin = useCurrentUser()?.roles.includes('ROLE_ADMIN') ?? false;
   const { sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
   const { filter, params, search, setSearch, apply } = useDeviceListFilter();
   // The list is judged against one "now" per load, so stale and last-online do not flicker while scrolling.
@@ -54,6 +58,7 @@ export function DevicesPage() {
               className="w-64"
               data-testid="devices-search"
             />
+            {admin && <VirtualDeviceDialog devices={all} />}
             {editable && <DeviceImportDialog />}
             <Button
               variant="outline"
