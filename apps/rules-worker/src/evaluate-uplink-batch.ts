@@ -19,6 +19,7 @@ import {
   saveVirtualFieldStates,
   type Transaction,
   upsertDerivedData,
+  upsertVirtualCurrent,
 } from '@iot/db';
 import { claimJobKeys, NOTIFY_ACTION, preloadActions } from '@iot/jobs';
 import { type Logger, stageHook } from '@iot/runtime';
@@ -27,6 +28,7 @@ import { applyParkingUplinks, parkingUplinksOf } from './parking.js';
 import { writeAlarms } from './persist-outcomes.js';
 import type { PendingRules, RuleCache } from './rule-cache.js';
 import type { PositionedUplink } from './uplink-record.js';
+import { computeVirtualPoints } from './virtual-devices.js';
 
 export interface UplinkBatchResult {
   /** Notify jobs of this batch's firings, to enqueue after the commit. */
@@ -124,6 +126,7 @@ export async function evaluateUplinkBatch(options: {
   // goes before the storage writer's bulk transactions waiting beside it (Db TransactionOptions).
   return db.transaction(async (tx) => {
     step('rw: transaction started');
+    await addVirtualPoints(tx, uplinks, groups, refs);
     const inputs = await readInputs(tx, refs, ruleCache);
     const rules = byDevice(inputs.rules);
     const fields = byDevice(inputs.fields);
@@ -153,6 +156,31 @@ export async function evaluateUplinkBatch(options: {
 }
 
 const HIGH_PRIORITY = { priority: 'high' } as const;
+
+/**
+ * Points of virtual devices that read this batch's devices (virtual-devices.ts): stored at once, and
+ * added to the batch as uplinks of the virtual devices so their rules are evaluated with the rest.
+ */
+async function addVirtualPoints(
+  tx: Transaction,
+  uplinks: readonly PositionedUplink[],
+  groups: Map<string, PositionedUplink[]>,
+  refs: DeviceRef[],
+): Promise<void> {
+  const virtual = await computeVirtualPoints(tx, uplinks);
+  if (virtual.uplinks.length === 0) return;
+  await upsertDerivedData(tx, virtual.rows);
+  await upsertVirtualCurrent(tx, virtual.current);
+  for (const u of virtual.uplinks) {
+    const key = `${u.uplink.deviceId}:${u.uplink.companyId}`;
+    const list = groups.get(key);
+    if (list) list.push(u);
+    else {
+      groups.set(key, [u]);
+      refs.push({ deviceId: u.uplink.deviceId, companyId: u.uplink.companyId });
+    }
+  }
+}
 
 /**
  * The batch's writes, in this order, in three pipelined groups (`tx.pipeline`): on PGlite each group's

@@ -73,7 +73,17 @@ export {
   findClientLimits,
   setClientLimits,
 } from './repositories/client-limits';
-export { findCodecScript } from './repositories/codecs';
+export {
+  type CodecFields,
+  type CodecRecord,
+  codecExists,
+  deleteCodec,
+  findCodec,
+  findCodecScript,
+  insertCodec,
+  listCodecs,
+  updateCodec,
+} from './repositories/codecs';
 export {
   type ClientChanges,
   type ClientSummary,
@@ -164,6 +174,13 @@ export {
   upsertDerivedData,
   writeIngestBatch,
 } from './repositories/device-data-writes';
+export {
+  type DeviceByIdentifier,
+  findDevicesByIdentifiers,
+  groupIdsByName,
+  type ImportedDevice,
+  writeImportedDevices,
+} from './repositories/device-import';
 export {
   type BatteryRange,
   DEVICE_SORT_COLUMNS,
@@ -409,6 +426,15 @@ export {
   type UserWithSecret,
   updateUser,
 } from './repositories/users';
+export {
+  currentValuesOf,
+  findVirtualDevicesOfInputs,
+  insertVirtualDevice,
+  upsertVirtualCurrent,
+  type VirtualDeviceInput,
+  type VirtualDeviceRecord,
+  type VirtualFieldDefinition,
+} from './repositories/virtual-devices';
 export {
   deleteVirtualField,
   insertVirtualField,

@@ -102,6 +102,7 @@ describe('seedDemoData', () => {
         'nbiot_weatherstation',
         'srd_button',
         'srd_gateway',
+        'virtual', // the virtual device of seed-codecs.ts (issue 23)
       ]);
       const parking = await suite.db.query<{ sensor_type: number }>(
         'SELECT DISTINCT sensor_type FROM devices WHERE sensor_type IS NOT NULL ORDER BY 1',

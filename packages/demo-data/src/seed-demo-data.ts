@@ -10,6 +10,7 @@ import { COLD_ROOM_COOLING_KIND, COLD_ROOM_KIND, seedColdRoom } from './demo-col
 import { DEMO_FLEET, type DemoDeviceKind } from './demo-fleet.js';
 import { seededRandom } from './random.js';
 import { seedCompanies, seedUsers } from './seed-accounts.js';
+import { seedCodecsAndVirtualDevice } from './seed-codecs.js';
 import { seedDevices, seedHistory } from './seed-devices.js';
 import { seedDashboard, seedGroups } from './seed-groups-and-dashboard.js';
 import { seedFarming, seedParking } from './seed-modules.js';
@@ -85,6 +86,11 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
     const water = await seedWaterAssociation(tx, now);
-    return { seeded: true, devices: deviceCount + water.devices, dataPoints: dataPoints + water.dataPoints };
+    const codecs = await seedCodecsAndVirtualDevice(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
+    return {
+      seeded: true,
+      devices: deviceCount + water.devices + codecs.devices,
+      dataPoints: dataPoints + water.dataPoints + codecs.dataPoints,
+    };
   });
 }

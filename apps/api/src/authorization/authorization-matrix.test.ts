@@ -11,12 +11,13 @@ import { TestClient } from '../test/client';
 import { DB_KINDS, openTestDb, type TestDb } from '../test/databases';
 import { PASSWORD } from '../test/fixtures';
 import { CLIENTS_ROWS } from './matrix-clients-routes';
+import { CODEC_ROWS } from './matrix-codecs-routes';
 import { DATA_ROWS } from './matrix-data-routes';
 import { IDENTITY_ROWS } from './matrix-identity-routes';
 import { PARKING_ROWS } from './matrix-parking-routes';
 import { ACTORS, createWorld, PLACEHOLDERS } from './matrix-world';
 
-const ROWS = [...IDENTITY_ROWS, ...DATA_ROWS, ...CLIENTS_ROWS, ...PARKING_ROWS];
+const ROWS = [...IDENTITY_ROWS, ...DATA_ROWS, ...CLIENTS_ROWS, ...PARKING_ROWS, ...CODEC_ROWS];
 
 const CASES = ROWS.flatMap((row) =>
   ACTORS.map((actor, i) => ({ row, actor, expected: row.expect[i]!, path: row.path(PLACEHOLDERS) })),

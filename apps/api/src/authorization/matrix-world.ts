@@ -51,6 +51,7 @@ export interface World {
   homeCheckId: number;
   homeAlarmId: number;
   homeMessageId: number;
+  homeCodecId: number;
 }
 
 export interface Row {
@@ -78,6 +79,7 @@ export const PLACEHOLDERS = {
   homeMessageId: ':home-message',
   homeGroupId: ':home-group',
   homeDashboardId: ':home-dashboard',
+  homeCodecId: ':home-codec',
 } as unknown as World;
 
 /** A rule, virtual field, sensor check, alarm and message of the home company and device. */
@@ -100,6 +102,10 @@ async function seedRulesWorld(db: Db, w: World): Promise<void> {
   w.homeAlarmId = await one(
     'INSERT INTO alarms (company_id, device_id, rule_id, value) VALUES ($1, $2, $3, 1)',
     [...home, w.homeRuleId],
+  );
+  w.homeCodecId = await one(
+    `INSERT INTO codecs (company_id, name, script, functions) VALUES ($1, 'Matrix codec', 'function decodeUplink(i) { return { data: { b: i.bytes[0] } }; }', '{decodeUplink}')`,
+    [w.homeId],
   );
   w.homeMessageId = await one(`INSERT INTO messages (company_id, subject) VALUES ($1, 'For everyone')`, [
     w.homeId,
@@ -150,6 +156,7 @@ export async function createWorld(db: Db, countryId: number, stateId: number) {
     homeCheckId: 0,
     homeAlarmId: 0,
     homeMessageId: 0,
+    homeCodecId: 0,
   };
   await seedRulesWorld(db, world);
   await seedParkingWorld(db, world, other.company.id);

@@ -1,13 +1,14 @@
 /**
  * PUT /core/devices/{id}: editing a device (ROLE_ADMIN or ROLE_MAINUSER, spec section 6; else 90001). Fields
  * are checked before anything is written: form rules (422), a manual state from ok, maintenance, lost,
- * broken, disposed (26 otherwise), a group of the acting company (46), a known driver (38). A company_id
+ * broken, disposed (26 otherwise), a group of the acting company (46), a known driver (38), a codec of
+ * the acting company (90011). A company_id
  * other than the acting one is a reassignment (reassign-device.ts), done in the same transaction as the
  * edit. A failed write is 42 (33 when reassigning).
  */
 import { listDrivers } from '@iot/codecs';
 import type { Db, Queryable } from '@iot/db';
-import { type DeviceChanges, groupExists, updateDevice, withTenant } from '@iot/db';
+import { codecExists, type DeviceChanges, groupExists, updateDevice, withTenant } from '@iot/db';
 import { isApiError, isDeviceState, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
@@ -27,6 +28,7 @@ export interface DeviceUpdateInput {
   external_accessible?: boolean;
   is_active?: boolean;
   driver_id?: string | null;
+  codec_id?: number | null;
   state?: string;
   company_id?: number;
   confirm?: boolean;
@@ -55,6 +57,7 @@ function toChanges(input: DeviceUpdateInput): DeviceChanges {
   if (input.external_accessible !== undefined) changes.externalAccessible = input.external_accessible;
   if (input.is_active !== undefined) changes.isActive = input.is_active;
   if (input.driver_id !== undefined) changes.driverId = input.driver_id;
+  if (input.codec_id !== undefined) changes.codecId = input.codec_id;
   if (input.state !== undefined) changes.state = input.state;
   return changes;
 }
@@ -88,6 +91,10 @@ export async function updateDeviceAsActor(
   const apply = async (tx: Queryable) => {
     if (input.group_id != null && !(await groupExists(tx, auth.companyId, input.group_id))) {
       throw apiError('GROUP_NOT_FOUND');
+    }
+    // Another company's codec looks exactly like one that does not exist.
+    if (input.codec_id != null && !(await codecExists(tx, auth.companyId, input.codec_id))) {
+      throw apiError('CODEC_NOT_FOUND', { fields: { codec_id: { key: 'error.unknown' } } });
     }
     const found = await updateDevice(tx, auth.companyId, id, changes);
     if (!found) throw apiError('DEVICE_NOT_FOUND');

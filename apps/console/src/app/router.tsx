@@ -63,6 +63,7 @@ export const routes: RouteObject[] = [
           { path: 'alarms', lazy: () => import('./routes/alarms') },
           { path: 'outbox', lazy: () => import('./routes/outbox') },
           { path: 'groups', lazy: () => import('./routes/groups') },
+          { path: 'codecs', lazy: () => import('./routes/codecs') },
           { path: 'map', lazy: () => import('./routes/map') },
           { path: 'users', lazy: () => import('./routes/users') },
           placeholder('page.farming-fields', 'farming/fields'),

@@ -1,11 +1,13 @@
 import { clientsDe } from './clients.de';
+import { codecsDe } from './codecs.de';
 import type { ConsoleMessages } from './en';
-import { waterDe } from './water.de';
 import { parkingDe } from './parking.de';
+import { waterDe } from './water.de';
 
 /** German strings of the console; the type makes a missing key a compile error. */
 export const de: ConsoleMessages = {
   ...waterDe,
+  ...codecsDe,
   'common.back': 'Zurück',
   'common.cancel': 'Abbrechen',
   'common.close': 'Schließen',

@@ -1,14 +1,15 @@
 import { clientsEn } from './clients.en';
-
+import { codecsEn } from './codecs.en';
+import { parkingEn } from './parking.en';
 /**
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
  */
 import { waterEn } from './water.en';
-import { parkingEn } from './parking.en';
 
 export const en = {
   ...waterEn,
+  ...codecsEn,
   'common.back': 'Back',
   'common.cancel': 'Cancel',
   'common.close': 'Close',

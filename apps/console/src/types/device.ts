@@ -27,6 +27,7 @@ export type DeviceSeries = Omit<DeviceSeriesResponse, 'points'> & { points: Data
 /** What the device form sends with PUT /core/devices/{id}. */
 export interface UpdateDeviceInput {
   id: number;
+  codec_id?: number | null;
   name?: string;
   description?: string | null;
   comment?: string | null;

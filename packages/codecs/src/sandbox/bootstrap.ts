@@ -17,6 +17,7 @@ export const BOOTSTRAP = `(function (g) {
   var isArray = Array.isArray;
   var slice = Array.prototype.slice;
   var call = Function.prototype.call;
+  var hasOwn = Object.prototype.hasOwnProperty;
   var DateCtor = Date;
   var InternalErr = g.InternalError;
   var noop = function () {};
@@ -35,22 +36,18 @@ export const BOOTSTRAP = `(function (g) {
       return 'a value that cannot be shown';
     }
   }
-  // The codec's functions, whether declared with function, var, let or const at its top level.
-  function find(names) {
-    for (var i = 0; i < names.length; i++) {
-      var f;
-      switch (names[i]) {
-        case 'decodeUplink': f = typeof decodeUplink === 'function' ? decodeUplink : undefined; break;
-        case 'Decoder': f = typeof Decoder === 'function' ? Decoder : undefined; break;
-        case 'Decode': f = typeof Decode === 'function' ? Decode : undefined; break;
-        case 'decode': f = typeof decode === 'function' ? decode : undefined; break;
-        case 'encodeDownlink': f = typeof encodeDownlink === 'function' ? encodeDownlink : undefined; break;
-        case 'Encoder': f = typeof Encoder === 'function' ? Encoder : undefined; break;
-        case 'Encode': f = typeof Encode === 'function' ? Encode : undefined; break;
-        case 'encode': f = typeof encode === 'function' ? encode : undefined; break;
-      }
-      if (f) return { name: names[i], fn: f };
+  // The line of the codec's script a thrown error points at, for the codec editor to mark.
+  function lineOf(e) {
+    try {
+      var m = e !== null && typeof e === 'object' && typeof e.stack === 'string' ? /codec\\.js:(\\d+)/.exec(e.stack) : null;
+      return m ? Number(m[1]) : undefined;
+    } catch (ignored) {
+      return undefined;
     }
+  }
+  // The codec's functions as its top level, run afresh for this call, defined them (see CODEC_SUFFIX).
+  function find(fns, names) {
+    for (var i = 0; i < names.length; i++) if (typeof fns[names[i]] === 'function') return { name: names[i], fn: fns[names[i]] };
     return undefined;
   }
   // Encoders may return a typed array; JSON would turn it into an object of indexes.
@@ -60,37 +57,52 @@ export const BOOTSTRAP = `(function (g) {
     return b;
   }
 
-  function run(req) {
+  function run(req, factory) {
     var found, value;
-    if (req.op === 'decode') {
+    // Every call runs the codec's top level again, so state it keeps there (var pointer = 0) starts
+    // afresh, as it would in a process that loads the codec per uplink.
+    var fns = factory.call(g);
+    if (req.op === 'probe') {
+      var names = [];
+      // Not names.push: the codec's top level has just run and may have replaced Array.prototype.push.
+      for (var key in fns) if (call.call(hasOwn, fns, key) && typeof fns[key] === 'function') names[names.length] = key;
+      return { kind: 'probe', names: names };
+    }
+    if (req.op === 'decode' || req.op === 'decodeDownlink') {
       var input = { bytes: req.bytes, fPort: req.fPort, recvTime: new DateCtor(req.recvTime) };
       if (req.variables) input.variables = req.variables;
-      found = find(['decodeUplink', 'Decoder', 'Decode', 'decode']);
+      if (req.op === 'decodeDownlink') {
+        found = find(fns, ['decodeDownlink']);
+        if (!found) return { kind: 'missing' };
+        return { kind: 'ts013', fn: found.name, result: found.fn({ bytes: req.bytes, fPort: req.fPort }) };
+      }
+      found = find(fns, ['decodeUplink', 'Decoder', 'Decode', 'decode']);
       if (!found) return { kind: 'missing' };
       if (found.name === 'decodeUplink') value = found.fn(input);
       else if (found.name === 'Decoder') value = found.fn(input.bytes, input.fPort);
       else value = found.fn(input.fPort, input.bytes, req.variables || {});
       return { kind: found.name === 'decodeUplink' ? 'ts013' : 'legacy', fn: found.name, result: value };
     }
-    found = find(['encodeDownlink', 'Encoder', 'Encode', 'encode']);
+    found = find(fns, ['encodeDownlink', 'Encoder', 'Encode', 'encode']);
     if (!found) return { kind: 'missing' };
     if (found.name === 'encodeDownlink') {
-      value = found.fn({ data: req.data, fPort: req.fPort, variables: req.variables || {} });
+      // The input as the caller gave it, extra fields included (Ellenex codecs read input.command).
+      value = found.fn(req.input);
       if (value !== null && typeof value === 'object') value.bytes = plainBytes(value.bytes);
       return { kind: 'ts013', fn: found.name, result: value };
     }
-    if (found.name === 'Encoder') value = found.fn(req.data, req.fPort);
-    else value = found.fn(req.fPort, req.data, req.variables || {});
+    if (found.name === 'Encoder') value = found.fn(req.input.data, req.input.fPort);
+    else value = found.fn(req.input.fPort, req.input.data, req.input.variables || {});
     return { kind: 'legacy', fn: found.name, result: plainBytes(value) };
   }
 
-  return function (request) {
+  return function (request, factory) {
     var out;
     try {
-      out = run(parse(request));
+      out = run(parse(request), factory);
     } catch (e) {
       if (fatal(e)) throw e;
-      out = { kind: 'threw', message: describe(e) };
+      out = { kind: 'threw', message: describe(e), line: lineOf(e) };
     }
     try {
       var text = stringify(out);
@@ -101,3 +113,25 @@ export const BOOTSTRAP = `(function (g) {
     }
   };
 })(globalThis)`;
+
+/** The entry points a codec may define, TS013's first, then the legacy ones. */
+export const CODEC_FUNCTIONS = [
+  'decodeUplink',
+  'encodeDownlink',
+  'decodeDownlink',
+  'Decoder',
+  'Decode',
+  'decode',
+  'Encoder',
+  'Encode',
+  'encode',
+] as const;
+
+/**
+ * The codec's script is loaded as the body of a factory function: parsed once, its top level run
+ * per call. The prefix has no line break, so the line numbers of errors are the script's own.
+ */
+export const CODEC_PREFIX = '(function () {';
+export const CODEC_SUFFIX = `\n;return {${CODEC_FUNCTIONS.map(
+  (name) => `${name}: typeof ${name} === 'function' ? ${name} : undefined`,
+).join(', ')}};\n})`;

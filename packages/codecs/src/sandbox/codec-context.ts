@@ -1,8 +1,15 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import { BOOTSTRAP } from './bootstrap.js';
+import { BOOTSTRAP, CODEC_PREFIX, CODEC_SUFFIX } from './bootstrap.js';
 import type { SandboxLimits } from './limits.js';
 
 export type CallOutcome = { ok: true; text: string } | { ok: false; error: string };
+
+/** Why a codec did not load, with the line of its script the error points at when QuickJS names one. */
+export interface LoadFailure {
+  ok: false;
+  error: string;
+  line?: number;
+}
 
 const MIB = 1024 * 1024;
 
@@ -16,6 +23,9 @@ const MIB = 1024 * 1024;
  */
 export class CodecContext {
   broken = false;
+  /** The entry points the codec's top level defines (decodeUplink, encodeDownlink, ...). */
+  functions: string[] = [];
+  private factory: QuickJSHandle | undefined;
   private deadline = 0;
   private callsSinceCheck = 0;
 
@@ -35,7 +45,7 @@ export class CodecContext {
     script: string,
     limits: SandboxLimits,
     heapSize: () => number,
-  ): { ok: true; context: CodecContext } | { ok: false; error: string } {
+  ): { ok: true; context: CodecContext } | LoadFailure {
     const runtime = module.newRuntime();
     runtime.setMemoryLimit(limits.memoryBytes);
     runtime.setMaxStackSize(limits.maxStackBytes);
@@ -58,7 +68,7 @@ export class CodecContext {
     }
   }
 
-  private boot(script: string): { ok: true; context: CodecContext } | { ok: false; error: string } {
+  private boot(script: string): { ok: true; context: CodecContext } | LoadFailure {
     const { context, limits } = this;
     this.deadline = performance.now() + limits.loadTimeoutMs;
     const boot = context.evalCode(BOOTSTRAP, 'bootstrap.js', { type: 'global', strict: true });
@@ -69,14 +79,30 @@ export class CodecContext {
       return { ok: false, error };
     }
     this.entry = boot.value;
-    const loaded = context.evalCode(script, 'codec.js', { type: 'global' });
-    if (loaded.error) {
-      const error = this.describe(loaded.error, 'loading the codec');
-      loaded.error.dispose();
+    const loaded = context.evalCode(CODEC_PREFIX + script + CODEC_SUFFIX, 'codec.js', { type: 'global' });
+    if (loaded.error) return this.failLoad(loaded.error, lineCount(script));
+    this.factory = loaded.value;
+    // Runs the top level once now, so a script that throws there is refused at load, not per uplink.
+    const probe = this.run('{"op":"probe"}', limits.loadTimeoutMs, 'loading the codec');
+    if (!probe.ok) {
       this.dispose();
-      return { ok: false, error };
+      return probe;
     }
-    loaded.value.dispose();
+    const envelope = JSON.parse(probe.text) as {
+      kind: string;
+      names?: string[];
+      message?: string;
+      line?: number;
+    };
+    if (envelope.kind !== 'probe') {
+      this.dispose();
+      return {
+        ok: false,
+        error: `loading the codec failed: ${envelope.message ?? 'unknown error'}`,
+        line: envelope.line,
+      };
+    }
+    this.functions = envelope.names ?? [];
     const held = this.measure();
     if (held > limits.memoryBytes) {
       this.dispose();
@@ -85,16 +111,43 @@ export class CodecContext {
     return { ok: true, context: this };
   }
 
+  private failLoad(handle: QuickJSHandle, lines: number): LoadFailure {
+    const error = this.describe(handle, 'loading the codec');
+    // An unclosed brace is found in the suffix that closes the factory: point at the script's last line.
+    const found = this.lineOf(handle);
+    const line = found === undefined ? undefined : Math.min(found, lines);
+    handle.dispose();
+    this.dispose();
+    return line === undefined ? { ok: false, error } : { ok: false, error, line };
+  }
+
+  /** The codec.js line an error's stack names first (QuickJS: "at <fn> (codec.js:12)" or "codec.js:12:5"). */
+  private lineOf(handle: QuickJSHandle): number | undefined {
+    try {
+      const dumped: unknown = this.context.dump(handle);
+      const stack = (dumped as { stack?: unknown } | null)?.stack;
+      const match = typeof stack === 'string' ? /codec\.js:(\d+)/.exec(stack) : null;
+      return match ? Number(match[1]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Calls the entry with one JSON request; the JSON text it returns, or why there is none. */
   call(request: string): CallOutcome {
-    if (this.entry === undefined || this.broken) return { ok: false, error: 'codec context is disposed' };
+    return this.run(request, this.limits.timeoutMs, 'running the codec');
+  }
+
+  private run(request: string, budgetMs: number, during: string): CallOutcome {
+    if (this.entry === undefined || this.factory === undefined || this.broken)
+      return { ok: false, error: 'codec context is disposed' };
     const argument = this.context.newString(request);
     const heapBefore = this.heapSize();
-    this.deadline = performance.now() + this.limits.timeoutMs;
+    this.deadline = performance.now() + budgetMs;
     try {
-      const result = this.context.callFunction(this.entry, this.context.undefined, argument);
+      const result = this.context.callFunction(this.entry, this.context.undefined, argument, this.factory);
       if (result.error) {
-        const error = this.describe(result.error, 'running the codec');
+        const error = this.describe(result.error, during);
         result.error.dispose();
         this.broken = true;
         return { ok: false, error };
@@ -150,6 +203,8 @@ export class CodecContext {
     if (!this.context.alive) return;
     this.entry?.dispose();
     this.entry = undefined;
+    this.factory?.dispose();
+    this.factory = undefined;
     this.context.dispose();
     this.runtime.dispose();
   }
@@ -175,4 +230,10 @@ export class CodecContext {
       return `codec exceeded its stack limit of ${this.limits.maxStackBytes / 1024} KiB (recursion too deep)`;
     return `${during} failed: ${name}: ${message}`;
   }
+}
+
+function lineCount(script: string): number {
+  let lines = 1;
+  for (let i = script.indexOf('\n'); i !== -1; i = script.indexOf('\n', i + 1)) lines++;
+  return lines;
 }

@@ -86,7 +86,8 @@ describe('isolation', () => {
   });
 
   it("company A's codec cannot see globals set by company B's codec with the same script", () => {
-    const script = `var mine = 0;
+    // Only what a codec puts on globalThis outlives a call (top-level vars start afresh each call).
+    const script = `if (typeof mine === 'undefined') globalThis.mine = 0;
       function decodeUplink(input) {
         if (input.bytes[0] === 1) { globalThis.secret = 'of company ' + input.bytes[1]; mine++; }
         return { data: { secret: typeof secret === 'undefined' ? 'none' : secret, mine: mine } };
@@ -148,7 +149,7 @@ describe('limits', () => {
 
   it('catches memory kept a little per call, measured when the heap grows or every memoryCheckEvery calls', async () => {
     const script =
-      'var keep = []; function decodeUplink() { keep.push(new ArrayBuffer(1024 * 1024)); return { data: { kept: keep.length } }; }';
+      'var keep = globalThis.keep || (globalThis.keep = []); function decodeUplink() { keep.push(new ArrayBuffer(1024 * 1024)); return { data: { kept: keep.length } }; }';
     const callsUntilError = async (limits: { memoryCheckEvery: number }) => {
       const own = await CodecSandbox.create({ limits });
       const c = codec(script);

@@ -120,7 +120,7 @@ describe('TS013 decodeUplink and the legacy entry points', () => {
 
   it('keeps the context of a codec that merely threw', () => {
     const c = codec(
-      'var calls = 0; function decodeUplink(input) { calls++; if (input.bytes[0] === 0) throw new Error("zero"); return { data: { calls: calls } }; }',
+      'function decodeUplink(input) { globalThis.calls = (globalThis.calls || 0) + 1; if (input.bytes[0] === 0) throw new Error("zero"); return { data: { calls: globalThis.calls } }; }',
     );
     expect(decode(c, [1]).data).toEqual({ calls: 1 });
     expect(decode(c, [0]).errors).toEqual(['codec threw Error: zero']);

@@ -5,10 +5,15 @@ import {
   type QuickJSWASMModule,
   RELEASE_SYNC,
 } from 'quickjs-emscripten';
-import type { DecodeResult } from '../types.js';
-import { CodecContext } from './codec-context.js';
+import { BOOTSTRAP } from './bootstrap.js';
+import { CodecContext, type LoadFailure } from './codec-context.js';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './limits.js';
-import { type CodecEncodeResult, readDecodeOutput, readEncodeOutput } from './read-codec-output.js';
+import {
+  type CodecDecodeResult,
+  type CodecEncodeResult,
+  readDecodeOutput,
+  readEncodeOutput,
+} from './read-codec-output.js';
 import { WasmMemory } from './wasm-memory.js';
 
 /** A codec script owned by a company. */
@@ -27,12 +32,16 @@ export interface CodecUplinkInput {
   variables?: Record<string, string>;
 }
 
+/** TS013 encodeDownlink input; any further fields are handed to the codec as given (Ellenex reads `command`). */
 export interface CodecDownlinkInput {
   data: Record<string, unknown>;
   /** Port used when the codec names none. */
   fPort?: number;
   variables?: Record<string, string>;
+  [extra: string]: unknown;
 }
+
+export type CodecLoadResult = { ok: true; functions: string[] } | LoadFailure;
 
 export interface CodecSandboxOptions {
   limits?: Partial<SandboxLimits>;
@@ -93,6 +102,7 @@ export class CodecSandbox {
       maximum: Math.max(INITIAL_HEAP_BYTES, limits.heapBytes) / WASM_PAGE,
     });
     const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
+    warmUp(module);
     return new CodecSandbox(module, memory, limits, options);
   }
 
@@ -107,11 +117,48 @@ export class CodecSandbox {
     return this.entries.size;
   }
 
-  decodeUplink(codec: UserCodec, input: CodecUplinkInput): DecodeResult {
+  /**
+   * Loads a codec (or finds it loaded) and tells which entry points its top level defines; a script
+   * that does not parse or throws at its top level gets the error and, when QuickJS names it, the line.
+   */
+  load(codec: UserCodec): CodecLoadResult {
+    const acquired = this.acquire(codec);
+    if (!acquired.ok) return acquired;
+    return { ok: true, functions: [...acquired.entry.context.functions] };
+  }
+
+  decodeUplink(
+    codec: UserCodec,
+    input: CodecUplinkInput,
+    options: { keepShape?: boolean } = {},
+  ): CodecDecodeResult {
+    return this.decode(codec, 'decode', input, options.keepShape ?? false);
+  }
+
+  /** TS013 decodeDownlink: what a downlink's bytes mean, for showing a sent command to people. */
+  decodeDownlink(
+    codec: UserCodec,
+    input: { bytes: Uint8Array | readonly number[]; fPort?: number },
+    options: { keepShape?: boolean } = {},
+  ): CodecDecodeResult {
+    return this.decode(
+      codec,
+      'decodeDownlink',
+      { ...input, recvTime: new Date() },
+      options.keepShape ?? false,
+    );
+  }
+
+  private decode(
+    codec: UserCodec,
+    op: 'decode' | 'decodeDownlink',
+    input: CodecUplinkInput,
+    keepShape: boolean,
+  ): CodecDecodeResult {
     let request: string;
     try {
       request = JSON.stringify({
-        op: 'decode',
+        op,
         // Through Uint8Array so a codec only ever sees integers 0..255, whatever the caller passed.
         bytes: Array.from(Uint8Array.from(input.bytes)),
         fPort: input.fPort,
@@ -123,14 +170,20 @@ export class CodecSandbox {
     }
     const outcome = this.call(codec, request);
     if (!outcome.ok) return { data: {}, warnings: [], errors: [outcome.error] };
-    return readDecodeOutput(outcome.text, this.limits.maxFields);
+    const result = readDecodeOutput(outcome.text, this.limits.maxFields, keepShape);
+    if (op === 'decodeDownlink' && result.errors[0]?.startsWith('codec defines none'))
+      result.errors = ['codec defines no decodeDownlink'];
+    return result;
   }
 
   encodeDownlink(codec: UserCodec, input: CodecDownlinkInput): CodecEncodeResult {
     const fPort = input.fPort ?? 1;
     let request: string;
     try {
-      request = JSON.stringify({ op: 'encode', data: input.data, fPort, variables: input.variables });
+      request = JSON.stringify({
+        op: 'encode',
+        input: { ...input, fPort, variables: input.variables ?? {} },
+      });
     } catch (error) {
       return {
         bytes: new Uint8Array(),
@@ -171,7 +224,7 @@ export class CodecSandbox {
     }
   }
 
-  private acquire(codec: UserCodec): { ok: true; entry: Entry } | { ok: false; error: string } {
+  private acquire(codec: UserCodec): { ok: true; entry: Entry } | LoadFailure {
     const key = keyOf(codec.companyId, codec.codecId);
     let hash = this.hashes.get(codec.script);
     if (hash === undefined) {
@@ -212,6 +265,25 @@ export class CodecSandbox {
     } catch {
       // A context stopped half-way may refuse to be freed; it is unreachable either way.
     }
+  }
+}
+
+/**
+ * The first script a fresh WebAssembly instance parses and runs costs some 200 ms (the engine compiles
+ * QuickJS's parser and interpreter lazily); without this the first codec loaded would spend its whole
+ * load budget on that and be refused as too slow.
+ */
+function warmUp(module: QuickJSWASMModule): void {
+  const runtime = module.newRuntime();
+  const context = runtime.newContext();
+  try {
+    const result = context.evalCode(
+      `${BOOTSTRAP};(function () { var b = [1, 2]; return JSON.stringify({ d: b.map(function (x) { return x * 2; }) }); })()`,
+    );
+    (result.error ?? result.value).dispose();
+  } finally {
+    context.dispose();
+    runtime.dispose();
   }
 }
 

@@ -3,7 +3,7 @@ import type { DataRecord, DecodeResult } from '../types.js';
 /** What the bootstrap sends back (see bootstrap.ts). */
 type Envelope =
   | { kind: 'missing' }
-  | { kind: 'threw'; message: string }
+  | { kind: 'threw'; message: string; line?: number }
   | { kind: 'ts013' | 'legacy'; fn: string; result?: unknown };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -70,31 +70,52 @@ export function flattenData(
   return out;
 }
 
-export function readDecodeOutput(text: string, maxFields: number): DecodeResult {
+/**
+ * A decode as the codec test route shows it: besides the stored (flattened) data, the data as the
+ * codec shaped it, and the script line a thrown error points at.
+ */
+export interface CodecDecodeResult extends DecodeResult {
+  shaped?: Record<string, unknown>;
+  line?: number;
+}
+
+export function readDecodeOutput(text: string, maxFields: number, keepShape = false): CodecDecodeResult {
   const envelope = parseEnvelope(text);
-  const result: DecodeResult = { data: {}, warnings: [], errors: [] };
+  const result: CodecDecodeResult = { data: {}, warnings: [], errors: [] };
   if (envelope === undefined) return { ...result, errors: ['codec sandbox returned an unreadable result'] };
   if (envelope.kind === 'missing')
     return { ...result, errors: ['codec defines none of decodeUplink, Decoder, Decode or decode'] };
-  if (envelope.kind === 'threw') return { ...result, errors: [`codec threw ${envelope.message}`] };
+  if (envelope.kind === 'threw') return threw(result, envelope);
   const value = envelope.result;
   if (envelope.kind === 'legacy') {
     if (!isRecord(value))
       return { ...result, errors: [`${envelope.fn} returned ${describe(value)}, not an object`] };
     result.data = flattenData(value, maxFields, result.warnings);
+    if (keepShape) result.shaped = value;
     return result;
   }
   if (!isRecord(value))
-    return { ...result, errors: [`decodeUplink returned ${describe(value)}, not an object`] };
+    return { ...result, errors: [`${envelope.fn} returned ${describe(value)}, not an object`] };
   const problems: string[] = [];
   result.warnings = strings(value.warnings, 'warnings', problems);
   result.errors = strings(value.errors, 'errors', problems);
   if (result.errors.length > 0) return { ...result, data: {} };
   if (!isRecord(value.data)) problems.push('data is not an object');
-  result.errors.push(...problems.map((problem) => `decodeUplink result: ${problem}`));
-  if (result.errors.length === 0)
+  result.errors.push(...problems.map((problem) => `${envelope.fn} result: ${problem}`));
+  if (result.errors.length === 0) {
     result.data = flattenData(value.data as Record<string, unknown>, maxFields, result.warnings);
+    if (keepShape) result.shaped = value.data as Record<string, unknown>;
+  }
   return result;
+}
+
+function threw<T extends { errors: string[]; line?: number }>(
+  result: T,
+  envelope: { message: string; line?: number },
+): T {
+  const out = { ...result, errors: [`codec threw ${envelope.message}`] };
+  if (typeof envelope.line === 'number') out.line = envelope.line;
+  return out;
 }
 
 export interface CodecEncodeResult {
@@ -102,6 +123,7 @@ export interface CodecEncodeResult {
   fPort: number;
   warnings: string[];
   errors: string[];
+  line?: number;
 }
 
 function toBytes(value: unknown): Uint8Array | string {
@@ -125,7 +147,7 @@ export function readEncodeOutput(text: string, defaultFPort: number): CodecEncod
   if (envelope === undefined) return { ...result, errors: ['codec sandbox returned an unreadable result'] };
   if (envelope.kind === 'missing')
     return { ...result, errors: ['codec defines none of encodeDownlink, Encoder, Encode or encode'] };
-  if (envelope.kind === 'threw') return { ...result, errors: [`codec threw ${envelope.message}`] };
+  if (envelope.kind === 'threw') return threw(result, envelope);
   let bytesValue: unknown = envelope.result;
   if (envelope.kind === 'ts013') {
     const value = envelope.result;

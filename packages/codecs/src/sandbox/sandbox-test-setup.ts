@@ -35,4 +35,4 @@ export const decode = (c: UserCodec, bytes: number[] = [1, 2, 3], fPort = 1) =>
 
 // A global counter shows whether a call ran in the same context as the one before.
 export const COUNTER =
-  'var calls = 0; function decodeUplink() { calls++; return { data: { calls: calls } }; }';
+  'function decodeUplink() { globalThis.calls = (globalThis.calls || 0) + 1; return { data: { calls: globalThis.calls } }; }';

@@ -212,6 +212,7 @@ export const UpdateDeviceBody = Type.Object(
     external_accessible: Type.Optional(Type.Boolean()),
     is_active: Type.Optional(Type.Boolean()),
     driver_id: Type.Optional(Text(200)),
+    codec_id: Type.Optional(NullableOf<number>('integer', { minimum: 1 })),
     // Any text: an unknown state is the spec's code 26, not a schema failure.
     state: Type.Optional(Type.String({ maxLength: 100 })),
     company_id: Type.Optional(Type.Integer({ minimum: 1, description: 'reassignment: super admin only' })),

@@ -66,6 +66,8 @@ export interface DeviceChanges {
   externalAccessible?: boolean;
   isActive?: boolean;
   driverId?: string | null;
+  /** A codec of the same company (the composite foreign key refuses any other). */
+  codecId?: number | null;
   state?: string;
   /** Merged into the stored metadata (top-level keys replaced). */
   metadata?: Record<string, unknown>;
@@ -82,6 +84,7 @@ const CHANGE_COLUMNS: Record<Exclude<keyof DeviceChanges, 'isActive'>, string> =
   targetServer: 'target_server',
   externalAccessible: 'external_accessible',
   driverId: 'driver_id',
+  codecId: 'codec_id',
   state: 'state',
   metadata: 'metadata',
 };

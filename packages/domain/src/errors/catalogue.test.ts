@@ -45,6 +45,12 @@ describe('error catalogue (spec section 8)', () => {
     for (const d of clients) expect(d.de).not.toBe(d.en);
   });
 
+  it('keeps the codec and virtual device codes within 90010..90029, refusals as 403', () => {
+    const codecs = ERROR_DEFINITIONS.filter((d) => d.code >= 90010 && d.code <= 90029);
+    expect(codecs.map((d) => d.name)).toContain('CODEC_DOES_NOT_LOAD');
+    for (const d of codecs) if (d.name.startsWith('NO_PERMISSION_TO_')) expect(d.status).toBe(403);
+  });
+
   it('keeps farming codes within 20001..20146 and parking within 40001..40014', () => {
     for (const { code } of ERROR_DEFINITIONS) {
       if (code >= 20000 && code < 30000) expect(code).toBeLessThanOrEqual(20146);

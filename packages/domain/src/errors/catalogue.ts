@@ -1003,6 +1003,64 @@ export const ERROR_DEFINITIONS = [
     en: 'You do not have permission to manage car parks.',
     de: 'Sie haben keine Berechtigung, Parkplätze zu verwalten.',
   },
+  // Codecs and virtual devices (issue 23): 90010-90029.
+  {
+    code: 90010,
+    name: 'NO_PERMISSION_TO_MANAGE_CODECS',
+    status: 403,
+    en: 'You do not have permission to manage codecs.',
+    de: 'Sie haben keine Berechtigung, Codecs zu verwalten.',
+  },
+  { code: 90011, name: 'CODEC_NOT_FOUND', status: 404, en: 'Codec not found.', de: 'Codec nicht gefunden.' },
+  {
+    code: 90012,
+    name: 'CODEC_DOES_NOT_LOAD',
+    status: 422,
+    en: 'The codec does not load.',
+    de: 'Der Codec lässt sich nicht laden.',
+  },
+  {
+    code: 90013,
+    name: 'CODEC_TOO_LARGE',
+    status: 422,
+    en: 'The codec is too large.',
+    de: 'Der Codec ist zu groß.',
+  },
+  {
+    code: 90014,
+    name: 'CODEC_SAVE_FAILED',
+    status: 500,
+    en: 'The codec could not be saved.',
+    de: 'Der Codec konnte nicht gespeichert werden.',
+  },
+  {
+    code: 90015,
+    name: 'CODEC_DELETE_FAILED',
+    status: 500,
+    en: 'The codec could not be deleted.',
+    de: 'Der Codec konnte nicht gelöscht werden.',
+  },
+  {
+    code: 90016,
+    name: 'NO_PERMISSION_TO_ADD_VIRTUAL_DEVICES',
+    status: 403,
+    en: 'Only administrators may add virtual devices.',
+    de: 'Nur Administratoren dürfen virtuelle Geräte hinzufügen.',
+  },
+  {
+    code: 90017,
+    name: 'VIRTUAL_DEVICE_INPUT_UNKNOWN',
+    status: 422,
+    en: 'A formula names a device or data field that is not one of yours.',
+    de: 'Eine Formel nennt ein Gerät oder Datenfeld, das nicht zu Ihrem Unternehmen gehört.',
+  },
+  {
+    code: 90018,
+    name: 'VIRTUAL_DEVICE_CREATE_FAILED',
+    status: 500,
+    en: 'The virtual device could not be created.',
+    de: 'Das virtuelle Gerät konnte nicht angelegt werden.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

@@ -10,10 +10,12 @@ import authRoutes from './auth/index';
 import meRoute from './auth/me';
 import alarmsRoutes from './core/alarms/index';
 import apiKeysRoutes from './core/api-keys/index';
+import codecsRoutes from './core/codecs/index';
 import companyRoutes from './core/company/index';
 import companyLimitsRoutes from './core/company-limits/index';
 import dashboardsRoutes from './core/dashboards/index';
 import dataRoutes from './core/device-data/index';
+import deviceImportRoutes from './core/device-import/index';
 import deviceLiveRoutes from './core/device-live/index';
 import devicesRoutes from './core/devices/index';
 import downlinksRoutes from './core/downlinks/index';
@@ -29,9 +31,10 @@ import rulesRoutes from './core/rules/index';
 import sensorChecksRoutes from './core/sensor-checks/index';
 import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
+import virtualDevicesRoutes from './core/virtual-devices/index';
 import virtualFieldsRoutes from './core/virtual-fields/index';
-import waterRoutes from './water/index';
 import parkingRoutes from './parking/index';
+import waterRoutes from './water/index';
 
 const apiV1: FastifyPluginAsync = async (app) => {
   await app.register(csrfRoutes);
@@ -67,6 +70,9 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(impersonationsRoutes, { prefix: '/core/company/impersonations' });
     await secured.register(companyLimitsRoutes, { prefix: '/core/company/limits' });
     await secured.register(parkingRoutes, { prefix: '/parking' });
+    await secured.register(codecsRoutes, { prefix: '/core/codecs' });
+    await secured.register(virtualDevicesRoutes, { prefix: '/core/devices' });
+    await secured.register(deviceImportRoutes, { prefix: '/core/devices' });
   });
 };
 

@@ -3,6 +3,7 @@ import { CopyIcon, KeyRoundIcon, SaveIcon } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { Button } from '../../../components/ui/button';
 import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
@@ -13,6 +14,7 @@ import { useDevices } from '../../../lib/devices/get-devices';
 import { notifySuccess } from '../../../lib/notify';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import type { DeviceDetails } from '../../../types/device';
+import { useCodecs } from '../../codecs/api/codecs';
 import { useDevice } from '../api/get-device';
 import { useRotateCredentials } from '../api/rotate-credentials';
 import { useUpdateDevice } from '../api/update-device';
@@ -27,6 +29,7 @@ interface DeviceFormValues {
   latitude: string;
   longitude: string;
   group_id: string;
+  codec_id: string;
   state: string;
 }
 
@@ -40,6 +43,7 @@ const RULES: FieldRules = {
   state: ['required'],
 };
 const NO_GROUP = '__none';
+const NO_CODEC = '__driver';
 
 function numberOrNull(text: string): number | null {
   return text.trim() === '' ? null : parseDecimal(text);
@@ -109,6 +113,7 @@ function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => voi
   const update = useUpdateDevice();
   const devices = useDevices();
   const groups = useMemo(() => filterOptions(devices.data ?? []).groups, [devices.data]);
+  const codecs = useCodecs();
   const { form, summary } = useDomainForm<DeviceFormValues>(
     {
       name: device.name,
@@ -118,6 +123,7 @@ function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => voi
       latitude: device.latitude === null || device.latitude === undefined ? '' : String(device.latitude),
       longitude: device.longitude === null || device.longitude === undefined ? '' : String(device.longitude),
       group_id: device.group?.id ? String(device.group.id) : NO_GROUP,
+      codec_id: device.codec_id ? String(device.codec_id) : NO_CODEC,
       state: device.state,
     },
     RULES,
@@ -144,6 +150,7 @@ function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => voi
         latitude: numberOrNull(values.latitude),
         longitude: numberOrNull(values.longitude),
         group_id: values.group_id === NO_GROUP ? null : Number(values.group_id),
+        codec_id: values.codec_id === NO_CODEC ? null : Number(values.codec_id),
         state: values.state,
       },
       {
@@ -195,6 +202,30 @@ function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => voi
               </Select>
             )}
           />
+        </FormField>
+        <FormField name="codec_id" label={t('devices.field.codec')} summary={summary} testId="device-codec">
+          <Controller
+            control={form.control}
+            name="codec_id"
+            render={({ field }) => (
+              <Select value={field.value} onValueChange={field.onChange}>
+                <SelectTrigger id="codec_id" data-testid="device-codec">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={NO_CODEC}>{t('devices.edit.no-codec')}</SelectItem>
+                  {(codecs.data ?? []).map((c) => (
+                    <SelectItem key={c.id} value={String(c.id)} data-testid={`device-codec-${c.id}`}>
+                      {c.name}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          />
+          <Link to="/codecs" className="text-primary text-xs underline" data-testid="device-manage-codecs">
+            {t('devices.edit.manage-codecs')}
+          </Link>
         </FormField>
         <FormField
           name="state"

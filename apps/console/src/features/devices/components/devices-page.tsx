@@ -1,17 +1,25 @@
+import { DownloadIcon } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
+import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
+import { useCurrentUser } from '../../../lib/auth';
 import { useDevices } from '../../../lib/devices/get-devices';
 import { useUrlTableState } from '../../../lib/use-url-table-state';
 import type { Device } from '../../../types/device';
 import { filterDevices, filterOptions } from '../device-filters';
+import { buildDeviceListCsv } from '../device-list-csv';
+import { useCanEditDevices } from './can-edit';
+import { downloadText } from './device-data-drawer';
 import { useDeviceDrawers } from './device-drawers';
+import { DeviceImportDialog } from './device-import-dialog';
 import { useDeviceColumns } from './device-table-columns';
 import { DevicesTable } from './devices-table';
 import { DevicesToolbar } from './devices-toolbar';
 import { useDeviceListFilter } from './use-device-list-filter';
 import { useLinkedDevice } from './use-linked-device';
+import { VirtualDeviceDialog } from './virtual-device-dialog';
 
 const NO_DEVICES: Device[] = [];
 
@@ -20,6 +28,9 @@ export function DevicesPage() {
   const { t } = useTranslation();
   const devices = useDevices();
   const drawers = useDeviceDrawers();
+  const editable = useCanEditDevices();
+  // Only ROLE_ADMIN may add a virtual device (spec section 6).
+  const admin = useCurrentUser()?.roles.includes('ROLE_ADMIN') ?? false;
   const { sorting, setSorting } = useUrlTableState([{ id: 'name', desc: false }]);
   const { filter, params, search, setSearch, apply } = useDeviceListFilter();
   // The list is judged against one "now" per load, so stale and last-online do not flicker while scrolling.
@@ -39,13 +50,25 @@ export function DevicesPage() {
       <PageHeader
         title={t('page.devices')}
         actions={
-          <Input
-            placeholder={t('common.search')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            className="w-64"
-            data-testid="devices-search"
-          />
+          <div className="flex gap-2">
+            <Input
+              placeholder={t('common.search')}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              className="w-64"
+              data-testid="devices-search"
+            />
+            {admin && <VirtualDeviceDialog devices={all} />}
+            {editable && <DeviceImportDialog />}
+            <Button
+              variant="outline"
+              onClick={() => downloadText(buildDeviceListCsv(rows), 'devices.csv')}
+              data-testid="devices-export-csv"
+            >
+              <DownloadIcon />
+              {t('devices.export-csv')}
+            </Button>
+          </div>
         }
       />
       <DevicesToolbar

@@ -105,7 +105,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'Edit a device and its rules, change its state, or (super admin, confirm: true) reassign it (90001; 90004 with rules; 90002 reassignment by a non-super-admin; 10, 26, 42, 46, 50, 78, 81, 82, 422)',
         params: IdParams,
         body: UpdateDeviceBody,
-        response: responses(DevicePayload, [90001, 90002, 90004, 10, 26, 42, 46, 50, 78, 81, 82, 422, 77]),
+        response: responses(
+          DevicePayload,
+          [90001, 90002, 90004, 90011, 10, 26, 42, 46, 50, 78, 81, 82, 422, 77],
+        ),
       },
     },
     async (request) => {
