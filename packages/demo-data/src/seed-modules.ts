@@ -9,10 +9,15 @@ import { insertId, type SeededDevice } from './seed-rows.js';
 export async function seedFarming(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
   const soilId = await insertId(
     tx,
-    `INSERT INTO soils (company_id, name, properties) VALUES ($1, 'Lösslehm', '{"texture": "silt loam"}') RETURNING id`,
+    `INSERT INTO soils (company_id, code, name, name_en, properties)
+     VALUES ($1, 'uL', 'Schluffiger Lehm (Lösslehm)', 'Silty loam (loess loam)', '{"texture": "silt loam"}') RETURNING id`,
     [companyId],
   );
-  const plants = ['Winterweizen', 'Spätburgunder', 'Apfel'];
+  const plants = [
+    ['winter_wheat', 'Winterweizen', 'Winter wheat'],
+    ['grapevine', 'Weinrebe (Spätburgunder)', 'Grapevine (Pinot noir)'],
+    ['apple', 'Apfel', 'Apple'],
+  ];
   const fieldDevices: Record<string, string[]> = {
     'Acker Ost': ['Boden Acker Ost'],
     Weinberg: ['Boden Weinberg', 'Blattnässe Rebberg', 'Frostwächter Rebberg'],
@@ -29,10 +34,11 @@ export async function seedFarming(tx: Queryable, companyId: number, devices: See
   ];
   let p = 0;
   for (const [i, [name, deviceNames]] of Object.entries(fieldDevices).entries()) {
-    const plantId = await insertId(tx, 'INSERT INTO plants (company_id, name) VALUES ($1, $2) RETURNING id', [
-      companyId,
-      plants[i],
-    ]);
+    const plantId = await insertId(
+      tx,
+      'INSERT INTO plants (company_id, code, name, name_en) VALUES ($1, $2, $3, $4) RETURNING id',
+      [companyId, ...(plants[i] ?? [])],
+    );
     const fieldId = await insertId(
       tx,
       'INSERT INTO farming_fields (company_id, name, plant_id, soil_id) VALUES ($1, $2, $3, $4) RETURNING id',

@@ -10,6 +10,7 @@ export * from './device-data';
 export * from './device-live';
 export * from './devices';
 export * from './downlinks';
+export * from './farming';
 export * from './groups';
 export * from './integrations';
 export * from './messages';

@@ -27,6 +27,7 @@ import sensorChecksRoutes from './core/sensor-checks/index';
 import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
 import virtualFieldsRoutes from './core/virtual-fields/index';
+import farmingRoutes from './farming/index';
 
 const apiV1: FastifyPluginAsync = async (app) => {
   await app.register(csrfRoutes);
@@ -57,6 +58,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(integrationsRoutes, { prefix: '/core/integrations' });
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
+    await secured.register(farmingRoutes, { prefix: '/farming' });
   });
 };
 
