@@ -33,6 +33,11 @@ const parcelBody = () => ({ parcel_id: '9', registration_number: 'DEBWLI08838000
 
 //                         anonymous      plain          main           admin          superAdmin        otherMain
 export const FARMING_ROWS: FarmingRow[] = [
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/weather/?lat=48.04&lng=7.57',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
   { method: 'GET', path: () => '/api/v1/farming/fields', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
   {
     method: 'POST',

@@ -27,6 +27,7 @@ import sensorChecksRoutes from './core/sensor-checks/index';
 import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
 import virtualFieldsRoutes from './core/virtual-fields/index';
+import weatherRoutes from './core/weather/index';
 import farmingRoutes from './farming/index';
 
 const apiV1: FastifyPluginAsync = async (app) => {
@@ -59,6 +60,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(groupsRoutes, { prefix: '/core/groups' });
     await secured.register(dashboardsRoutes, { prefix: '/core/company/dashboards' });
     await secured.register(farmingRoutes, { prefix: '/farming' });
+    await secured.register(weatherRoutes, { prefix: '/core/weather' });
   });
 };
 
