@@ -215,6 +215,19 @@ export {
   updateParcel,
 } from './repositories/farming';
 export {
+  findTask,
+  insertTask,
+  isCompanyField,
+  isCompanyUser,
+  listTasks,
+  type TaskColumns,
+  type TaskEvent,
+  type TaskFilter,
+  type TaskRecord,
+  type TaskView,
+  updateTask,
+} from './repositories/farming-tasks';
+export {
   deleteGroup,
   findGroup,
   type GroupRecord,

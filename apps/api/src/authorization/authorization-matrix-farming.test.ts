@@ -31,6 +31,9 @@ async function createFarmingWorld(db: Db, countryId: number, stateId: number) {
     homeParcelId: await one(
       `INSERT INTO parcels (company_id, parcel_id, registration_number, size_m2) VALUES ($1, '1', 'DEBWLI0883800010', 100)`,
     ),
+    homeTaskId: await one(
+      `INSERT INTO tasks (company_id, title, type) VALUES ($1, 'Matrix task', 'harvest')`,
+    ),
   };
   return { farming, emails };
 }

@@ -9,6 +9,7 @@ export interface FarmingWorld {
   homeFieldId: number;
   homeParcelId: number;
   homeDeviceId: number;
+  homeTaskId: number;
 }
 
 export interface FarmingRow {
@@ -22,12 +23,14 @@ export const FARMING_PLACEHOLDERS: FarmingWorld = {
   homeFieldId: ':home-field',
   homeParcelId: ':home-parcel',
   homeDeviceId: ':home-device',
+  homeTaskId: ':home-task',
 } as unknown as FarmingWorld;
 
 const NO_FIELDS = [403, 20009] as const;
 const NO_PARCELS = [403, 20102] as const;
 const FIELD_NOT_FOUND = [404, 20001] as const;
 const PARCEL_NOT_FOUND = [404, 20140] as const;
+const TASK_NOT_FOUND = [404, 20061] as const;
 
 const parcelBody = () => ({ parcel_id: '9', registration_number: 'DEBWLI0883800011', size_m2: 10 });
 
@@ -95,6 +98,28 @@ export const FARMING_ROWS: FarmingRow[] = [
     method: 'DELETE',
     path: (w) => `/api/v1/farming/parcels/${w.homeParcelId}`,
     expect: [NOT_LOGGED_IN, NO_PARCELS, OK, OK, PARCEL_NOT_FOUND, PARCEL_NOT_FOUND],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/farming/tasks?view=mine',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'POST',
+    path: () => '/api/v1/farming/tasks',
+    body: () => ({ title: 'Matrix task', type: 'harvest' }),
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/farming/tasks/${w.homeTaskId}`,
+    expect: [NOT_LOGGED_IN, OK, OK, OK, TASK_NOT_FOUND, TASK_NOT_FOUND],
+  },
+  {
+    method: 'PUT',
+    path: (w) => `/api/v1/farming/tasks/${w.homeTaskId}`,
+    body: () => ({ status: 'in_progress' }),
+    expect: [NOT_LOGGED_IN, OK, OK, OK, TASK_NOT_FOUND, TASK_NOT_FOUND],
   },
   ...(['soils', 'plants'] as const).flatMap((kind): FarmingRow[] => [
     { method: 'GET', path: () => `/api/v1/farming/${kind}`, expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },

@@ -161,7 +161,7 @@ export const TaskPayload = Type.Object({
   due_at: Nullable(Type.String({ format: 'date-time' })),
   completed_at: Nullable(Type.String({ format: 'date-time' })),
   assignee_user_id: Nullable(Type.Integer()),
-  field_ids: Type.Array(Type.Integer()),
+  field_id: Nullable(Type.Integer()),
   source_rule_id: Nullable(Type.Integer()),
   late: Type.Boolean({ description: 'derived: due date passed while planned or in progress' }),
   created_at: Type.String({ format: 'date-time' }),
@@ -188,13 +188,17 @@ export const TaskListQuery = Type.Object({
 export const CreateTaskBody = Type.Object(
   {
     title: Type.String({ maxLength: 10_000 }),
-    type: Type.String({ maxLength: 40 }),
+    type: Type.String({
+      maxLength: 40,
+      description:
+        'sowing, fertilising, irrigation, plant_protection, harvest, soil_sampling, maintenance, custom',
+    }),
     status: Type.Optional(TaskStatusSchema),
     abandon_reason: Type.Optional(Text(500)),
     notes: Type.Optional(Text(5000)),
     due_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
     assignee_user_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-    field_ids: Type.Optional(Ids),
+    field_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
   },
   { additionalProperties: false },
 );
