@@ -1,4 +1,5 @@
 import type { ConsoleMessages } from './en';
+import { farmingDe } from './farming.de';
 
 /** German strings of the console; the type makes a missing key a compile error. */
 export const de: ConsoleMessages = {
@@ -653,4 +654,5 @@ export const de: ConsoleMessages = {
   'downlink.attempts_other': '{{count}} Versuche',
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
+  ...farmingDe,
 };

@@ -1,3 +1,4 @@
+import { farmingEn } from './farming.en';
 /**
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
@@ -652,6 +653,7 @@ export const en = {
   'downlink.attempts_other': '{{count}} attempts',
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
+  ...farmingEn,
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;
