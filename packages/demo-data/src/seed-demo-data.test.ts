@@ -156,6 +156,26 @@ describe('seedDemoData', () => {
       );
       expect(fields.rows).toHaveLength(3);
       for (const field of fields.rows) expect(field.size_m2).toBe(field.parcel_sum);
+      // Farming (issue 24): boundaries, FLIK-shaped parcels with one free, the weather station on a field,
+      // tasks in every state.
+      expect(await count('farming_fields WHERE company_id = $1 AND geometry IS NOT NULL', [demo])).toBe(3);
+      expect(
+        await count(`parcels WHERE company_id = $1 AND registration_number ~ '^DE[A-Z]{4}[0-9]{10}$'`, [
+          demo,
+        ]),
+      ).toBe(7);
+      expect(await count('parcels WHERE company_id = $1 AND field_id IS NULL', [demo])).toBe(1);
+      expect(
+        await count(
+          `devices WHERE company_id = $1 AND device_type = 'nbiot_weatherstation' AND field_id IS NOT NULL`,
+          [demo],
+        ),
+      ).toBe(1);
+      const statuses = await suite.db.query<{ status: string }>(
+        'SELECT DISTINCT status FROM tasks WHERE company_id = $1 ORDER BY status',
+        [demo],
+      );
+      expect(statuses.rows.map((r) => r.status)).toEqual(['abandoned', 'done', 'in_progress', 'planned']);
       const areas = await suite.db.query<{ type: string }>('SELECT type FROM parking_areas ORDER BY type');
       expect(areas.rows.map((r) => r.type)).toEqual(['AI', 'FIX']);
       expect(await count('nwa_shared_devices')).toBe(2);
