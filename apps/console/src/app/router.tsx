@@ -70,7 +70,11 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'page.farming-fields' },
             lazy: () => import('./routes/farming-fields'),
           },
-          placeholder('page.farming-live', 'farming/live'),
+          {
+            path: 'farming/live',
+            handle: { titleKey: 'page.farming-live' },
+            lazy: () => import('./routes/farming-live'),
+          },
           {
             path: 'farming/task',
             handle: { titleKey: 'page.farming-task' },
