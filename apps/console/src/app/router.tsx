@@ -80,7 +80,11 @@ export const routes: RouteObject[] = [
             handle: { titleKey: 'page.farming-task' },
             lazy: () => import('./routes/farming-task'),
           },
-          placeholder('page.farming-progress', 'farming/progress'),
+          {
+            path: 'farming/progress',
+            handle: { titleKey: 'page.farming-progress' },
+            lazy: () => import('./routes/farming-progress'),
+          },
           placeholder('page.parking', 'parking'),
           placeholder('page.water-members', 'water/members/:id?'),
           placeholder('page.water-shared', 'water/shareddevices/:id?'),

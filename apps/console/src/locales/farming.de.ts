@@ -75,4 +75,7 @@ export const farmingDe: Record<keyof typeof farmingEn, string> = {
   'farming.weather-wind_direction': 'Windrichtung',
   'farming.weather-pressure': 'Luftdruck',
   'farming.weather-uv_index': 'UV-Index',
+  'farming.season': 'Saison',
+  'farming.tasks-planned': 'Geplante Aufgaben',
+  'farming.tasks-done': 'Erledigte Aufgaben',
 };

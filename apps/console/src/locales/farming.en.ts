@@ -72,4 +72,7 @@ export const farmingEn = {
   'farming.weather-wind_direction': 'Wind direction',
   'farming.weather-pressure': 'Air pressure',
   'farming.weather-uv_index': 'UV index',
+  'farming.season': 'Season',
+  'farming.tasks-planned': 'Tasks planned',
+  'farming.tasks-done': 'Tasks done',
 };
