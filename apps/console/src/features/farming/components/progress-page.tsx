@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { tasksQueryOptions, useFields } from '../api/farming-api';
 
@@ -28,15 +29,16 @@ export function ProgressPage() {
   return (
     <div className="flex flex-col gap-4" data-testid="farming-progress-page">
       <PageHeader title={t('page.farming-progress')} />
-      <label className="flex items-center gap-2 text-sm">
-        {t('farming.season')}
+      <div className="flex items-center gap-2 text-sm">
+        <Label htmlFor="progress-season">{t('farming.season')}</Label>
         <Input
+          id="progress-season"
           type="number"
           className="w-28"
           value={season}
           onChange={(e) => setSeason(Number(e.target.value) || season)}
         />
-      </label>
+      </div>
       <Card className="p-0">
         <Table data-testid="progress-table">
           <TableHeader>
