@@ -105,7 +105,9 @@ export const ConfigSchema = Type.Object({
    * Unset: own stations only.
    */
   WEATHER_PROVIDER_URL: Type.Optional(Url),
-  WEATHER_PROVIDER: Type.Union([Type.Literal('brightsky'), Type.Literal('open-meteo')], { default: 'brightsky' }),
+  WEATHER_PROVIDER: Type.Union([Type.Literal('brightsky'), Type.Literal('open-meteo')], {
+    default: 'brightsky',
+  }),
   /** Own weather stations count for a point within this many kilometres. */
   WEATHER_STATION_RADIUS_KM: Type.Number({ minimum: 0, maximum: 500, default: 10 }),
   /** Directory of the built console that the API serves; empty disables serving it. */
