@@ -3,7 +3,7 @@
  * companies for `farming` and gives the home company a field and a free parcel; the super admin acts for
  * company 1, so the home rows are absent for it as for the other company (20001 / 20140).
  */
-import { type Actor, type Expected, NOT_LOGGED_IN, OK } from './matrix-world';
+import { type Expected, NOT_LOGGED_IN, OK } from './matrix-world';
 
 export interface FarmingWorld {
   homeFieldId: number;
@@ -131,5 +131,3 @@ export const FARMING_ROWS: FarmingRow[] = [
     },
   ]),
 ];
-
-export type { Actor };

@@ -72,7 +72,7 @@ function layers(polygons: MapPolygon[], draft: number[][], onPolygonClick?: (id:
   ];
 }
 
-export function FieldMap({
+function FieldMap({
   polygons,
   draft = [],
   styleUrl,
