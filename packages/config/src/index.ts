@@ -99,6 +99,17 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
+  /**
+   * Weather provider for GET /core/weather when the company has no fresh station nearby: the base URL of
+   * Bright Sky (https://api.brightsky.dev, DWD data, no key) or of Open-Meteo (https://api.open-meteo.com).
+   * Unset: own stations only.
+   */
+  WEATHER_PROVIDER_URL: Type.Optional(Url),
+  WEATHER_PROVIDER: Type.Union([Type.Literal('brightsky'), Type.Literal('open-meteo')], {
+    default: 'brightsky',
+  }),
+  /** Own weather stations count for a point within this many kilometres. */
+  WEATHER_STATION_RADIUS_KM: Type.Number({ minimum: 0, maximum: 500, default: 10 }),
   /** Directory of the built console that the API serves; empty disables serving it. */
   CONSOLE_DIR: Type.Optional(Type.String()),
 });

@@ -182,6 +182,26 @@ describe('seedDemoData', () => {
       expect(await count('parking_area_counts')).toBeGreaterThan(10);
       expect(await count('nwa_shared_devices')).toBe(2);
       expect(await count(`nwa_membership_requests WHERE state = 'pending'`)).toBe(1);
+      // Farming (issue 24): boundaries, FLIK-shaped parcels with one free, the weather station on a field,
+      // tasks in every state.
+      expect(await count('farming_fields WHERE company_id = $1 AND geometry IS NOT NULL', [demo])).toBe(3);
+      expect(
+        await count(`parcels WHERE company_id = $1 AND registration_number ~ '^DE[A-Z]{4}[0-9]{10}$'`, [
+          demo,
+        ]),
+      ).toBe(7);
+      expect(await count('parcels WHERE company_id = $1 AND field_id IS NULL', [demo])).toBe(1);
+      expect(
+        await count(
+          `devices WHERE company_id = $1 AND device_type = 'nbiot_weatherstation' AND field_id IS NOT NULL`,
+          [demo],
+        ),
+      ).toBe(1);
+      const statuses = await suite.db.query<{ status: string }>(
+        'SELECT DISTINCT status FROM tasks WHERE company_id = $1 ORDER BY status',
+        [demo],
+      );
+      expect(statuses.rows.map((r) => r.status)).toEqual(['abandoned', 'done', 'in_progress', 'planned']);
     });
 
     it('gives the cold room its rule: email, system message, SMS and the cooling controller’s relay 1 on', async () => {

@@ -6,61 +6,173 @@ import { applyParkingReadings, type ParkingUplink, type Queryable, refreshParkin
 import { parkingReadingOf } from '@iot/domain';
 import { insertId, type SeededDevice } from './seed-rows.js';
 
-export async function seedFarming(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
-  const soilId = await insertId(
-    tx,
-    `INSERT INTO soils (company_id, name, properties) VALUES ($1, 'Lösslehm', '{"texture": "silt loam"}') RETURNING id`,
-    [companyId],
-  );
-  const plants = ['Winterweizen', 'Spätburgunder', 'Apfel'];
-  const fieldDevices: Record<string, string[]> = {
-    'Acker Ost': ['Boden Acker Ost'],
-    Weinberg: ['Boden Weinberg', 'Blattnässe Rebberg', 'Frostwächter Rebberg'],
-    Obstwiese: ['Boden Obstwiese', 'Frostwächter Obstanlage'],
+// Demo fields around the default map centre (48.041477, 7.576644): [name, devices, plant, soil, west, south,
+// width m, height m, parcels [SCHLAGNR, FLIK, m²]]. Each rectangle is drawn as large as its parcels' sum.
+const DEMO_FIELDS: Array<{
+  name: string;
+  devices: string[];
+  plant: [string, string, string];
+  soil: [string, string, string];
+  corner: [number, number];
+  widthM: number;
+  heightM: number;
+  parcels: Array<[string, string, number]>;
+}> = [
+  {
+    name: 'Acker Ost',
+    devices: ['Boden Acker Ost', 'Wetterstation Hof'],
+    plant: ['winter_wheat', 'Winterweizen', 'Winter wheat'],
+    soil: ['uL', 'Schluffiger Lehm', 'Silty loam'],
+    corner: [7.5795, 48.0405],
+    widthM: 208,
+    heightM: 100,
+    parcels: [
+      ['1021/1', 'DEBWLI0883800010', 12_500],
+      ['1021/2', 'DEBWLI0883800011', 8_300],
+    ],
+  },
+  {
+    name: 'Weinberg',
+    devices: ['Boden Weinberg', 'Blattnässe Rebberg', 'Frostwächter Rebberg'],
+    plant: ['grapevine', 'Weinrebe (Spätburgunder)', 'Grapevine (Pinot noir)'],
+    soil: ['lS', 'Lehmiger Sand', 'Loamy sand'],
+    corner: [7.5715, 48.0362],
+    widthM: 105.5,
+    heightM: 100,
+    parcels: [
+      ['877', 'DEBWLI0883800020', 6_100],
+      ['878', 'DEBWLI0883800021', 4_450],
+    ],
+  },
+  {
+    name: 'Obstwiese',
+    devices: ['Boden Obstwiese', 'Frostwächter Obstanlage'],
+    // Not in the built-in catalogue: the company's own plant.
+    plant: ['apple', 'Apfel', 'Apple'],
+    soil: ['uL', 'Schluffiger Lehm', 'Silty loam'],
+    corner: [7.545, 48.045],
+    widthM: 1_073.8,
+    heightM: 1_000,
+    parcels: [
+      ['1302/4', 'DEBWLI0883800030', 23_800],
+      ['1302/5', 'DEBWLI0883800031', 1_050_000],
+    ],
+  },
+];
+
+function rectangle([west, south]: [number, number], widthM: number, heightM: number) {
+  const east = west + widthM / (111_320 * Math.cos((south * Math.PI) / 180));
+  const north = south + heightM / 111_320;
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [west, south],
+        [east, south],
+        [east, north],
+        [west, north],
+        [west, south],
+      ],
+    ],
   };
-  const parcels: Array<[string, number]> = [
-    ['1021/1', 12_500],
-    ['1021/2', 8_300],
-    ['877', 6_100],
-    ['878', 4_450],
-    ['1302/4', 23_800],
-    ['1302/5', 1_050_000],
-    ['55', 950],
-  ];
-  let p = 0;
-  for (const [i, [name, deviceNames]] of Object.entries(fieldDevices).entries()) {
-    const plantId = await insertId(tx, 'INSERT INTO plants (company_id, name) VALUES ($1, $2) RETURNING id', [
-      companyId,
-      plants[i],
-    ]);
+}
+
+async function catalogueId(
+  tx: Queryable,
+  table: 'soils' | 'plants',
+  companyId: number,
+  [code, de, en]: string[],
+) {
+  const { rows } = await tx.query<{ id: number }>(
+    `INSERT INTO ${table} (company_id, code, name, name_en) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (company_id, code) DO UPDATE SET name = EXCLUDED.name RETURNING id::int AS id`,
+    [companyId, code, de, en],
+  );
+  return rows[0]!.id;
+}
+
+export async function seedFarming(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
+  const fieldIds: number[] = [];
+  for (const field of DEMO_FIELDS) {
     const fieldId = await insertId(
       tx,
-      'INSERT INTO farming_fields (company_id, name, plant_id, soil_id) VALUES ($1, $2, $3, $4) RETURNING id',
-      [companyId, name, plantId, soilId],
+      `INSERT INTO farming_fields (company_id, name, plant_id, soil_id, geometry, boundary_area_m2)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6) RETURNING id`,
+      [
+        companyId,
+        field.name,
+        await catalogueId(tx, 'plants', companyId, field.plant),
+        await catalogueId(tx, 'soils', companyId, field.soil),
+        JSON.stringify(rectangle(field.corner, field.widthM, field.heightM)),
+        // The rectangle's planar area; the API computes drawn boundaries with @turf/area.
+        Math.round(field.widthM * field.heightM),
+      ],
     );
-    // Two parcels per field; the field's area is the sum of its parcels (spec section 4).
-    for (const [parcelId, size] of parcels.slice(p, p + 2)) {
+    fieldIds.push(fieldId);
+    for (const [parcelId, flik, size] of field.parcels) {
       await tx.query(
-        `INSERT INTO parcels (company_id, parcel_id, registration_number, size_m2, field_id)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [companyId, parcelId, `FR-${parcelId}`, size, fieldId],
+        `INSERT INTO parcels (company_id, parcel_id, registration_number, size_m2, field_id, valid_from)
+         VALUES ($1, $2, $3, $4, $5, '2026-01-01')`,
+        [companyId, parcelId, flik, size, fieldId],
       );
     }
-    p += 2;
+    // The field's area is the sum of its parcels (spec section 4).
     await tx.query(
       'UPDATE farming_fields SET size_m2 = (SELECT sum(size_m2) FROM parcels WHERE field_id = $1) WHERE id = $1',
       [fieldId],
     );
-    const ids = devices.filter((d) => deviceNames.includes(d.kind.names[d.index] ?? '')).map((d) => d.id);
+    const ids = devices.filter((d) => field.devices.includes(d.kind.names[d.index] ?? '')).map((d) => d.id);
     await tx.query('UPDATE devices SET field_id = $1 WHERE id = ANY($2::bigint[])', [fieldId, ids]);
   }
-  // One parcel not assigned to any field yet.
-  for (const [parcelId, size] of parcels.slice(p)) {
-    await tx.query('INSERT INTO parcels (company_id, parcel_id, size_m2) VALUES ($1, $2, $3)', [
-      companyId,
-      parcelId,
-      size,
-    ]);
+  // One parcel on no field yet.
+  await tx.query(
+    `INSERT INTO parcels (company_id, parcel_id, registration_number, size_m2) VALUES ($1, '55', 'DEBWLI0883800040', 950)`,
+    [companyId],
+  );
+  await seedFarmingTasks(tx, companyId, fieldIds);
+}
+
+/** A few planner tasks in each state (one of them late), with a history entry each. */
+async function seedFarmingTasks(tx: Queryable, companyId: number, fieldIds: number[]): Promise<void> {
+  const { rows } = await tx.query<{ id: number; name: string }>(
+    `SELECT id::int AS id, name FROM users WHERE company_id = $1 ORDER BY id LIMIT 1`,
+    [companyId],
+  );
+  const user = rows[0] ?? null;
+  const day = 24 * 3600_000;
+  const now = Date.now();
+  const tasks: Array<[string, string, string, number, number | undefined, string | null]> = [
+    ['Beregnung Acker Ost', 'irrigation', 'planned', 2, fieldIds[0], null],
+    ['Bodenprobe Weinberg', 'soil_sampling', 'planned', -2, fieldIds[1], null],
+    ['Rebschnitt', 'maintenance', 'in_progress', 0, fieldIds[1], null],
+    ['Düngung Winterweizen', 'fertilising', 'done', -5, fieldIds[0], null],
+    ['Pflanzenschutz Obstwiese', 'plant_protection', 'abandoned', -3, fieldIds[2], 'Regen angesagt'],
+    ['Apfelernte', 'harvest', 'planned', 9, fieldIds[2], null],
+  ];
+  for (const [title, type, status, offsetDays, fieldId, reason] of tasks) {
+    const event = {
+      at: new Date(now - 7 * day).toISOString(),
+      user_id: user?.id ?? null,
+      user_name: user?.name ?? null,
+      kind: 'created',
+      changes: { title, status: 'planned' },
+    };
+    await tx.query(
+      `INSERT INTO tasks (company_id, title, type, status, abandon_reason, due_at, assigned_user_id, field_id,
+                          created_by, completed_at, history)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7, CASE WHEN $4 = 'done' THEN $6::timestamptz END, $9::jsonb)`,
+      [
+        companyId,
+        title,
+        type,
+        status,
+        reason,
+        new Date(now + offsetDays * day),
+        user?.id ?? null,
+        fieldId ?? null,
+        JSON.stringify([event]),
+      ],
+    );
   }
 }
 

@@ -22,6 +22,7 @@ export * from './errors/api-error';
 export * from './errors/catalogue';
 export * from './errors/error-toast';
 export * from './farming/assign-parcels-to-field';
+export * from './farming/catalogues';
 export * from './fields/bounds';
 export * from './fields/catalogue';
 export * from './fields/virtual-field-name';

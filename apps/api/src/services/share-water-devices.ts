@@ -3,7 +3,7 @@
  * admin shares one of its devices with an association it belongs to, read-only or with control, and takes
  * it back; the association and its admins edit which member the meter counts against, its unit and meter
  * factor. What another company sees of a shared device is decided by row-level security (the share
- * policies of migration 0036), never by a query that reads past it.
+ * policies of migration 0031), never by a query that reads past it.
  */
 import {
   companyCards,

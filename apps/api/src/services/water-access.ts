@@ -7,7 +7,7 @@
  * - the super admin (company 1, not impersonating) reads and manages every association;
  * - anyone else gets 90051, as if the association did not exist.
  * Each use case runs in one transaction: withTenant as the acting company (row-level security shows the
- * role's rows, migration 0036), or, for the super admin, the platform connection.
+ * role's rows, migration 0031), or, for the super admin, the platform connection.
  */
 import { type Db, findNwaRole, isNwaCompany, type NwaRole, type Queryable, withTenant } from '@iot/db';
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';

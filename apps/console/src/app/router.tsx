@@ -66,10 +66,26 @@ export const routes: RouteObject[] = [
           { path: 'codecs', lazy: () => import('./routes/codecs') },
           { path: 'map', lazy: () => import('./routes/map') },
           { path: 'users', lazy: () => import('./routes/users') },
-          placeholder('page.farming-fields', 'farming/fields'),
-          placeholder('page.farming-live', 'farming/live'),
-          placeholder('page.farming-task', 'farming/task'),
-          placeholder('page.farming-progress', 'farming/progress'),
+          {
+            path: 'farming/fields',
+            handle: { titleKey: 'page.farming-fields' },
+            lazy: () => import('./routes/farming-fields'),
+          },
+          {
+            path: 'farming/live',
+            handle: { titleKey: 'page.farming-live' },
+            lazy: () => import('./routes/farming-live'),
+          },
+          {
+            path: 'farming/task',
+            handle: { titleKey: 'page.farming-task' },
+            lazy: () => import('./routes/farming-task'),
+          },
+          {
+            path: 'farming/progress',
+            handle: { titleKey: 'page.farming-progress' },
+            lazy: () => import('./routes/farming-progress'),
+          },
           { path: 'parking', lazy: () => import('./routes/parking') },
           {
             path: 'water/members/:id?',

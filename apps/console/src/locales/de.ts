@@ -1,6 +1,7 @@
 import { clientsDe } from './clients.de';
 import { codecsDe } from './codecs.de';
 import type { ConsoleMessages } from './en';
+import { farmingDe } from './farming.de';
 import { parkingDe } from './parking.de';
 import { waterDe } from './water.de';
 
@@ -661,4 +662,5 @@ export const de: ConsoleMessages = {
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
   ...clientsDe,
   ...parkingDe,
+  ...farmingDe,
 };

@@ -1,5 +1,6 @@
 import { clientsEn } from './clients.en';
 import { codecsEn } from './codecs.en';
+import { farmingEn } from './farming.en';
 import { parkingEn } from './parking.en';
 /**
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
@@ -661,6 +662,7 @@ export const en = {
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
   ...clientsEn,
   ...parkingEn,
+  ...farmingEn,
 };
 
 export type ConsoleMessages = Record<keyof typeof en, string>;

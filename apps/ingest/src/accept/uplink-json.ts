@@ -31,8 +31,11 @@ export function unstorableJson(value: unknown, maxDepth = MAX_JSON_DEPTH): strin
   return undefined;
 }
 
+// With the u flag a surrogate pair is one code point, so only a lone surrogate is of category Cs.
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function unstorableText(text: string): string | undefined {
-  if (!text.isWellFormed()) return 'text with a lone UTF-16 surrogate';
+  if (LONE_SURROGATE.test(text)) return 'text with a lone UTF-16 surrogate';
   if (text.includes('\u0000')) return 'text with a NUL character';
   return undefined;
 }

@@ -13,6 +13,7 @@ export * from './device-import';
 export * from './device-live';
 export * from './devices';
 export * from './downlinks';
+export * from './farming';
 export * from './groups';
 export * from './integrations';
 export * from './messages';

@@ -1,5 +1,5 @@
 /**
- * What the rules worker writes for parking (migration 0033): a bay's latest reading from an uplink, the
+ * What the rules worker writes for parking (migration 0030): a bay's latest reading from an uplink, the
  * stays it starts and ends, the area's counts recounted for the areas a batch touched (never per request),
  * and on its timer the bays that turned stale and the overstays. Runs as the owner role inside the
  * worker's transaction; every row names the company the uplink or the area carries.

@@ -33,6 +33,8 @@ import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
 import virtualDevicesRoutes from './core/virtual-devices/index';
 import virtualFieldsRoutes from './core/virtual-fields/index';
+import weatherRoutes from './core/weather/index';
+import farmingRoutes from './farming/index';
 import parkingRoutes from './parking/index';
 import waterRoutes from './water/index';
 
@@ -73,6 +75,8 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(codecsRoutes, { prefix: '/core/codecs' });
     await secured.register(virtualDevicesRoutes, { prefix: '/core/devices' });
     await secured.register(deviceImportRoutes, { prefix: '/core/devices' });
+    await secured.register(farmingRoutes, { prefix: '/farming' });
+    await secured.register(weatherRoutes, { prefix: '/core/weather' });
   });
 };
 

@@ -1,0 +1,5 @@
+import { LivePage } from '../../features/farming/components/live-page';
+
+export function Component() {
+  return <LivePage />;
+}

@@ -1,0 +1,5 @@
+import { ProgressPage } from '../../features/farming/components/progress-page';
+
+export function Component() {
+  return <ProgressPage />;
+}

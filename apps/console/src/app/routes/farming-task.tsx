@@ -1,0 +1,5 @@
+import { TasksPage } from '../../features/farming/components/tasks-page';
+
+export function Component() {
+  return <TasksPage />;
+}
