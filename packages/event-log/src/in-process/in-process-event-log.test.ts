@@ -141,7 +141,7 @@ describe('in-process event log', () => {
     const log = createInProcessEventLog({ partitions: 4, ackAfterGroup: 'storage' });
     const events: string[] = [];
     // Before the group exists nothing could ever commit: publish resolves on append, as without the option.
-    await log.publish('t', [{ key: 'early', value: 0 }]);
+    await log.publish('t', [{ key: 'early', value: { n: 0 } }]);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -159,8 +159,8 @@ describe('in-process event log', () => {
     );
     const published = log
       .publish('t', [
-        { key: 'k1', value: 1 },
-        { key: 'k2', value: 2 },
+        { key: 'k1', value: { n: 1 } },
+        { key: 'k2', value: { n: 2 } },
       ])
       .then(() => events.push('acknowledged'));
     await new Promise((resolve) => setTimeout(resolve, 50));
