@@ -151,7 +151,7 @@ export const UpdateSharedDeviceBody = Type.Object(
   {
     counts_against_company_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     unit: Type.Optional(Type.Union([Type.Literal('m3'), Type.Literal('l')])),
-    meter_factor: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e6 })),
+    meter_factor: Type.Optional(Type.Number({ minimum: 1e-9, maximum: 1e6, description: 'greater than 0' })),
     data_field: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.]+$' })),
   },
   { additionalProperties: false },
