@@ -27,12 +27,13 @@ describe('the simulated cooling controller', () => {
   it('reports relay 1 on in the uplinks after the rule’s downlink', async () => {
     const { db } = platform;
     const demo = await findColdRoom(platform.db);
-    // The demo client's newest device is the cooling controller; two uplinks a second instead of one a minute.
+    // The demo client's two newest simulated devices are the well meter it shares with the water association
+    // and the cooling controller; two uplinks a second each instead of one a minute.
     fleet = await startDemoFleet({
       db,
       log: createLogger({ level: 'warn', name: 'test-fleet' }),
       mqttPort: platform.mqttPort,
-      devices: 1,
+      devices: 2,
       perDevicePerMinute: 120,
     });
     const relayAt = (on: boolean) =>

@@ -341,7 +341,8 @@ export interface SimulatableDeviceRecord {
 
 /**
  * The company's newest `limit` devices in service whose driver is one of `driverIds` or none (plain
- * JSON uplinks), for the in-process demo fleet.
+ * JSON uplinks), for the in-process demo fleet. Virtual devices (computed, no hardware) and devices with
+ * a user codec (they expect bytes) are not simulated.
  */
 export async function listSimulatableDevices(
   q: Queryable,
@@ -352,6 +353,7 @@ export async function listSimulatableDevices(
   const { rows } = await q.query<SimulatableDeviceRecord>(
     `SELECT id::int AS id, uuid::text AS uuid, name, device_type, driver_id FROM devices
      WHERE company_id = $1 AND state <> 'disposed' AND (driver_id IS NULL OR driver_id = ANY($3::text[]))
+       AND device_type IS DISTINCT FROM 'virtual' AND codec_id IS NULL
      ORDER BY id DESC LIMIT $2`,
     [companyId, limit, driverIds],
   );
