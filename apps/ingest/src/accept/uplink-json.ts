@@ -8,27 +8,31 @@ export const MAX_JSON_DEPTH = 32;
 
 /** Why `value` cannot be stored, or undefined when it can. */
 export function unstorableJson(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item === 'string') {
-      const problem = unstorableText(item);
-      if (problem) return problem;
-      continue;
-    }
-    if (typeof item !== 'object' || item === null) continue;
+  if (typeof value === 'string') return unstorableText(value);
+  // Only containers go on the stack: a flat uplink of numbers and strings is checked in one loop.
+  const stack: [object, number][] = [];
+  const visit = (item: unknown, depth: number): string | undefined => {
+    if (typeof item === 'string') return unstorableText(item);
+    if (typeof item !== 'object' || item === null) return undefined;
     if (depth >= maxDepth) return `JSON nested deeper than ${maxDepth} levels`;
+    stack.push([item, depth]);
+    return undefined;
+  };
+  let problem = visit(value, 0);
+  while (problem === undefined && stack.length > 0) {
+    const [item, depth] = stack.pop()!;
     if (Array.isArray(item)) {
-      for (const element of item) stack.push([element, depth + 1]);
+      for (let i = 0; i < item.length && problem === undefined; i++) problem = visit(item[i], depth + 1);
       continue;
     }
     for (const key of Object.keys(item)) {
-      const problem = unstorableText(key);
-      if (problem) return `key ${problem}`;
-      stack.push([(item as Record<string, unknown>)[key], depth + 1]);
+      const keyProblem = unstorableText(key);
+      if (keyProblem) return `key ${keyProblem}`;
+      problem = visit((item as Record<string, unknown>)[key], depth + 1);
+      if (problem) break;
     }
   }
-  return undefined;
+  return problem;
 }
 
 // With the u flag a surrogate pair is one code point, so only a lone surrogate is of category Cs.
