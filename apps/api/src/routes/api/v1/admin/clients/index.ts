@@ -18,9 +18,9 @@ import { createClient } from '../../../../../services/create-client';
 import { listCompanyImpersonations, startImpersonation } from '../../../../../services/impersonation';
 import { changeClient, deleteClient } from '../../../../../services/manage-clients';
 import { readClientLimits } from '../../../../../services/read-client-limits';
+import { baseDataOf } from '../../core/company/base-data';
 import { presentCompany } from '../../core/company/present';
 import { presentCurrentUser } from '../../core/user/present';
-import { baseDataOf } from './base-data';
 import { presentClient, presentImpersonation } from './present';
 
 const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {

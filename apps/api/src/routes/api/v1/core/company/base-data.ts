@@ -1,4 +1,7 @@
-/** The base data fields of a client request body (snake_case, spec section 3) as repository columns. */
+/**
+ * The base data fields of a company request body (snake_case, spec section 3) as repository columns, for
+ * the company's own settings and the super admin's client routes.
+ */
 import type { CompanyBaseData } from '@iot/db';
 
 const COLUMN_OF: Record<string, keyof CompanyBaseData> = {
