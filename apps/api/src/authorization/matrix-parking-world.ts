@@ -9,14 +9,18 @@ const homeAreas = new WeakMap<object, number>();
 /** The home company's car park of a world seeded by seedParkingWorld. */
 export const homeParkingAreaOf = (world: object) => homeAreas.get(world);
 
-/** Licenses parking to both companies of the world and gives the home company a car park. */
+/**
+ * Licenses parking (and the external API, which the NGSI-LD export needs) to both companies of the world
+ * and gives the home company a car park.
+ */
 export async function seedParkingWorld(
   db: Db,
   world: { homeId: number },
   otherCompanyId: number,
 ): Promise<void> {
   await db.query(
-    `UPDATE companies SET modules = array_append(modules, 'parking') WHERE id = ANY($1::bigint[])`,
+    `UPDATE companies SET modules = ARRAY(SELECT DISTINCT unnest(modules || '{parking,external_api}'::text[]))
+      WHERE id = ANY($1::bigint[])`,
     [[world.homeId, otherCompanyId]],
   );
   const { rows } = await db.query<{ id: number }>(

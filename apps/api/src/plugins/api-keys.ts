@@ -41,6 +41,7 @@ export const API_KEY_ROUTES: Readonly<Record<string, ApiKeyScope>> = {
   'POST /api/v1/core/devices/:id/sensor_checks': 'rules:manage',
   'PUT /api/v1/core/devices/:id/sensor_checks/:checkId': 'rules:manage',
   'DELETE /api/v1/core/devices/:id/sensor_checks/:checkId': 'rules:manage',
+  'GET /api/v1/parking/areas/:id/ngsi-ld': 'devices:read',
 };
 
 const DOCS_PREFIX = '/api/v1/docs';

@@ -1,7 +1,8 @@
 /**
  * /api/v1/parking/areas (issue #25; spec sections 2, 3, 7, 8): the acting company's car parks, licensed
  * per company as `parking` (403 code 27 without it). Everyone in the company reads; ROLE_ADMIN and
- * ROLE_MAINUSER add, edit and delete (90070). Another company's area is 40001.
+ * ROLE_MAINUSER add, edit and delete (90070). Another company's area is 40001. The NGSI-LD export also
+ * needs the external API module (`external_api`), and takes an API key with `devices:read`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -108,10 +109,13 @@ const parkingRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: TAGS,
         operationId: 'getParkingAreaNgsiLd',
-        summary: 'The car park as FIWARE OffStreetParking with its bays as ParkingSpots (NGSI-LD; 40001)',
+        summary:
+          'The car park as FIWARE OffStreetParking with its bays as ParkingSpots (NGSI-LD; needs the external API module too: 27; 40001)',
         params: IdParams,
         response: responses(NgsiLdEntitiesPayload, [27, 40001, 422]),
       },
+      // Open data leaves the platform: the external API module's, licensed per company like parking.
+      preHandler: requireModule('external_api'),
     },
     async (request) => ({
       payload: presentParkingAreaNgsiLd(await getCompanyParkingArea(db, authOf(request), request.params.id)),

@@ -239,7 +239,7 @@ forEachDb((suite) => {
     });
 
     it('exports the area as FIWARE OffStreetParking with ParkingSpots, and its history', async () => {
-      const team = await parkingTeam();
+      const team = await createTeam(suite.db, { modules: ['parking', 'external_api'] });
       const [a, b] = [await sensor(team.company.id), await sensor(team.company.id)];
       const main = await signIn(team.main.email);
       const area = (
@@ -313,9 +313,29 @@ forEachDb((suite) => {
       const last = history.buckets.at(-1);
       expect(last.occupied).toBeGreaterThan(0);
 
-      const stranger = await signIn((await parkingTeam()).main.email);
+      const stranger = await signIn(
+        (await createTeam(suite.db, { modules: ['parking', 'external_api'] })).main.email,
+      );
       expect((await stranger.get(`/api/v1/parking/areas/${area.id}/ngsi-ld`)).body.code).toBe(40001);
       expect((await stranger.get(`/api/v1/parking/areas/${area.id}/history`)).body.code).toBe(40001);
+    });
+
+    it('answers the NGSI-LD export only to a company with the external API module', async () => {
+      const team = await parkingTeam();
+      const main = await signIn(team.main.email);
+      const area = (await main.post('/api/v1/parking/areas', { name: 'Offen', type: 'AI', capacity: 4 })).body
+        .payload;
+      const refused = await main.get(`/api/v1/parking/areas/${area.id}/ngsi-ld`);
+      expect([refused.status, refused.body.code]).toEqual([403, 27]);
+      // The rest of the module answers as before.
+      expect((await main.get(`/api/v1/parking/areas/${area.id}`)).status).toBe(200);
+
+      await suite.db.query(`UPDATE companies SET modules = '{parking,external_api}' WHERE id = $1`, [
+        team.company.id,
+      ]);
+      const licensed = await main.get(`/api/v1/parking/areas/${area.id}/ngsi-ld`);
+      expect(licensed.status).toBe(200);
+      expect(licensed.body.payload[0]).toMatchObject({ type: 'OffStreetParking', name: { value: 'Offen' } });
     });
 
     it('keeps other companies, plain users and unlicensed companies out', async () => {
