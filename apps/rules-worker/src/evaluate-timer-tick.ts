@@ -89,7 +89,7 @@ export async function evaluateTimerTick(options: {
     await saveRuleStates(tx, ruleStates);
     await saveSensorCheckStates(tx, checkStates);
     const jobs = await persistOutcomes(tx, outcomes, now);
-    await refreshParking(tx, now);
-    return { jobs, devices: work.devices.length };
+    const parkingJobs = await refreshParking(tx, now);
+    return { jobs: [...jobs, ...parkingJobs], devices: work.devices.length };
   });
 }

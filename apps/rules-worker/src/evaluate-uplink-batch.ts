@@ -150,8 +150,8 @@ export async function evaluateUplinkBatch(options: {
       claimJobs: options.claimJobs ?? false,
       step,
     });
-    await applyParkingUplinks(tx, parking, now);
-    return result;
+    const parkingJobs = await applyParkingUplinks(tx, parking, now);
+    return parkingJobs.length > 0 ? { ...result, jobs: [...result.jobs, ...parkingJobs] } : result;
   }, HIGH_PRIORITY);
 }
 

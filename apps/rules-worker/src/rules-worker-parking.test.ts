@@ -1,4 +1,4 @@
-import { applyParkingReadings, refreshParkingOnTimer } from '@iot/db';
+import { applyParkingReadings, refreshParkingOnTimer, saveParkingAlarmActions } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, insertId, minute, stopHarnesses } from './test-support/harness.js';
@@ -216,6 +216,118 @@ forEachDb((suite) => {
       await count(7, t0 + 16 * minute);
       await count(9, t0 + 17 * minute); // after the cooldown: a new alarm
       expect(await states()).toEqual(['cleared', 'raised']);
+    });
+
+    it('hands every parking alarm to the actions of the area’s alarm rule, once each', async () => {
+      const h = await harness(suite.db);
+      const park = await carPark({ type: 'FIX', sensors: 2, maxMinutes: 30 });
+      await suite.db.query('UPDATE parking_areas SET alert_free_below = 1 WHERE id = $1', [park.areaId]);
+      const action = (type: 'email' | 'system') => ({
+        type,
+        recipients: type === 'email' ? ['ops@example.test'] : [],
+        cc: [],
+        subject: 'Parking',
+        body: '{value}',
+        voiceLanguage: null,
+        url: null,
+        httpMethod: null,
+        targetDeviceId: null,
+        command: null,
+        commandParams: {},
+        settings: {},
+      });
+      await suite.db.transaction((tx) =>
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [
+          action('email'),
+          action('system'),
+        ]),
+      );
+      const { rows: ids } = await suite.db.query<{ rule_id: number; action_id: number }>(
+        `SELECT r.id::int AS rule_id, a.id::int AS action_id FROM rules r JOIN rule_actions a ON a.rule_id = r.id
+          WHERE r.parking_area_id = $1 ORDER BY a.position`,
+        [park.areaId],
+      );
+      expect(ids).toHaveLength(2);
+      const [bay, other] = park.devices;
+      const now = Date.now();
+      await h.publish(bay!, [{ data: { occupied: true }, at: now - 45 * minute }]);
+      await h.publish(other!, [{ data: { occupied: true }, at: now - 2 * minute }]); // full
+      await h.settle();
+      await h.worker.tick(); // bay overstays
+      await h.worker.tick(); // nothing new
+      await h.publish(other!, [{ data: { occupied: true }, at: now - minute }]); // still full: nothing new
+      await h.settle();
+      await h.worker.tick();
+
+      const { rows: raised } = await suite.db.query<{ id: number; kind: string; device_id: number }>(
+        `SELECT id::int AS id, details ->> 'kind' AS kind, device_id::int AS device_id FROM alarms
+          WHERE company_id = $1 ORDER BY id`,
+        [park.companyId],
+      );
+      expect(raised.map((a) => a.kind).sort()).toEqual(['parking_free_slots', 'parking_overstay']);
+      const expected = raised.flatMap((alarm) =>
+        ids.map((i) => `${i.rule_id}:parking:${alarm.id}:${i.action_id}`),
+      );
+      // Jobs run asynchronously after the hand-over.
+      await expect.poll(() => [...h.processed].sort()).toEqual(expected.sort());
+      await new Promise((r) => setTimeout(r, 100));
+      expect(h.processed).toHaveLength(expected.length);
+      // The jobs are in the alarm's device log entry, for the start-up sweep after a crash.
+      const overstay = raised.find((a) => a.kind === 'parking_overstay')!;
+      const { rows: logs } = await suite.db.query<{ payload: { kind: string; jobs?: unknown[] } }>(
+        `SELECT payload FROM device_logs
+          WHERE device_id = $1 AND payload ->> 'kind' = 'rule_fired' AND payload ->> 'alarmId' = $2`,
+        [overstay.device_id, String(overstay.id)],
+      );
+      expect(logs.map((l) => l.payload.jobs?.length)).toEqual([2]);
+    });
+
+    it('raises an implausible-count alarm once per cooldown and notifies it', async () => {
+      const h = await harness(suite.db);
+      const park = await carPark({ type: 'AI', sensors: 1, capacity: 10 });
+      await suite.db.transaction((tx) =>
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [
+          {
+            type: 'system',
+            recipients: [],
+            cc: [],
+            subject: 'Parking',
+            body: '{value}',
+            voiceLanguage: null,
+            url: null,
+            httpMethod: null,
+            targetDeviceId: null,
+            command: null,
+            commandParams: {},
+            settings: {},
+          },
+        ]),
+      );
+      const camera = park.devices[0]!;
+      const now = Date.now();
+      const states = async () =>
+        (
+          await suite.db.query<{ state: string; message: string }>(
+            `SELECT state, message FROM alarms WHERE device_id = $1 AND details ->> 'kind' = 'parking_count_warning'
+              ORDER BY id`,
+            [camera.deviceId],
+          )
+        ).rows;
+      await h.publish(camera, [{ data: { vehicle_count: 12 }, at: now - 5 * minute }]);
+      await h.settle();
+      expect(await states()).toEqual([
+        {
+          state: 'raised',
+          message: expect.stringContaining('Implausible count: Marktplatz reports 12 vehicles, capacity 10'),
+        },
+      ]);
+      await h.publish(camera, [{ data: { vehicle_count: 8 }, at: now - 4 * minute }]); // plausible again
+      await h.settle();
+      await h.publish(camera, [{ data: { vehicle_count: -1 }, at: now - 3 * minute }]); // within the cooldown
+      await h.settle();
+      expect((await states()).map((a) => a.state)).toEqual(['cleared']);
+      await expect.poll(() => h.processed.length).toBe(1);
+      expect(h.processed[0]).toMatch(/^\d+:parking:\d+:\d+$/);
     });
   });
 });

@@ -348,6 +348,12 @@ export {
   savePhoneMessage,
 } from './repositories/outbox-phone-messages';
 export {
+  findParkingAlarmActionRefs,
+  listParkingAlarmActions,
+  type ParkingAlarmActionRef,
+  saveParkingAlarmActions,
+} from './repositories/parking-alarm-rules';
+export {
   deleteParkingArea,
   findParkingArea,
   insertParkingArea,
@@ -368,6 +374,7 @@ export {
 export {
   applyParkingReadings,
   type ParkingUplink,
+  type RaisedParkingAlarm,
   recountParkingAreas,
   refreshParkingOnTimer,
 } from './repositories/parking-readings';

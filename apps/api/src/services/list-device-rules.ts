@@ -33,7 +33,7 @@ export function presentRule(rule: RuleRecord) {
   };
 }
 
-function presentAction(a: RuleActionRecord) {
+export function presentAction(a: RuleActionRecord) {
   const config = (): Record<string, unknown> => {
     switch (a.type) {
       case 'email':

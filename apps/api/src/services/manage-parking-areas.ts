@@ -5,18 +5,30 @@
  * device is checked before anything is written: not the company's (or unknown) 40004, not a parking
  * sensor of the area's kind (FIX: PARKINGSENSOR 8, AI: AI_PARKINGSENSOR 1024) 40014, already feeding
  * another area 40012. Another company's area is 40001 (not found). One transaction per use case.
+ * `alarm_actions` are the actions of the area's alarm rule (trigger 'parking', migration 0037), checked
+ * like a device rule's (422 with the field errors under `alarm_actions.<i>`); the rules worker runs them
+ * for every parking alarm of the area.
  */
 import type { ParkingAreaInput } from '@iot/contracts';
-import type { Db, ParkingAreaFields, ParkingAreaRecord, Queryable } from '@iot/db';
+import type {
+  Db,
+  ParkingAreaFields,
+  ParkingAreaRecord,
+  Queryable,
+  RuleActionRecord,
+  RuleActionValues,
+} from '@iot/db';
 import {
   deleteParkingArea,
   findParkingArea,
   insertParkingArea,
+  listParkingAlarmActions,
   listParkingAreas,
   lockCompanyParking,
   parkingDeviceCandidates,
   recordAuditEvent,
   recountParkingAreas,
+  saveParkingAlarmActions,
   setParkingBays,
   updateParkingArea,
   withTenant,
@@ -34,6 +46,49 @@ import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
+import { type FieldErrors, prepareRuleAction } from './prepare-rule-action';
+
+/** An area with the actions of its alarm rule. */
+export type ParkingAreaView = ParkingAreaRecord & { alarmActions: RuleActionRecord[] };
+
+/** Channels an area's alarm may use: a device rule's, without remote control (no device of its own). */
+const ALARM_CHANNELS = new Set(['email', 'sms', 'voice_message', 'system', 'http']);
+
+/** The alarm actions as rule_actions columns (null: absent, keep them); 422 with the field errors. */
+function alarmActionInputs(input: ParkingAreaInput): RuleActionValues[] | null {
+  if (input.alarm_actions === undefined) return null;
+  const errors: FieldErrors = {};
+  const out: RuleActionValues[] = [];
+  input.alarm_actions.forEach((action, i) => {
+    const prefix = `alarm_actions.${i}`;
+    if (!ALARM_CHANNELS.has(action.channel)) {
+      errors[`${prefix}.channel`] = { key: 'error.unknown' };
+      return;
+    }
+    const prepared = prepareRuleAction(action, 0, prefix, errors);
+    if (prepared) out.push(prepared);
+  });
+  if (Object.keys(errors).length > 0) throw apiError('INPUT_ERROR', { fields: errors });
+  return out;
+}
+
+async function withActions(
+  tx: Queryable,
+  companyId: number,
+  areas: ParkingAreaRecord[],
+): Promise<ParkingAreaView[]> {
+  const actions = await listParkingAlarmActions(
+    tx,
+    companyId,
+    areas.map((a) => a.id),
+  );
+  return areas.map((a) => ({ ...a, alarmActions: actions.get(a.id) ?? [] }));
+}
+
+async function viewOf(tx: Queryable, companyId: number, id: number): Promise<ParkingAreaView | null> {
+  const area = await findParkingArea(tx, companyId, id);
+  return area ? ((await withActions(tx, companyId, [area]))[0] ?? null) : null;
+}
 
 type FailCode = 'PARKING_AREA_CREATE_FAILED' | 'PARKING_AREA_UPDATE_FAILED' | 'PARKING_AREA_DELETE_FAILED';
 
@@ -152,16 +207,14 @@ async function audit(tx: Queryable, auth: AuthContext, action: string, areaId: n
   });
 }
 
-export function listCompanyParkingAreas(db: Db, auth: AuthContext): Promise<ParkingAreaRecord[]> {
-  return withTenant(db, auth.companyId, (tx) => listParkingAreas(tx, auth.companyId));
+export function listCompanyParkingAreas(db: Db, auth: AuthContext): Promise<ParkingAreaView[]> {
+  return withTenant(db, auth.companyId, async (tx) =>
+    withActions(tx, auth.companyId, await listParkingAreas(tx, auth.companyId)),
+  );
 }
 
-export async function getCompanyParkingArea(
-  db: Db,
-  auth: AuthContext,
-  id: number,
-): Promise<ParkingAreaRecord> {
-  const area = await withTenant(db, auth.companyId, (tx) => findParkingArea(tx, auth.companyId, id));
+export async function getCompanyParkingArea(db: Db, auth: AuthContext, id: number): Promise<ParkingAreaView> {
+  const area = await withTenant(db, auth.companyId, (tx) => viewOf(tx, auth.companyId, id));
   if (!area) throw apiError('PARKING_AREA_NOT_FOUND');
   return area;
 }
@@ -171,10 +224,11 @@ export async function createParkingArea(
   auth: AuthContext,
   input: ParkingAreaInput,
   now = Date.now(),
-): Promise<ParkingAreaRecord> {
+): Promise<ParkingAreaView> {
   requireManager(auth);
   const bays = bayInputs(input) ?? [];
   const fields = checkFields(input, input.type === 'FIX' ? bays.length : null);
+  const actions = alarmActionInputs(input) ?? [];
   return write(db, auth, 'PARKING_AREA_CREATE_FAILED', async (tx) => {
     await checkDevices(
       tx,
@@ -185,9 +239,10 @@ export async function createParkingArea(
     );
     const id = await insertParkingArea(tx, auth.companyId, fields);
     await setParkingBays(tx, auth.companyId, id, bays);
+    await saveParkingAlarmActions(tx, auth.companyId, id, fields.name, actions);
     await recountParkingAreas(tx, [id], now);
     await audit(tx, auth, 'parking_area.create', id);
-    const area = await findParkingArea(tx, auth.companyId, id);
+    const area = await viewOf(tx, auth.companyId, id);
     if (!area) throw apiError('PARKING_AREA_CREATE_FAILED');
     return area;
   });
@@ -200,11 +255,12 @@ export async function updateCompanyParkingArea(
   id: number,
   input: ParkingAreaInput,
   now = Date.now(),
-): Promise<ParkingAreaRecord> {
+): Promise<ParkingAreaView> {
   requireManager(auth);
   const given = bayInputs(input);
+  const actions = alarmActionInputs(input);
   return write(db, auth, 'PARKING_AREA_UPDATE_FAILED', async (tx) => {
-    const current = await findParkingArea(tx, auth.companyId, id);
+    const current = await viewOf(tx, auth.companyId, id);
     if (!current) throw apiError('PARKING_AREA_NOT_FOUND');
     const bays = given ?? current.bays.map((b) => ({ deviceId: b.deviceId, label: b.label }));
     const fields = checkFields(input, input.type === 'FIX' ? bays.length : null);
@@ -217,9 +273,11 @@ export async function updateCompanyParkingArea(
     );
     await updateParkingArea(tx, auth.companyId, id, fields);
     await setParkingBays(tx, auth.companyId, id, bays);
+    const kept = current.alarmActions.map(({ id: _id, position: _position, ...values }) => values);
+    await saveParkingAlarmActions(tx, auth.companyId, id, fields.name, actions ?? kept);
     await recountParkingAreas(tx, [id], now);
     await audit(tx, auth, 'parking_area.update', id);
-    const area = await findParkingArea(tx, auth.companyId, id);
+    const area = await viewOf(tx, auth.companyId, id);
     if (!area) throw apiError('PARKING_AREA_NOT_FOUND');
     return area;
   });

@@ -4,6 +4,7 @@
  */
 import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
+import { RuleActionInput } from './rules';
 
 /**
  * Nullable request fields as one JSON schema type list: the API's ajv coerces types, and with
@@ -53,6 +54,13 @@ export const ParkingAreaBody = Type.Object(
       }),
     ),
     alert_cooldown_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_080 })),
+    alarm_actions: Type.Optional(
+      Type.Array(RuleActionInput, {
+        maxItems: 20,
+        description:
+          "exactly the actions afterwards of the area's alarm rule, run for each overstay, free-slots and implausible-count alarm (channels as a device rule's, without remote_control; {value} is the alarm's text); absent keeps them",
+      }),
+    ),
     devices: Type.Optional(
       Type.Array(Bay, {
         maxItems: 10_000,
@@ -116,6 +124,14 @@ export const ParkingAreaPayload = Type.Object({
   last_reading_at: Nullable(Type.String({ format: 'date-time' })),
   device_ids: Type.Array(Type.Integer()),
   bays: Type.Array(ParkingBayPayload),
+  /** The actions of the area's alarm rule (as a device rule's actions). */
+  alarm_actions: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      channel: Type.String(),
+      config: Type.Record(Type.String(), Type.Unknown()),
+    }),
+  ),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

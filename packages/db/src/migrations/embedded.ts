@@ -132,4 +132,8 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     file: '0033_client_limits.sql',
     sql: "-- Limits per client (issue #27), as ThingsBoard tenant profiles and ChirpStack tenants have them: keys\n-- max_devices, max_users, max_dashboards, max_rules_per_device, max_uplinks_per_minute. A missing key\n-- means no limit. The super admin sets them; the client's main users see them with their current use.\nALTER TABLE companies ADD COLUMN limits jsonb NOT NULL DEFAULT '{}';\n",
   },
+  {
+    file: '0037_parking_alarm_rules.sql',
+    sql: "-- Parking alarms reach people through the platform's rule actions (issue #25): a car park has at most one\n-- rule of trigger 'parking', owned by the area instead of a device, whose actions (email, SMS, voice,\n-- system message, http, remote control) the notifier delivers for every parking alarm the rules worker\n-- raises for that area: overstay, free slots below the threshold (full), implausible count.\nALTER TABLE rules\n  ALTER COLUMN device_id DROP NOT NULL,\n  ADD COLUMN parking_area_id bigint,\n  ADD FOREIGN KEY (parking_area_id, company_id) REFERENCES parking_areas (id, company_id) ON DELETE CASCADE,\n  DROP CONSTRAINT rules_trigger_check,\n  ADD CONSTRAINT rules_trigger_check CHECK (trigger IN ('data', 'click', 'no_data', 'parking')),\n  -- A device's rule has a device; a parking rule has an area and no device.\n  ADD CONSTRAINT rules_owner_valid CHECK (\n    CASE WHEN trigger = 'parking' THEN parking_area_id IS NOT NULL AND device_id IS NULL\n         ELSE device_id IS NOT NULL AND parking_area_id IS NULL END\n  );\nCREATE UNIQUE INDEX rules_parking_area_key ON rules (parking_area_id) WHERE parking_area_id IS NOT NULL;\n",
+  },
 ];

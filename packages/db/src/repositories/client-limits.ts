@@ -51,7 +51,7 @@ export async function countClientUsage(q: Queryable, companyId: number): Promise
             (SELECT count(*)::int FROM users WHERE company_id = $1 AND deleted_at IS NULL) AS users,
             (SELECT count(*)::int FROM dashboards WHERE company_id = $1) AS dashboards,
             (SELECT coalesce(max(n), 0)::int FROM (SELECT count(*) AS n FROM rules WHERE company_id = $1
-               GROUP BY device_id) per_device) AS max_rules`,
+               AND device_id IS NOT NULL GROUP BY device_id) per_device) AS max_rules`,
     [companyId],
   );
   const r = rows[0]!;

@@ -23,6 +23,20 @@ export interface ParkingUplink {
   reading: ParkingReading;
 }
 
+/** A parking alarm raised in the caller's transaction: the rules worker turns it into notify jobs. */
+export interface RaisedParkingAlarm {
+  alarmId: number;
+  companyId: number;
+  areaId: number;
+  /** The device the alarm is on (the bay; for an area's alarm, one of its devices). */
+  deviceId: number;
+  kind: 'parking_overstay' | 'parking_free_slots' | 'parking_count_warning';
+  /** The stored text, both languages. */
+  message: string;
+  /** ms */
+  at: number;
+}
+
 interface BayRow {
   device_id: number;
   company_id: number;
@@ -39,12 +53,14 @@ interface BayRow {
 /**
  * Applies the batch's parking readings to their bays (older than the stored reading: ignored), opens and
  * closes stays, clears the overstay alarm of a bay that freed, and recounts the touched areas. Devices
- * that feed no area are left alone. Returns the ids of the areas whose counts changed.
+ * that feed no area are left alone. Returns the ids of the areas whose counts changed; alarms raised on
+ * the way are appended to `raised`.
  */
 export async function applyParkingReadings(
   q: Queryable,
   uplinks: readonly ParkingUplink[],
   now: number,
+  raised: RaisedParkingAlarm[] = [],
 ): Promise<number[]> {
   if (uplinks.length === 0) return [];
   const { rows: bays } = await q.query<BayRow>(
@@ -101,7 +117,7 @@ export async function applyParkingReadings(
       `UPDATE alarms SET state = 'cleared', cleared_at = $2 WHERE id = ANY($1::bigint[]) AND state <> 'cleared'`,
       [cleared, new Date(now)],
     );
-  return recountParkingAreas(q, [...new Set([...touched.values()].map((b) => b.area_id))], now);
+  return recountParkingAreas(q, [...new Set([...touched.values()].map((b) => b.area_id))], now, raised);
 }
 
 async function writeBays(q: Queryable, bays: readonly BayRow[]): Promise<void> {
@@ -163,12 +179,14 @@ const sameCounts = (row: AreaCountRow, c: AreaCounts) =>
 
 /**
  * Recounts the areas from their bays' stored readings (computeAreaCounts), writes the counts that
- * changed and a history row for each. Returns the ids of the changed areas.
+ * changed and a history row for each, and judges the free-slot and plausibility alarms of the changed
+ * areas (raised ones appended to `raised`). Returns the ids of the changed areas.
  */
 export async function recountParkingAreas(
   q: Queryable,
   areaIds: readonly number[],
   now: number,
+  raised: RaisedParkingAlarm[] = [],
 ): Promise<number[]> {
   if (areaIds.length === 0) return [];
   const { rows } = await q.query<AreaCountRow>(
@@ -181,6 +199,7 @@ export async function recountParkingAreas(
     [areaIds],
   );
   const changed: Record<string, unknown>[] = [];
+  const warnings: { id: number; warning: AreaCounts['countWarning'] }[] = [];
   for (const row of rows) {
     const counts = computeAreaCounts({
       type: row.type,
@@ -193,6 +212,8 @@ export async function recountParkingAreas(
       })),
     });
     if (sameCounts(row, counts)) continue;
+    if (row.count_warning !== counts.countWarning)
+      warnings.push({ id: row.id, warning: counts.countWarning });
     changed.push({
       id: row.id,
       company_id: row.company_id,
@@ -229,7 +250,9 @@ export async function recountParkingAreas(
     q,
     changed.map((c) => c.id as number),
     now,
+    raised,
   );
+  await judgeCountWarnings(q, warnings, now, raised);
   return changed.map((c) => c.id as number);
 }
 
@@ -238,7 +261,12 @@ export async function recountParkingAreas(
  * alarm list is per device); it clears once the area has that many free slots again. A new alarm waits
  * for the cooldown after the last one, so a counting sensor flickering at the threshold alarms once.
  */
-async function judgeFreeSlotAlerts(q: Queryable, areaIds: readonly number[], now: number): Promise<void> {
+async function judgeFreeSlotAlerts(
+  q: Queryable,
+  areaIds: readonly number[],
+  now: number,
+  raised: RaisedParkingAlarm[],
+): Promise<void> {
   await q.query(
     `UPDATE alarms al SET state = 'cleared', cleared_at = $2
        FROM parking_areas a
@@ -266,33 +294,119 @@ async function judgeFreeSlotAlerts(q: Queryable, areaIds: readonly number[], now
   );
   for (const area of rows) {
     const full = area.free_slots === 0;
-    await q.query(
+    const message = full
+      ? `Car park full: ${area.name} / Parkplatz voll: ${area.name}`
+      : `Few free slots: ${area.name} (${area.free_slots}) / Wenige freie Plätze: ${area.name} (${area.free_slots})`;
+    const { rows: alarm } = await q.query<{ id: number }>(
       `INSERT INTO alarms (company_id, device_id, level, data_field, value, details, message, raised_at)
-       VALUES ($1, $2, 4, 'free_slots', $3, $4, $5, $6)`,
+       VALUES ($1, $2, 4, 'free_slots', $3, $4, $5, $6) RETURNING id::int AS id`,
       [
         area.company_id,
         area.device_id,
         area.free_slots,
         jsonParam({ kind: 'parking_free_slots', area_id: area.id, area_name: area.name, full }),
-        full
-          ? `Car park full: ${area.name} / Parkplatz voll: ${area.name}`
-          : `Few free slots: ${area.name} (${area.free_slots}) / Wenige freie Plätze: ${area.name} (${area.free_slots})`,
+        message,
         new Date(now),
       ],
     );
+    raised.push({
+      alarmId: alarm[0]!.id,
+      companyId: area.company_id,
+      areaId: area.id,
+      deviceId: area.device_id,
+      kind: 'parking_free_slots',
+      message,
+      at: now,
+    });
     await q.query('UPDATE parking_areas SET alert_raised_at = $2 WHERE id = $1', [area.id, new Date(now)]);
+  }
+}
+
+/**
+ * An AI area whose reported count turned implausible (above capacity, negative) raises an alarm on one
+ * of its sensors, at most once per the area's cooldown (a count flickering at the capacity alarms once);
+ * it clears when the count is plausible again.
+ */
+async function judgeCountWarnings(
+  q: Queryable,
+  changes: readonly { id: number; warning: AreaCounts['countWarning'] }[],
+  now: number,
+  raised: RaisedParkingAlarm[],
+): Promise<void> {
+  if (changes.length === 0) return;
+  const isOpen = `al.state <> 'cleared' AND al.details ->> 'kind' = 'parking_count_warning'
+                  AND (al.details ->> 'area_id')::bigint = a.id AND al.company_id = a.company_id`;
+  const plausible = changes.filter((c) => c.warning === null).map((c) => c.id);
+  if (plausible.length > 0)
+    await q.query(
+      `UPDATE alarms al SET state = 'cleared', cleared_at = $2 FROM parking_areas a
+        WHERE a.id = ANY($1::bigint[]) AND ${isOpen}`,
+      [plausible, new Date(now)],
+    );
+  const implausible = changes.filter((c) => c.warning !== null).map((c) => c.id);
+  if (implausible.length === 0) return;
+  const { rows } = await q.query<{
+    id: number;
+    company_id: number;
+    name: string;
+    capacity: number;
+    reported_count: number;
+    count_warning: string;
+    device_id: number;
+  }>(
+    `SELECT a.id::int AS id, a.company_id::int AS company_id, a.name, a.capacity, a.reported_count,
+            a.count_warning, (SELECT min(pb.device_id)::int FROM parking_bays pb WHERE pb.area_id = a.id) AS device_id
+       FROM parking_areas a
+      WHERE a.id = ANY($1::bigint[]) AND a.count_warning IS NOT NULL
+        AND EXISTS (SELECT 1 FROM parking_bays pb WHERE pb.area_id = a.id)
+        AND NOT EXISTS (SELECT 1 FROM alarms al WHERE ${isOpen})
+        AND NOT EXISTS (SELECT 1 FROM alarms al WHERE al.details ->> 'kind' = 'parking_count_warning'
+                          AND (al.details ->> 'area_id')::bigint = a.id AND al.company_id = a.company_id
+                          AND al.raised_at + make_interval(mins => a.alert_cooldown_minutes) > $2)`,
+    [implausible, new Date(now)],
+  );
+  for (const area of rows) {
+    const message = `Implausible count: ${area.name} reports ${area.reported_count} vehicles, capacity ${area.capacity} / Unplausible Zählung: ${area.name} meldet ${area.reported_count} Fahrzeuge bei ${area.capacity} Plätzen`;
+    const { rows: alarm } = await q.query<{ id: number }>(
+      `INSERT INTO alarms (company_id, device_id, level, data_field, value, details, message, raised_at)
+       VALUES ($1, $2, 4, 'vehicle_count', $3, $4, $5, $6) RETURNING id::int AS id`,
+      [
+        area.company_id,
+        area.device_id,
+        area.reported_count,
+        jsonParam({
+          kind: 'parking_count_warning',
+          area_id: area.id,
+          area_name: area.name,
+          warning: area.count_warning,
+          capacity: area.capacity,
+        }),
+        message,
+        new Date(now),
+      ],
+    );
+    raised.push({
+      alarmId: alarm[0]!.id,
+      companyId: area.company_id,
+      areaId: area.id,
+      deviceId: area.device_id,
+      kind: 'parking_count_warning',
+      message,
+      at: now,
+    });
   }
 }
 
 /**
  * The timer's share: recounts areas with a bay whose reading turned stale (8 h) since they were last
  * counted, and raises an overstay alarm, once per stay, for each occupied bay past its area's maximum
- * parking time plus grace. Returns the changed areas and the alarms raised.
+ * parking time plus grace. Returns the changed areas, the number of overstays and every alarm raised.
  */
 export async function refreshParkingOnTimer(
   q: Queryable,
   now: number,
-): Promise<{ areas: number[]; overstays: number }> {
+): Promise<{ areas: number[]; overstays: number; raised: RaisedParkingAlarm[] }> {
+  const raised: RaisedParkingAlarm[] = [];
   const staleBefore = new Date(now - PARKING_STALE_MS);
   const { rows: stale } = await q.query<{ id: number }>(
     `SELECT DISTINCT a.id::int AS id FROM parking_areas a JOIN parking_bays pb ON pb.area_id = a.id
@@ -303,8 +417,9 @@ export async function refreshParkingOnTimer(
     q,
     stale.map((r) => r.id),
     now,
+    raised,
   );
-  return { areas, overstays: await raiseOverstays(q, now) };
+  return { areas, overstays: await raiseOverstays(q, now, raised), raised };
 }
 
 interface OverstayRow {
@@ -318,7 +433,7 @@ interface OverstayRow {
   grace_minutes: number;
 }
 
-async function raiseOverstays(q: Queryable, now: number): Promise<number> {
+async function raiseOverstays(q: Queryable, now: number, raised: RaisedParkingAlarm[]): Promise<number> {
   const { rows } = await q.query<OverstayRow>(
     `SELECT pb.device_id::int AS device_id, pb.company_id::int AS company_id, pb.area_id::int AS area_id,
             a.name AS area_name, pb.label, pb.status_since, a.max_parking_minutes, a.grace_minutes
@@ -333,6 +448,7 @@ async function raiseOverstays(q: Queryable, now: number): Promise<number> {
   for (const bay of rows) {
     const due = overstaysAt(bay.status_since, bay.max_parking_minutes, bay.grace_minutes);
     if (due === null || due >= now) continue;
+    const message = overstayMessage(bay);
     const { rows: alarm } = await q.query<{ id: number }>(
       `INSERT INTO alarms (company_id, device_id, level, data_field, value, details, message, raised_at)
        VALUES ($1, $2, 4, 'occupied', 1, $3, $4, $5) RETURNING id::int AS id`,
@@ -348,10 +464,19 @@ async function raiseOverstays(q: Queryable, now: number): Promise<number> {
           max_parking_minutes: bay.max_parking_minutes,
           grace_minutes: bay.grace_minutes,
         }),
-        overstayMessage(bay),
+        message,
         new Date(now),
       ],
     );
+    raised.push({
+      alarmId: alarm[0]!.id,
+      companyId: bay.company_id,
+      areaId: bay.area_id,
+      deviceId: bay.device_id,
+      kind: 'parking_overstay',
+      message,
+      at: now,
+    });
     await q.query('UPDATE parking_bays SET overstay_alarm_id = $2 WHERE device_id = $1', [
       bay.device_id,
       alarm[0]!.id,

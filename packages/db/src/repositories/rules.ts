@@ -87,7 +87,7 @@ interface RuleRow {
   updated_at: Date;
 }
 
-interface ActionRow {
+export interface ActionRow {
   id: number;
   rule_id: number;
   position: number;
@@ -105,7 +105,7 @@ interface ActionRow {
   settings: Record<string, unknown>;
 }
 
-function toAction(row: ActionRow): RuleActionRecord {
+export function toAction(row: ActionRow): RuleActionRecord {
   return {
     id: row.id,
     position: row.position,

@@ -1,28 +1,34 @@
 import { useTranslation } from 'react-i18next';
 import { SheetBody } from '../../../components/ui/sheet';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { useCurrentUser } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
+import { hasModule } from '../../../lib/guards';
 import type { ParkingArea } from '../types';
 import { FreeOfCapacity, OccupancyBar } from './free-slots';
 
 /** Info drawer: the area's bays or counting sensors with their state and since when. */
 export function ParkingAreaInfo({ area }: { area: ParkingArea }) {
   const { t, i18n } = useTranslation();
+  // The NGSI-LD export belongs to the external API module (the API refuses it without).
+  const openData = hasModule(useCurrentUser(), 'external_api');
   return (
     <SheetBody className="flex flex-col gap-4 py-2" data-testid="parking-info">
       <div className="flex items-center gap-4">
         <FreeOfCapacity area={area} />
         <OccupancyBar area={area} />
       </div>
-      <a
-        className="text-sm text-primary underline-offset-4 hover:underline"
-        href={`/api/v1/parking/areas/${area.id}/ngsi-ld`}
-        target="_blank"
-        rel="noreferrer"
-        data-testid="parking-ngsi-ld"
-      >
-        {t('parking.ngsi-ld')}
-      </a>
+      {openData && (
+        <a
+          className="text-sm text-primary underline-offset-4 hover:underline"
+          href={`/api/v1/parking/areas/${area.id}/ngsi-ld`}
+          target="_blank"
+          rel="noreferrer"
+          data-testid="parking-ngsi-ld"
+        >
+          {t('parking.ngsi-ld')}
+        </a>
+      )}
       <Table>
         <TableHeader>
           <TableRow>

@@ -1,11 +1,15 @@
 import type { ParkingArea } from '@iot/contracts';
-import type { ParkingAreaRecord } from '@iot/db';
+import type { ParkingAreaRecord, RuleActionRecord } from '@iot/db';
 import { bayStatus, isReadingFresh, toNgsiLd } from '@iot/domain';
+import { presentAction } from '../../../../services/list-device-rules';
 
 const iso = (d: Date | null) => (d === null ? null : d.toISOString());
 
 /** The area as the console shows it; bay states are judged at `now` (a reading older than 8 h is unknown). */
-export function presentParkingArea(a: ParkingAreaRecord, now = Date.now()): ParkingArea {
+export function presentParkingArea(
+  a: ParkingAreaRecord & { alarmActions: RuleActionRecord[] },
+  now = Date.now(),
+): ParkingArea {
   const readings = a.bays.flatMap((b) => (b.readingAt ? [b.readingAt.getTime()] : []));
   return {
     id: a.id,
@@ -45,6 +49,7 @@ export function presentParkingArea(a: ParkingAreaRecord, now = Date.now()): Park
       reported_count: b.reportedCount,
       overstay: b.overstayAlarmId !== null,
     })),
+    alarm_actions: a.alarmActions.map(presentAction),
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
   };
