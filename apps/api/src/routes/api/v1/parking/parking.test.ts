@@ -320,6 +320,98 @@ forEachDb((suite) => {
       expect((await stranger.get(`/api/v1/parking/areas/${area.id}/history`)).body.code).toBe(40001);
     });
 
+    it('keeps the alarm actions of an area as the actions of its parking rule', async () => {
+      const team = await parkingTeam();
+      const main = await signIn(team.main.email);
+      const email = {
+        channel: 'email',
+        config: { recipient: 'parking@example.test', subject: 'Parkplatz', body: '{value} ({time})' },
+      };
+      const system = { channel: 'system', config: { subject: 'Parkplatz', text: '{value}' } };
+      const created = await main.post('/api/v1/parking/areas', {
+        name: 'Rathaus',
+        type: 'AI',
+        capacity: 10,
+        alert_free_below: 1,
+        alarm_actions: [email, system],
+      });
+      expect(created.status).toBe(200);
+      const area = created.body.payload;
+      expect(area.alarm_actions).toMatchObject([
+        { channel: 'email', config: { recipient: 'parking@example.test', body: '{value} ({time})' } },
+        { channel: 'system', config: { subject: 'Parkplatz', text: '{value}' } },
+      ]);
+      const rules = () =>
+        suite.db.query<{ trigger: string; device_id: number | null; name: string; actions: number }>(
+          `SELECT r.trigger, r.device_id, r.name,
+                  (SELECT count(*)::int FROM rule_actions a WHERE a.rule_id = r.id) AS actions
+             FROM rules r WHERE r.parking_area_id = $1`,
+          [area.id],
+        );
+      expect((await rules()).rows).toEqual([
+        { trigger: 'parking', device_id: null, name: 'Rathaus', actions: 2 },
+      ]);
+
+      // Absent keeps them (and the rule follows the area's name); a bad action is 422, nothing written.
+      const renamed = await main.put(`/api/v1/parking/areas/${area.id}`, {
+        name: 'Rathausplatz',
+        type: 'AI',
+        capacity: 10,
+      });
+      expect(renamed.body.payload.alarm_actions).toHaveLength(2);
+      expect((await rules()).rows[0]).toMatchObject({ name: 'Rathausplatz', actions: 2 });
+      for (const bad of [
+        { channel: 'email', config: { recipient: 'not an address', subject: 'x', body: 'y' } },
+        { channel: 'remote_control', config: { command: 'reboot' } },
+        { channel: 'sms', config: { phone: 'abc', body: 'x' } },
+      ]) {
+        const res = await main.put(`/api/v1/parking/areas/${area.id}`, {
+          name: 'Rathausplatz',
+          type: 'AI',
+          capacity: 10,
+          alarm_actions: [system, bad],
+        });
+        expect([res.status, res.body.code]).toEqual([422, 422]);
+        expect((await rules()).rows[0]).toMatchObject({ actions: 2 });
+      }
+      // The plain user reads them, and cannot change them.
+      const plain = await signIn(team.plain.email);
+      expect((await plain.get(`/api/v1/parking/areas/${area.id}`)).body.payload.alarm_actions).toHaveLength(
+        2,
+      );
+      expect(
+        (
+          await plain.put(`/api/v1/parking/areas/${area.id}`, {
+            name: 'X',
+            type: 'AI',
+            capacity: 10,
+            alarm_actions: [],
+          })
+        ).body.code,
+      ).toBe(90070);
+
+      // An empty list removes the rule; deleting the area takes a rule along.
+      await main.put(`/api/v1/parking/areas/${area.id}`, {
+        name: 'Rathausplatz',
+        type: 'AI',
+        capacity: 10,
+        alarm_actions: [],
+      });
+      expect((await rules()).rows).toEqual([]);
+      await main.put(`/api/v1/parking/areas/${area.id}`, {
+        name: 'Rathausplatz',
+        type: 'AI',
+        capacity: 10,
+        alarm_actions: [system],
+      });
+      expect(await main.delete(`/api/v1/parking/areas/${area.id}`)).toMatchObject({ status: 200 });
+      expect((await rules()).rows).toEqual([]);
+      // The device rule lists are untouched by parking rules.
+      expect(
+        (await suite.db.query('SELECT 1 FROM rules WHERE company_id = $1', [team.company.id])).rows,
+      ).toEqual([]);
+    });
+
     it('answers the NGSI-LD export only to a company with the external API module', async () => {
       const team = await parkingTeam();
       const main = await signIn(team.main.email);
