@@ -181,6 +181,13 @@ describe('seedDemoData', () => {
         1,
       );
       expect(await count('parking_area_counts')).toBeGreaterThan(10);
+      // Every car park has its outline for the map; the Rathaus car park's alarms message and mail.
+      expect(await count(`parking_areas WHERE geometry ->> 'type' = 'Polygon'`)).toBe(3);
+      const parkingActions = await suite.db.query<{ type: string }>(
+        `SELECT a.type FROM rule_actions a JOIN rules r ON r.id = a.rule_id JOIN parking_areas p ON p.id = r.parking_area_id
+          WHERE r.trigger = 'parking' AND p.name = 'Parkplatz Rathaus' ORDER BY a.position`,
+      );
+      expect(parkingActions.rows.map((r) => r.type)).toEqual(['system', 'email']);
       expect(await count('nwa_shared_devices')).toBe(2);
       expect(await count(`nwa_membership_requests WHERE state = 'pending'`)).toBe(1);
       // Farming (issue 24): boundaries, FLIK-shaped parcels with one free, the weather station on a field,

@@ -2,7 +2,13 @@
  * The licensed modules' data of the demo client: farming fields and parcels and parking areas (the water
  * association: seed-water.ts).
  */
-import { applyParkingReadings, type ParkingUplink, type Queryable, refreshParkingOnTimer } from '@iot/db';
+import {
+  applyParkingReadings,
+  type ParkingUplink,
+  type Queryable,
+  refreshParkingOnTimer,
+  saveParkingAlarmActions,
+} from '@iot/db';
 import { parkingReadingOf } from '@iot/domain';
 import { insertId, type SeededDevice } from './seed-rows.js';
 
@@ -180,7 +186,9 @@ async function seedFarmingTasks(tx: Queryable, companyId: number, fieldIds: numb
  * The demo's car parks: a FIX car park with twelve labelled bays, an AI area with a counting camera and a
  * temporary car park for an event. The seeded history is replayed through the rules worker's own
  * parking writes (applyParkingReadings), hour by hour, so counts, stays, the occupancy history and the
- * overstay alarm of bay A-03 (never freed) are what the live path would have made of it.
+ * overstay alarm of bay A-03 (never freed) are what the live path would have made of it. Each car park has
+ * a polygon for the map; the Rathaus car park's alarm rule writes a system message and mails the
+ * operator (the outbox without SMTP) for its parking alarms from now on.
  */
 export async function seedParking(
   tx: Queryable,
@@ -192,9 +200,9 @@ export async function seedParking(
   const fixId = await insertId(
     tx,
     `INSERT INTO parking_areas (company_id, name, type, capacity, max_parking_minutes, grace_minutes, icon,
-                                latitude, longitude, alert_free_below)
-     VALUES ($1, 'Parkplatz Rathaus', 'FIX', $2, 120, 10, 'PS', 48.0421, 7.5771, 1) RETURNING id`,
-    [companyId, fixed.length],
+                                latitude, longitude, geometry, alert_free_below)
+     VALUES ($1, 'Parkplatz Rathaus', 'FIX', $2, 120, 10, 'PS', 48.0421, 7.5771, $3, 1) RETURNING id`,
+    [companyId, fixed.length, carParkOutline(48.0421, 7.5771, 0.0003, 0.0005)],
   );
   await assignBays(
     tx,
@@ -205,9 +213,9 @@ export async function seedParking(
   const camera = devices.filter((d) => d.kind.kind === 'ai_parking');
   const aiId = await insertId(
     tx,
-    `INSERT INTO parking_areas (company_id, name, type, capacity, area_size_m2, icon, latitude, longitude)
-     VALUES ($1, 'Marktplatz', 'AI', 60, 1800, 'PS', 48.0409, 7.5752) RETURNING id`,
-    [companyId],
+    `INSERT INTO parking_areas (company_id, name, type, capacity, area_size_m2, icon, latitude, longitude, geometry)
+     VALUES ($1, 'Marktplatz', 'AI', 60, 1800, 'PS', 48.0409, 7.5752, $2) RETURNING id`,
+    [companyId, carParkOutline(48.0409, 7.5752, 0.0002, 0.0004)],
   );
   await assignBays(
     tx,
@@ -217,15 +225,47 @@ export async function seedParking(
   );
   const day = (offset: number) => new Date(now.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
   await tx.query(
-    `INSERT INTO parking_areas (company_id, name, type, capacity, icon, latitude, longitude, valid_from, valid_to)
-     VALUES ($1, 'Festwiese (Weinfest)', 'AI', 250, 'TP', 48.0452, 7.5718, $2, $3)`,
-    [companyId, day(-1), day(5)],
+    `INSERT INTO parking_areas (company_id, name, type, capacity, icon, latitude, longitude, geometry,
+                                valid_from, valid_to)
+     VALUES ($1, 'Festwiese (Weinfest)', 'AI', 250, 'TP', 48.0452, 7.5718, $2, $3, $4)`,
+    [companyId, carParkOutline(48.0452, 7.5718, 0.0005, 0.0008), day(-1), day(5)],
   );
   await replayParkingHistory(
     tx,
     [...fixed, ...camera].map((d) => d.id),
     now,
   );
+  const action = {
+    recipients: [] as string[],
+    cc: [] as string[],
+    voiceLanguage: null,
+    url: null,
+    httpMethod: null,
+  };
+  const rest = { targetDeviceId: null, command: null, commandParams: {}, settings: {} };
+  await saveParkingAlarmActions(tx, companyId, fixId, 'Parkplatz Rathaus', [
+    { ...action, ...rest, type: 'system', subject: 'Parkplatz Rathaus', body: '{value}' },
+    {
+      ...action,
+      ...rest,
+      type: 'email',
+      recipients: ['parking@demo.test'],
+      subject: 'Parkalarm {rule}',
+      body: '{value} ({device}, {time})',
+    },
+  ]);
+}
+
+/** A GeoJSON rectangle around a point (half extents in degrees), as JSON text. */
+function carParkOutline(lat: number, lng: number, dLat: number, dLng: number): string {
+  const ring = [
+    [lng - dLng, lat - dLat],
+    [lng + dLng, lat - dLat],
+    [lng + dLng, lat + dLat],
+    [lng - dLng, lat + dLat],
+    [lng - dLng, lat - dLat],
+  ];
+  return JSON.stringify({ type: 'Polygon', coordinates: [ring] });
 }
 
 async function assignBays(
