@@ -53,6 +53,9 @@ export const FORM_RULES = {
     name: NAME,
     capacity: ['required', 'integer', rule.min(0)],
     max_parking_time: ['integer', rule.min(0)],
+    // The area's alarm notifications: addresses to mail, a mobile number to text.
+    alarm_emails: ['email-multiple'],
+    alarm_phone: ['mobile'],
   },
   company: { name: NAME, email: ['email'], phone: ['phone'] },
   integrationToken: { name: NAME },

@@ -54,13 +54,14 @@ export function AlarmsPage() {
     parkingSource(a) ??
     (a.sensor_check_kind ? t(`alarms.check.${a.sensor_check_kind}`, a.sensor_check_kind) : '–');
 
-  /** The parking module's alarms (rules worker, details.kind): overstay of a bay, few free slots. */
+  /** The parking module's alarms (rules worker, details.kind): overstay, few free slots, implausible count. */
   const parkingSource = (a: Alarm) => {
     const area = String(a.details.area_name ?? '');
     if (a.details.kind === 'parking_overstay')
       return t('parking.alarm.overstay', { area, bay: String(a.details.label ?? '') });
     if (a.details.kind === 'parking_free_slots')
       return t(a.details.full ? 'parking.alarm.full' : 'parking.alarm.few-free', { area });
+    if (a.details.kind === 'parking_count_warning') return t('parking.alarm.count-warning', { area });
     return null;
   };
 

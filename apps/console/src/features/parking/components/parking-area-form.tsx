@@ -1,4 +1,10 @@
-import { FORM_RULES, PARKING_AREA_ICONS, PARKING_AREA_TYPES, SENSOR_TYPE_CODES } from '@iot/domain';
+import {
+  FORM_RULES,
+  PARKING_AREA_ICONS,
+  PARKING_AREA_TYPES,
+  SENSOR_TYPE_CODES,
+  splitEmails,
+} from '@iot/domain';
 import { SaveIcon } from 'lucide-react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -32,7 +38,54 @@ interface ParkingFormValues {
   valid_from: string;
   valid_to: string;
   alert_free_below: string;
+  alarm_emails: string;
+  alarm_phone: string;
+  alarm_system: boolean;
   devices: Bay[];
+}
+
+type AlarmAction = ParkingArea['alarm_actions'][number];
+/** The channels this form edits; any other action of the area's alarm rule is kept as it is. */
+const FORM_CHANNELS = ['email', 'sms', 'system'];
+
+const configText = (a: AlarmAction, key: string) => {
+  const value = a.config[key];
+  return typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : '';
+};
+
+/**
+ * The area's alarm actions from the form: one email per address, one SMS, the system message; an action
+ * already there for the same address or channel keeps its own texts.
+ */
+function alarmActions(
+  v: Pick<ParkingFormValues, 'alarm_emails' | 'alarm_phone' | 'alarm_system'>,
+  current: readonly AlarmAction[],
+  texts: { subject: string; body: string },
+) {
+  const of = (channel: string, match: (a: AlarmAction) => boolean = () => true) =>
+    current.find((a) => a.channel === channel && match(a));
+  const keep = (a: AlarmAction | undefined) => (a ? { channel: a.channel, config: a.config } : undefined);
+  const emails = [...new Set(splitEmails(v.alarm_emails.trim()))].map(
+    (recipient) =>
+      keep(of('email', (a) => configText(a, 'recipient') === recipient)) ?? {
+        channel: 'email',
+        config: { recipient, subject: texts.subject, body: texts.body },
+      },
+  );
+  const phone = v.alarm_phone.trim();
+  const sms = phone
+    ? [
+        keep(of('sms', (a) => configText(a, 'phone') === phone)) ?? {
+          channel: 'sms',
+          config: { phone, body: '{value}' },
+        },
+      ]
+    : [];
+  const system = v.alarm_system
+    ? [keep(of('system')) ?? { channel: 'system', config: { subject: texts.subject, text: '{value}' } }]
+    : [];
+  const others = current.filter((a) => !FORM_CHANNELS.includes(a.channel)).map((a) => keep(a)!);
+  return [...emails, ...sms, ...system, ...others];
 }
 
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
@@ -65,6 +118,15 @@ export function ParkingAreaForm({
       valid_from: area?.valid_from ?? '',
       valid_to: area?.valid_to ?? '',
       alert_free_below: text(area?.alert_free_below),
+      alarm_emails: (area?.alarm_actions ?? [])
+        .filter((a) => a.channel === 'email')
+        .map((a) => configText(a, 'recipient'))
+        .join(', '),
+      alarm_phone: configText(
+        area?.alarm_actions.find((a) => a.channel === 'sms') ?? { id: 0, channel: '', config: {} },
+        'phone',
+      ),
+      alarm_system: (area?.alarm_actions ?? []).some((a) => a.channel === 'system'),
       devices: area?.bays.map((b) => ({ device_id: b.device_id, label: b.label ?? '' })) ?? [],
     },
     FORM_RULES.parkingArea,
@@ -73,6 +135,7 @@ export function ParkingAreaForm({
   const icon = useWatch({ control: form.control, name: 'icon' });
   const code = type === 'FIX' ? SENSOR_TYPE_CODES.PARKINGSENSOR : SENSOR_TYPE_CODES.AI_PARKINGSENSOR;
   const candidates = (devices.data ?? []).filter((d) => ((d.sensor_type ?? 0) & code) !== 0);
+  const others = (area?.alarm_actions ?? []).filter((a) => !FORM_CHANNELS.includes(a.channel)).length;
 
   const onSubmit = form.handleSubmit((v) =>
     save.mutate(
@@ -90,6 +153,10 @@ export function ParkingAreaForm({
         valid_from: v.icon === 'TP' ? v.valid_from || null : null,
         valid_to: v.icon === 'TP' ? v.valid_to || null : null,
         alert_free_below: num(v.alert_free_below),
+        alarm_actions: alarmActions(v, area?.alarm_actions ?? [], {
+          subject: t('parking.notify-subject'),
+          body: t('parking.notify-body'),
+        }),
         devices: v.devices
           .filter((b) => candidates.some((d) => d.id === b.device_id))
           .map((b) => ({ device_id: b.device_id, label: b.label.trim() || null })),
@@ -151,6 +218,30 @@ export function ParkingAreaForm({
           {icon === 'TP' && field('valid_to', t('parking.valid-to'), 'date')}
           {field('alert_free_below', t('parking.alert-below'), 'number')}
         </div>
+        <fieldset className="flex flex-col gap-3 rounded-md border p-3" data-testid="parking-notify">
+          <legend className="px-1 text-sm font-medium">{t('parking.notify')}</legend>
+          {field('alarm_emails', t('parking.notify-emails'))}
+          {field('alarm_phone', t('parking.notify-phone'), 'tel')}
+          <Controller
+            control={form.control}
+            name="alarm_system"
+            render={({ field: { value, onChange } }) => (
+              <label className="flex items-center gap-2 text-sm" htmlFor="alarm_system">
+                <Checkbox
+                  id="alarm_system"
+                  checked={value}
+                  disabled={readOnly}
+                  data-testid="parking-alarm_system"
+                  onCheckedChange={(on) => onChange(on === true)}
+                />
+                {t('parking.notify-system')}
+              </label>
+            )}
+          />
+          {others > 0 && (
+            <p className="text-xs text-muted-foreground">{t('parking.notify-others', { count: others })}</p>
+          )}
+        </fieldset>
         <FormField name="devices" label={t('parking.devices')} summary={summary}>
           <Controller
             control={form.control}
