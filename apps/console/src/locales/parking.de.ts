@@ -51,7 +51,8 @@ export const parkingDe: Record<keyof typeof parkingEn, string> = {
   'parking.deleted': 'Parkplatz gelöscht.',
   'parking.delete-title': 'Parkplatz löschen',
   'parking.delete-message': 'Den Parkplatz „{{name}}“ löschen? Seine Sensoren bleiben, ohne Parkplatz.',
-  'parking.legend': 'Farbe: Anteil freier Plätze (grün viele, rot keine, grau unbekannt)',
+  'parking.legend':
+    'Plakette: freie Plätze von der Kapazität. Farbe: Anteil freier Plätze (grün viele, rot keine, grau unbekannt)',
   'parking.range.24h': 'Tag',
   'parking.range.1w': 'Woche',
   'parking.range.1m': 'Monat',

@@ -49,7 +49,8 @@ export const parkingEn = {
   'parking.deleted': 'Car park deleted.',
   'parking.delete-title': 'Delete car park',
   'parking.delete-message': 'Delete the car park "{{name}}"? Its sensors stay, without a car park.',
-  'parking.legend': 'Colour: share of free slots (green many, red none, grey unknown)',
+  'parking.legend':
+    'Badge: free slots of the capacity. Colour: share of free slots (green many, red none, grey unknown)',
   'parking.range.24h': 'Day',
   'parking.range.1w': 'Week',
   'parking.range.1m': 'Month',

@@ -9,7 +9,6 @@ import {
 } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LazyDeviceMap } from '../../../components/map/lazy-device-map';
 import { useMapStyleUrl } from '../../../components/map/use-map-style';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
@@ -23,13 +22,15 @@ import { canEdit } from '../../../lib/roles';
 import { useDeleteParkingArea } from '../api/delete-parking-area';
 import { useParkingAreas } from '../api/get-parking-areas';
 import type { ParkingArea } from '../types';
-import { areaColor, FreeOfCapacity, OccupancyBar } from './free-slots';
+import { FreeOfCapacity, OccupancyBar } from './free-slots';
+import { LazyParkingMap } from './lazy-parking-map';
 import { ParkingAreaData } from './parking-area-data';
 import { ParkingAreaForm } from './parking-area-form';
 import { ParkingAreaInfo } from './parking-area-info';
 
 /**
- * /parking (parking module): the company's car parks on a map, coloured by their free share, and in a
+ * /parking (parking module): the company's car parks on a map (outline coloured by the free share, a
+ * badge with icon and free of capacity), and in a
  * table with free slots of capacity, occupancy, overstays and the last reading; add, edit, view, info and
  * data drawers. The list is polled (PARKING_REFRESH_MS), so counts change without a reload.
  */
@@ -44,13 +45,8 @@ export function ParkingPage() {
     () => [...(areas.data ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
     [areas.data],
   );
-  const points = useMemo(
-    () =>
-      rows.flatMap((a) =>
-        a.latitude !== null && a.longitude !== null
-          ? [{ id: a.id, latitude: a.latitude, longitude: a.longitude, color: areaColor(a) }]
-          : [],
-      ),
+  const located = useMemo(
+    () => rows.filter((a) => (a.latitude !== null && a.longitude !== null) || a.geometry !== null),
     [rows],
   );
   const header = (area: ParkingArea | null) =>
@@ -108,14 +104,14 @@ export function ParkingPage() {
           )
         }
       />
-      {points.length > 0 && styleUrl !== undefined && (
+      {located.length > 0 && styleUrl !== undefined && (
         <div className="flex flex-col gap-1">
-          <div className="h-72 rounded-xl border">
-            <LazyDeviceMap
-              points={points}
+          <div className="h-80 overflow-hidden rounded-xl border">
+            <LazyParkingMap
+              areas={located}
               styleUrl={styleUrl}
               testId="parking-map"
-              onPointClick={(id) => {
+              onAreaClick={(id) => {
                 const area = live(id);
                 if (area) openInfo(area);
               }}
