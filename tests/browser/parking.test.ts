@@ -74,7 +74,7 @@ beforeAll(async () => {
     );
     sensors.push({ ...device[0]!, token });
   }
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -158,6 +158,17 @@ describe('parking in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     await page.getByTestId('parking-capacity').fill('2');
     await page.getByTestId('parking-latitude').fill('48.0435');
     await page.getByTestId('parking-longitude').fill('7.579');
+    // Three clicks on the drawer's map draw the outline.
+    const outlineMap = page.getByTestId('parking-outline-map');
+    await expect.poll(() => outlineMap.isVisible(), { timeout: 30_000 }).toBe(true);
+    await outlineMap.scrollIntoViewIfNeeded();
+    const box = (await outlineMap.boundingBox())!;
+    for (const [dx, dy] of [
+      [0.3, 0.3],
+      [0.7, 0.3],
+      [0.5, 0.7],
+    ] as const)
+      await page.mouse.click(box.x + box.width * dx!, box.y + box.height * dy!);
     await page.getByTestId('parking-alarm_emails').fill('parking@demo.test');
     await page.getByTestId('parking-alarm_system').click();
     for (const [i, sensor] of sensors.entries()) {
@@ -175,6 +186,12 @@ describe('parking in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
     const badge = page.getByTestId(`parking-map-badge-${areaId}`);
     await expect.poll(() => free.textContent()).toBe('? frei von 2');
     await expect.poll(() => badge.textContent(), { timeout: 30_000 }).toBe('? frei von 2');
+    const { rows: outline } = await platform.db.query<{ type: string; corners: number }>(
+      `SELECT geometry ->> 'type' AS type, jsonb_array_length(geometry -> 'coordinates' -> 0)::int AS corners
+         FROM parking_areas WHERE id = $1`,
+      [areaId],
+    );
+    expect(outline).toEqual([{ type: 'Polygon', corners: 4 }]); // three corners, closed
     // The drawer's notifications became the area's alarm rule, in the user's language.
     const { rows: actions } = await platform.db.query<{
       type: string;

@@ -79,6 +79,12 @@ export const parkingDe: Record<keyof typeof parkingEn, string> = {
   'parking.notify-others_other': '{{count}} weitere Aktionen (über die API gesetzt) bleiben erhalten.',
   'parking.notify-subject': 'Parkalarm: {rule}',
   'parking.notify-body': '{value}\n\n{device}, {time}',
+  'parking.outline': 'Umriss auf der Karte',
+  'parking.outline-clear': 'Umriss löschen',
+  'parking.outline-hint_one':
+    'Auf die Karte klicken, um die Ecken zu setzen ({{count}} gesetzt; ab drei entsteht der Umriss).',
+  'parking.outline-hint_other':
+    'Auf die Karte klicken, um die Ecken zu setzen ({{count}} gesetzt; ab drei entsteht der Umriss).',
   'parking.map-badge': '{{free}} frei von {{capacity}}',
   'parking.map-badge-unknown': '? frei von {{capacity}}',
   'parking.alarm.few-free': 'Wenige freie Plätze: {{area}}',

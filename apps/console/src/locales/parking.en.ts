@@ -78,6 +78,12 @@ export const parkingEn = {
   'parking.notify-others_other': '{{count}} further actions (set through the API) are kept.',
   'parking.notify-subject': 'Parking alarm: {rule}',
   'parking.notify-body': '{value}\n\n{device}, {time}',
+  'parking.outline': 'Outline on the map',
+  'parking.outline-clear': 'Clear outline',
+  'parking.outline-hint_one':
+    'Click on the map to set the corners ({{count}} set; three or more make the outline).',
+  'parking.outline-hint_other':
+    'Click on the map to set the corners ({{count}} set; three or more make the outline).',
   'parking.map-badge': '{{free}} free of {{capacity}}',
   'parking.map-badge-unknown': '? free of {{capacity}}',
 } as const;

@@ -6,8 +6,10 @@ import {
   splitEmails,
 } from '@iot/domain';
 import { SaveIcon } from 'lucide-react';
+import { useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useMapStyleUrl } from '../../../components/map/use-map-style';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
 import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
@@ -19,6 +21,7 @@ import { notifySuccess } from '../../../lib/notify';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import { useSaveParkingArea } from '../api/save-parking-area';
 import type { ParkingArea } from '../types';
+import { LazyParkingMap } from './lazy-parking-map';
 
 interface Bay {
   device_id: number;
@@ -88,6 +91,22 @@ function alarmActions(
   return [...emails, ...sms, ...system, ...others];
 }
 
+/** The outer ring of an area's outline without its closing vertex (the editor's vertices). */
+function outlineOf(area: ParkingArea | null): number[][] {
+  const g = area?.geometry as { type?: string; coordinates?: unknown } | null | undefined;
+  const polygon =
+    g?.type === 'Polygon'
+      ? (g.coordinates as number[][][])
+      : g?.type === 'MultiPolygon'
+        ? (g.coordinates as number[][][][])[0]
+        : undefined;
+  const ring = polygon?.[0] ?? [];
+  const [first, last] = [ring[0], ring.at(-1)];
+  return ring.length > 1 && first && last && first[0] === last[0] && first[1] === last[1]
+    ? ring.slice(0, -1)
+    : ring;
+}
+
 const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
 const num = (s: string) => (s.trim() === '' ? null : Number(s));
 
@@ -136,6 +155,10 @@ export function ParkingAreaForm({
   const code = type === 'FIX' ? SENSOR_TYPE_CODES.PARKINGSENSOR : SENSOR_TYPE_CODES.AI_PARKINGSENSOR;
   const candidates = (devices.data ?? []).filter((d) => ((d.sensor_type ?? 0) & code) !== 0);
   const others = (area?.alarm_actions ?? []).filter((a) => !FORM_CHANNELS.includes(a.channel)).length;
+  const styleUrl = useMapStyleUrl();
+  const [outline, setOutline] = useState<number[][]>(() => outlineOf(area));
+  const centre: [number, number] | null =
+    area?.longitude != null && area?.latitude != null ? [area.longitude, area.latitude] : null;
 
   const onSubmit = form.handleSubmit((v) =>
     save.mutate(
@@ -150,6 +173,7 @@ export function ParkingAreaForm({
         grace_period: num(v.grace_period) ?? 0,
         latitude: num(v.latitude),
         longitude: num(v.longitude),
+        geometry: outline.length >= 3 ? { type: 'Polygon', coordinates: [[...outline, outline[0]!]] } : null,
         valid_from: v.icon === 'TP' ? v.valid_from || null : null,
         valid_to: v.icon === 'TP' ? v.valid_to || null : null,
         alert_free_below: num(v.alert_free_below),
@@ -217,6 +241,38 @@ export function ParkingAreaForm({
           {icon === 'TP' && field('valid_from', t('parking.valid-from'), 'date')}
           {icon === 'TP' && field('valid_to', t('parking.valid-to'), 'date')}
           {field('alert_free_below', t('parking.alert-below'), 'number')}
+        </div>
+        <div className="flex flex-col gap-1" data-testid="parking-outline">
+          <div className="flex items-center justify-between text-sm font-medium">
+            {t('parking.outline')}
+            {!readOnly && outline.length > 0 && (
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => setOutline([])}
+                data-testid="parking-outline-clear"
+              >
+                {t('parking.outline-clear')}
+              </Button>
+            )}
+          </div>
+          {styleUrl !== undefined && (
+            <div className="h-56 overflow-hidden rounded-md border">
+              <LazyParkingMap
+                areas={[]}
+                draft={outline}
+                center={centre}
+                styleUrl={styleUrl}
+                testId="parking-outline-map"
+                onMapClick={readOnly ? undefined : (at) => setOutline((o) => [...o, at])}
+              />
+            </div>
+          )}
+          {!readOnly && (
+            <p className="text-xs text-muted-foreground">
+              {t('parking.outline-hint', { count: outline.length })}
+            </p>
+          )}
         </div>
         <fieldset className="flex flex-col gap-3 rounded-md border p-3" data-testid="parking-notify">
           <legend className="px-1 text-sm font-medium">{t('parking.notify')}</legend>

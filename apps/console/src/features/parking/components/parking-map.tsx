@@ -31,8 +31,15 @@ export interface ParkingMapProps {
   areas: readonly ParkingArea[];
   styleUrl?: string | null;
   onAreaClick?: (id: number) => void;
+  /** an outline being drawn (its vertices), and where a click on the map goes (the drawer's editor) */
+  draft?: number[][];
+  onMapClick?: (lngLat: [number, number]) => void;
+  /** the centre when no area has a position */
+  center?: [number, number] | null;
   testId?: string;
 }
+
+const NO_DRAFT: number[][] = [];
 
 interface Outline {
   id: number;
@@ -87,7 +94,17 @@ function Badge({ area, onClick }: { area: ParkingArea; onClick?: (id: number) =>
   );
 }
 
-function ParkingMap({ areas, styleUrl, onAreaClick, testId = 'parking-map' }: ParkingMapProps) {
+function ParkingMap({
+  areas,
+  styleUrl,
+  onAreaClick,
+  draft = NO_DRAFT,
+  onMapClick,
+  center,
+  testId = 'parking-map',
+}: ParkingMapProps) {
+  const clickRef = useRef(onMapClick);
+  clickRef.current = onMapClick;
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<maplibregl.Map | null>(null);
   const overlayRef = useRef<MapLibreOverlay | null>(null);
@@ -102,16 +119,17 @@ function ParkingMap({ areas, styleUrl, onAreaClick, testId = 'parking-map' }: Pa
   // biome-ignore lint/correctness/useExhaustiveDependencies: the map is created once per style; areas reach it through the effects below.
   useEffect(() => {
     if (!containerRef.current) return;
-    const first = positions[0]?.at;
+    const first = positions[0]?.at ?? center ?? (draft[0] as [number, number] | undefined);
     const map = new maplibregl.Map({
       container: containerRef.current,
       style: styleUrl || PLAIN_STYLE,
       center: first ?? [DEFAULT_CENTER.longitude, DEFAULT_CENTER.latitude],
-      zoom: 15,
+      zoom: first ? 17 : 15,
       attributionControl: false,
     });
     const overlay = new MapLibreOverlay({ layers: [] });
     map.addControl(overlay);
+    map.on('click', (e) => clickRef.current?.([e.lngLat.lng, e.lngLat.lat]));
     if (positions.length > 1) {
       const bounds = new maplibregl.LngLatBounds();
       for (const p of positions) bounds.extend(p.at);
@@ -188,9 +206,26 @@ function ParkingMap({ areas, styleUrl, onAreaClick, testId = 'parking-map' }: Pa
           lineWidthUnits: 'pixels',
           stroked: true,
         }),
+        new PolygonLayer<{ rings: number[][] }>({
+          id: 'draft',
+          data: draft.length >= 3 ? [{ rings: draft }] : [],
+          getPolygon: (d) => d.rings,
+          getFillColor: [37, 99, 235, 70],
+          getLineColor: [37, 99, 235, 255],
+          getLineWidth: 2,
+          lineWidthUnits: 'pixels',
+        }),
+        new ScatterplotLayer<number[]>({
+          id: 'draft-vertices',
+          data: draft,
+          getPosition: (d) => [d[0]!, d[1]!],
+          getRadius: 5,
+          radiusUnits: 'pixels',
+          getFillColor: [37, 99, 235, 255],
+        }),
       ],
     });
-  }, [areas, onAreaClick]);
+  }, [areas, onAreaClick, draft]);
 
   const byId = new Map(areas.map((a) => [a.id, a]));
   return (
