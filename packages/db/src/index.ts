@@ -257,11 +257,13 @@ export {
   updateParcel,
 } from './repositories/farming';
 export {
+  fieldOfDevice,
+  findOpenTaskOfRule,
   findTask,
   insertTask,
-  isCompanyField,
   isCompanyUser,
   listTasks,
+  ownedFieldIds,
   type TaskColumns,
   type TaskEvent,
   type TaskFilter,
