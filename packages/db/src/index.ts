@@ -253,6 +253,7 @@ export {
   refreshFieldSizes,
   setFieldDevices,
   setFieldParcels,
+  updateCatalogueEntry,
   updateFarmingField,
   updateParcel,
 } from './repositories/farming';

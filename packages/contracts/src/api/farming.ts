@@ -134,6 +134,14 @@ export const CreateCatalogueEntryBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const UpdateCatalogueEntryBody = Type.Object(
+  {
+    name_de: Type.String({ minLength: 1, maxLength: 100 }),
+    name_en: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+
 // Tasks
 
 export const TaskStatusSchema = Type.Union([

@@ -112,11 +112,11 @@ forEachDb((suite) => {
     it('puts a task on several fields, lists it under each and records a change of fields', async () => {
       const team = await createFarmingTeam(suite.db);
       const main = await signIn(team.main.email);
-      const [east, vineyard, orchard] = await Promise.all(
-        ['Acker Ost', 'Weinberg', 'Obstwiese'].map(
-          async (name) => (await main.post('/api/v1/farming/fields', { name })).body.payload.id as number,
-        ),
-      );
+      const fieldId = async (name: string): Promise<number> =>
+        (await main.post('/api/v1/farming/fields', { name })).body.payload.id;
+      const east = await fieldId('Acker Ost');
+      const vineyard = await fieldId('Weinberg');
+      const orchard = await fieldId('Obstwiese');
       const created = await main.post('/api/v1/farming/tasks', {
         title: 'Bodenprobe',
         type: 'soil_sampling',
