@@ -44,7 +44,10 @@ function TaskForm({ task, onDone }: { task: FarmingTask; onDone: () => void }) {
         type: draft.type,
         status: draft.status,
         ...(draft.status === 'abandoned' ? { abandon_reason: draft.abandon_reason } : {}),
-        due_at: draft.due ? new Date(draft.due).toISOString() : null,
+        // The input shows minutes: an untouched due date is not sent, or its seconds would count as a change.
+        ...(draft.due === localInput(task.due_at)
+          ? {}
+          : { due_at: draft.due ? new Date(draft.due).toISOString() : null }),
         assignee_user_id: draft.assignee ? Number(draft.assignee) : null,
         field_ids: draft.field_ids.map(Number),
         notes: draft.notes.trim() === '' ? null : draft.notes,
