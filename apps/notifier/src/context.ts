@@ -20,7 +20,14 @@ export interface ActionContext {
   idempotencyKey: string;
 }
 
-export type ChannelKind = 'email' | 'sms' | 'voice_message' | 'system' | 'http' | 'remote_control';
+export type ChannelKind =
+  | 'email'
+  | 'sms'
+  | 'voice_message'
+  | 'system'
+  | 'http'
+  | 'remote_control'
+  | 'farming_task';
 
 export interface DeliveryResult {
   /** Who or what received it (address, phone number, URL, device uuid), for notification_log.recipient. */

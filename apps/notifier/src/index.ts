@@ -23,6 +23,7 @@ import {
 import type { Logger, Service } from '@iot/runtime';
 import type { Channels } from './channels/channels';
 import { createEmailChannel } from './channels/email-channel';
+import { createFarmingTaskChannel } from './channels/farming-task-channel';
 import { createHttpChannel } from './channels/http-channel';
 import { createRemoteControlChannel } from './channels/remote-control-channel';
 import { createSmsChannel } from './channels/sms-channel';
@@ -142,6 +143,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
     remote_control: createRemoteControlChannel(db, publish, {
       allowPrivateTargets: config.HTTP_ACTIONS_ALLOW_PRIVATE,
     }),
+    farming_task: createFarmingTaskChannel(db),
   };
 
   const job = options.job ?? NOTIFY_ACTION;

@@ -1,5 +1,6 @@
 import type { Delivery } from './channels/channels';
 import { DEFAULT_EMAIL_BODY, DEFAULT_EMAIL_SUBJECT } from './channels/email-channel';
+import { DEFAULT_TASK_TITLE } from './channels/farming-task-channel';
 import { DEFAULT_SMS_BODY } from './channels/sms-channel';
 import { DEFAULT_SYSTEM_BODY, DEFAULT_SYSTEM_SUBJECT } from './channels/system-channel';
 import { DEFAULT_VOICE_LANGUAGE, DEFAULT_VOICE_MESSAGE } from './channels/voice-channel';
@@ -22,7 +23,7 @@ function headersOf(settings: Record<string, unknown>): Record<string, string> {
 
 /**
  * Turns a rule action row into its sends: one email to all recipients (cc as given), one SMS or call per
- * phone number, one system message, one webhook call, one downlink.
+ * phone number, one system message, one webhook call, one downlink, one farming task.
  */
 export function planDeliveries(action: RuleActionRow): Delivery[] {
   switch (action.type) {
@@ -98,5 +99,24 @@ export function planDeliveries(action: RuleActionRow): Delivery[] {
           },
         },
       ];
+    case 'farming_task': {
+      const s = action.settings;
+      const ids = (value: unknown) =>
+        Array.isArray(value) ? value.filter((v): v is number => Number.isSafeInteger(v) && v > 0) : [];
+      return [
+        {
+          kind: 'farming_task',
+          recipient: 'farming_task',
+          config: {
+            title: text(action.subject, DEFAULT_TASK_TITLE),
+            notes: action.body,
+            taskType: typeof s.task_type === 'string' ? s.task_type : 'custom',
+            fieldIds: ids(s.field_ids),
+            dueInHours: typeof s.due_in_hours === 'number' ? s.due_in_hours : null,
+            assigneeUserId: typeof s.assignee_user_id === 'number' ? s.assignee_user_id : null,
+          },
+        },
+      ];
+    }
   }
 }

@@ -22,6 +22,7 @@ export const PreloadedAction = Type.Object(
           Type.Literal('system'),
           Type.Literal('http'),
           Type.Literal('remote_control'),
+          Type.Literal('farming_task'),
         ]),
         recipients: Type.Array(Type.String()),
         cc: Type.Array(Type.String()),

@@ -210,6 +210,19 @@ describe('seedDemoData', () => {
         [demo],
       );
       expect(statuses.rows.map((r) => r.status)).toEqual(['abandoned', 'done', 'in_progress', 'planned']);
+      // A task on two fields, and the soil sensor rule whose action plans an irrigation task.
+      expect(
+        await count(
+          `tasks t WHERE company_id = $1 AND (SELECT count(*) FROM task_fields tf WHERE tf.task_id = t.id) = 2`,
+          [demo],
+        ),
+      ).toBe(1);
+      const taskActions = await suite.db.query<{ name: string; task_type: string }>(
+        `SELECT r.name, a.settings->>'task_type' AS task_type FROM rule_actions a JOIN rules r ON r.id = a.rule_id
+          WHERE a.company_id = $1 AND a.type = 'farming_task'`,
+        [demo],
+      );
+      expect(taskActions.rows).toEqual([{ name: 'Acker Ost zu trocken', task_type: 'irrigation' }]);
     });
 
     it('gives the cold room its rule: email, system message, SMS and the cooling controller’s relay 1 on', async () => {

@@ -136,6 +136,33 @@ export async function seedFarming(tx: Queryable, companyId: number, devices: See
     [companyId],
   );
   await seedFarmingTasks(tx, companyId, fieldIds);
+  await seedDryFieldRule(tx, companyId, devices);
+}
+
+/**
+ * "Acker Ost zu trocken": below 20 % soil humidity the soil sensor's rule plans an irrigation task on the
+ * field it stands on (the farming_task action; one open task at a time), due within a day.
+ */
+async function seedDryFieldRule(tx: Queryable, companyId: number, devices: SeededDevice[]): Promise<void> {
+  const sensor = devices.find((d) => d.kind.names[d.index] === 'Boden Acker Ost');
+  if (!sensor) return;
+  const ruleId = await insertId(
+    tx,
+    `INSERT INTO rules (company_id, device_id, name, trigger, data_field, operator, value)
+     VALUES ($1, $2, 'Acker Ost zu trocken', 'data', 'soil_humidity', 'lte', 20) RETURNING id`,
+    [companyId, sensor.id],
+  );
+  await tx.query(
+    `INSERT INTO rule_actions (company_id, rule_id, position, type, subject, body, settings)
+     VALUES ($1, $2, 0, 'farming_task', $3, $4, $5::jsonb)`,
+    [
+      companyId,
+      ruleId,
+      'Beregnen: {device} meldet {value} {unit}',
+      'Regel {rule} um {time}.',
+      JSON.stringify({ task_type: 'irrigation', field_ids: [], due_in_hours: 24, assignee_user_id: null }),
+    ],
+  );
 }
 
 /** A few planner tasks in each state (one of them late), with a history entry each. */
@@ -147,15 +174,15 @@ async function seedFarmingTasks(tx: Queryable, companyId: number, fieldIds: numb
   const user = rows[0] ?? null;
   const day = 24 * 3600_000;
   const now = Date.now();
-  const tasks: Array<[string, string, string, number, number | undefined, string | null]> = [
-    ['Beregnung Acker Ost', 'irrigation', 'planned', 2, fieldIds[0], null],
-    ['Bodenprobe Weinberg', 'soil_sampling', 'planned', -2, fieldIds[1], null],
-    ['Rebschnitt', 'maintenance', 'in_progress', 0, fieldIds[1], null],
-    ['Düngung Winterweizen', 'fertilising', 'done', -5, fieldIds[0], null],
-    ['Pflanzenschutz Obstwiese', 'plant_protection', 'abandoned', -3, fieldIds[2], 'Regen angesagt'],
-    ['Apfelernte', 'harvest', 'planned', 9, fieldIds[2], null],
+  const tasks: Array<[string, string, string, number, Array<number | undefined>, string | null]> = [
+    ['Beregnung Acker Ost', 'irrigation', 'planned', 2, [fieldIds[0]], null],
+    ['Bodenprobe Acker Ost und Weinberg', 'soil_sampling', 'planned', -2, [fieldIds[0], fieldIds[1]], null],
+    ['Rebschnitt', 'maintenance', 'in_progress', 0, [fieldIds[1]], null],
+    ['Düngung Winterweizen', 'fertilising', 'done', -5, [fieldIds[0]], null],
+    ['Pflanzenschutz Obstwiese', 'plant_protection', 'abandoned', -3, [fieldIds[2]], 'Regen angesagt'],
+    ['Apfelernte', 'harvest', 'planned', 9, [fieldIds[2]], null],
   ];
-  for (const [title, type, status, offsetDays, fieldId, reason] of tasks) {
+  for (const [title, type, status, offsetDays, taskFieldIds, reason] of tasks) {
     const event = {
       at: new Date(now - 7 * day).toISOString(),
       user_id: user?.id ?? null,
@@ -163,10 +190,11 @@ async function seedFarmingTasks(tx: Queryable, companyId: number, fieldIds: numb
       kind: 'created',
       changes: { title, status: 'planned' },
     };
-    await tx.query(
-      `INSERT INTO tasks (company_id, title, type, status, abandon_reason, due_at, assigned_user_id, field_id,
+    const inserted = await tx.query<{ id: number }>(
+      `INSERT INTO tasks (company_id, title, type, status, abandon_reason, due_at, assigned_user_id,
                           created_by, completed_at, history)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $7, CASE WHEN $4 = 'done' THEN $6::timestamptz END, $9::jsonb)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7, CASE WHEN $4 = 'done' THEN $6::timestamptz END, $8::jsonb)
+       RETURNING id::int AS id`,
       [
         companyId,
         title,
@@ -175,9 +203,12 @@ async function seedFarmingTasks(tx: Queryable, companyId: number, fieldIds: numb
         reason,
         new Date(now + offsetDays * day),
         user?.id ?? null,
-        fieldId ?? null,
         JSON.stringify([event]),
       ],
+    );
+    await tx.query(
+      `INSERT INTO task_fields (company_id, task_id, field_id) SELECT $1, $2, unnest($3::bigint[])`,
+      [companyId, inserted.rows[0]!.id, taskFieldIds.filter((id) => id !== undefined)],
     );
   }
 }

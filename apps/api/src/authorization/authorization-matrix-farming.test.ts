@@ -34,6 +34,12 @@ async function createFarmingWorld(db: Db, countryId: number, stateId: number) {
     homeTaskId: await one(
       `INSERT INTO tasks (company_id, title, type) VALUES ($1, 'Matrix task', 'harvest')`,
     ),
+    homeSoilId: await one(
+      `INSERT INTO soils (company_id, code, name, name_en) VALUES ($1, 'own-soil', 'Eigen', 'Own')`,
+    ),
+    homePlantId: await one(
+      `INSERT INTO plants (company_id, code, name, name_en) VALUES ($1, 'own-plant', 'Eigen', 'Own')`,
+    ),
   };
   return { farming, emails };
 }

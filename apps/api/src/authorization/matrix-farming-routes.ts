@@ -10,6 +10,9 @@ export interface FarmingWorld {
   homeParcelId: number;
   homeDeviceId: number;
   homeTaskId: number;
+  /** The home company's own soil and plant (rows of its catalogues). */
+  homeSoilId: number;
+  homePlantId: number;
 }
 
 export interface FarmingRow {
@@ -24,6 +27,8 @@ export const FARMING_PLACEHOLDERS: FarmingWorld = {
   homeParcelId: ':home-parcel',
   homeDeviceId: ':home-device',
   homeTaskId: ':home-task',
+  homeSoilId: ':home-soil',
+  homePlantId: ':home-plant',
 } as unknown as FarmingWorld;
 
 const NO_FIELDS = [403, 20009] as const;
@@ -31,6 +36,7 @@ const NO_PARCELS = [403, 20102] as const;
 const FIELD_NOT_FOUND = [404, 20001] as const;
 const PARCEL_NOT_FOUND = [404, 20140] as const;
 const TASK_NOT_FOUND = [404, 20061] as const;
+const CATALOGUE_NOT_FOUND = { soils: [404, 20021], plants: [404, 20041] } as const;
 
 const parcelBody = () => ({ parcel_id: '9', registration_number: 'DEBWLI0883800011', size_m2: 10 });
 
@@ -128,6 +134,17 @@ export const FARMING_ROWS: FarmingRow[] = [
       path: () => `/api/v1/farming/${kind}`,
       body: () => ({ code: 'own', name_de: 'Eigen', name_en: 'Own' }),
       expect: [NOT_LOGGED_IN, NO_FIELDS, OK, OK, OK, OK],
+    },
+    {
+      method: 'PUT',
+      path: (w) => `/api/v1/farming/${kind}/${kind === 'soils' ? w.homeSoilId : w.homePlantId}`,
+      body: () => ({ name_de: 'Umbenannt', name_en: 'Renamed' }),
+      expect: [NOT_LOGGED_IN, NO_FIELDS, OK, OK, CATALOGUE_NOT_FOUND[kind], CATALOGUE_NOT_FOUND[kind]],
+    },
+    {
+      method: 'DELETE',
+      path: (w) => `/api/v1/farming/${kind}/${kind === 'soils' ? w.homeSoilId : w.homePlantId}`,
+      expect: [NOT_LOGGED_IN, NO_FIELDS, OK, OK, CATALOGUE_NOT_FOUND[kind], CATALOGUE_NOT_FOUND[kind]],
     },
   ]),
 ];

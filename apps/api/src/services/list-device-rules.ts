@@ -52,6 +52,15 @@ export function presentAction(a: RuleActionRecord) {
         return { method: a.httpMethod, url: a.url, headers: a.settings.headers ?? {}, body: a.body };
       case 'remote_control':
         return { command: a.command, params: a.commandParams, target_device_id: a.targetDeviceId };
+      case 'farming_task':
+        return {
+          title: a.subject,
+          notes: a.body,
+          task_type: a.settings.task_type ?? 'custom',
+          field_ids: a.settings.field_ids ?? [],
+          due_in_hours: a.settings.due_in_hours ?? null,
+          assignee_user_id: a.settings.assignee_user_id ?? null,
+        };
     }
   };
   return { id: a.id, channel: a.type, config: config() };

@@ -3,7 +3,13 @@
  * company's own entries. Managers add and remove own entries; a code may not repeat a built-in or own one.
  */
 import type { Db, FarmingCatalogue } from '@iot/db';
-import { deleteCatalogueEntry, ensureCatalogueEntry, listCatalogue, withTenant } from '@iot/db';
+import {
+  deleteCatalogueEntry,
+  ensureCatalogueEntry,
+  listCatalogue,
+  updateCatalogueEntry,
+  withTenant,
+} from '@iot/db';
 import { BUILTIN_PLANTS, BUILTIN_SOILS } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
@@ -50,6 +56,27 @@ export async function addCatalogueEntry(
       name_de: entry.name_de.trim(),
       name_en: entry.name_en.trim(),
     });
+    return { ...row, builtin: false };
+  });
+}
+
+/** Renames one of the company's own entries; built-in ones have no row id and cannot be renamed. */
+export async function renameCatalogueEntry(
+  db: Db,
+  auth: AuthContext,
+  kind: FarmingCatalogue,
+  id: number,
+  names: { name_de: string; name_en: string },
+): Promise<CatalogueEntryOut> {
+  requireFarmingManager(auth, 'FIELD_NO_PERMISSION');
+  const notFound = kind === 'soils' ? 'SOIL_NOT_FOUND' : 'PLANT_NOT_FOUND';
+  return farmingWrite(db, auth, kind === 'soils' ? 'SOIL_INVALID' : 'PLANT_INVALID', async (tx) => {
+    const row = await updateCatalogueEntry(tx, kind, auth.companyId, id, {
+      name_de: names.name_de.trim(),
+      name_en: names.name_en.trim(),
+    });
+    // A built-in entry copied into the company's table keeps its catalogue names.
+    if (!row || BUILTIN[kind].some((b) => b.code === row.code)) throw apiError(notFound);
     return { ...row, builtin: false };
   });
 }

@@ -1,16 +1,16 @@
 /**
  * The farming task planner (issue 24; research §6): everyone in a farming company plans and works tasks.
  * A task has a title, a type, a status (planned, in progress, done, abandoned with a reason), a due date, an
- * assignee of the company (20063) and a field of the company (20064). Every change appends one history
+ * assignee of the company (20063) and fields of the company (20064). Every change appends one history
  * entry (who, when, what changed) in the same statement. Late is derived, not stored.
  */
 import type { Db, Queryable, TaskColumns, TaskRecord, TaskView } from '@iot/db';
 import {
   findTask,
   insertTask,
-  isCompanyField,
   isCompanyUser,
   listTasks,
+  ownedFieldIds,
   updateTask,
   withTenant,
 } from '@iot/db';
@@ -27,7 +27,7 @@ export interface TaskInput {
   notes?: string | null;
   due_at?: string | null;
   assignee_user_id?: number | null;
-  field_id?: number | null;
+  field_ids?: number[];
 }
 
 const TRACKED = [
@@ -38,7 +38,7 @@ const TRACKED = [
   'notes',
   'due_at',
   'assignee_user_id',
-  'field_id',
+  'field_ids',
 ] as const;
 
 function columnsOf(task: TaskRecord): TaskColumns {
@@ -50,7 +50,7 @@ function columnsOf(task: TaskRecord): TaskColumns {
     notes: task.notes,
     due_at: task.due_at ? new Date(task.due_at).toISOString() : null,
     assignee_user_id: task.assignee_user_id,
-    field_id: task.field_id,
+    field_ids: task.field_ids,
   };
 }
 
@@ -67,10 +67,12 @@ async function checkColumns(tx: Queryable, auth: AuthContext, t: TaskColumns): P
   if (t.assignee_user_id !== null && !(await isCompanyUser(tx, auth.companyId, t.assignee_user_id))) {
     throw apiError('TASK_ASSIGNEE_INVALID');
   }
-  if (t.field_id !== null && !(await isCompanyField(tx, auth.companyId, t.field_id)))
+  const fieldIds = [...new Set(t.field_ids)].sort((a, b) => a - b);
+  if ((await ownedFieldIds(tx, auth.companyId, fieldIds)).length !== fieldIds.length)
     throw apiError('TASK_FIELD_INVALID');
   return {
     ...t,
+    field_ids: fieldIds,
     title,
     abandon_reason: t.status === 'abandoned' ? reason : null,
     notes: t.notes?.trim() || null,
@@ -116,7 +118,7 @@ export async function createTask(db: Db, auth: AuthContext, input: TaskInput): P
       notes: input.notes ?? null,
       due_at: input.due_at ?? null,
       assignee_user_id: input.assignee_user_id ?? null,
-      field_id: input.field_id ?? null,
+      field_ids: input.field_ids ?? [],
     });
     const id = await insertTask(tx, auth.companyId, columns, {
       user_id: auth.user.id,
@@ -148,7 +150,7 @@ export async function updateCompanyTask(
       const same =
         key === 'due_at'
           ? (from ? Date.parse(String(from)) : null) === (to ? Date.parse(String(to)) : null)
-          : from === to;
+          : JSON.stringify(from) === JSON.stringify(to);
       if (!same) changes[key] = { from, to };
     }
     if (Object.keys(changes).length === 0) return task;

@@ -11,22 +11,25 @@
  *    refuses them anyway, so saving one would only make a rule that fails every time it fires;
  * 2. the engine's validateRule (78, `details: { problem, rule: i }`), plus click types 1, 2, 4 only (the
  *    database's constraint) and a `virtual.<uuid>.<name>` data field naming one of the device's virtual fields;
- * 3. rule ids of this device (50), remote-control targets of this company (10).
+ * 3. rule ids of this device (50), remote-control targets of this company (10); a farming_task action
+ *    needs the farming licence (27), the company's fields (20064) and a user of the company (20063).
  * Then one transaction writes every rule and replaces its actions; a failure is 81 (a new rule among them)
  * or 82. The schedule must have start before end: the engine could run a window across midnight, but the
  * spec and the rules_schedule_valid constraint do not allow it.
  */
-import type { Db } from '@iot/db';
+import type { Db, Queryable } from '@iot/db';
 import {
   existingRuleIds,
   findDevice,
+  isCompanyUser,
   listVirtualFields,
+  ownedFieldIds,
   type RuleActionValues,
   type RuleValues,
   withTenant,
 } from '@iot/db';
 import { privateTargetReason } from '@iot/delivery';
-import { rule as formRule, parseVirtualFieldName, validate, validateSchedule } from '@iot/domain';
+import { rule as formRule, hasModule, parseVirtualFieldName, validate, validateSchedule } from '@iot/domain';
 import { type Rule as EngineRule, validateRule } from '@iot/rules-engine';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';
@@ -154,6 +157,25 @@ async function checkHttpTargets(inputs: readonly RuleInput[], allowPrivate: bool
 }
 
 /**
+ * A farming_task action needs the farming licence (27), fields of the company (20064) and an assignee of
+ * the company (20063): the notifier would otherwise create tasks nobody can see or drop the fields.
+ */
+async function checkFarmingTaskActions(tx: Queryable, auth: AuthContext, prepared: readonly PreparedRule[]) {
+  const actions = prepared.flatMap((r) => r.actions.filter((a) => a.type === 'farming_task'));
+  if (actions.length === 0) return;
+  if (!hasModule(auth.realCompanyId, auth.company.modules, 'farming'))
+    throw apiError('MODULE_NOT_LICENSED', { module: 'farming' });
+  for (const action of actions) {
+    const fieldIds = (action.settings.field_ids ?? []) as number[];
+    if ((await ownedFieldIds(tx, auth.companyId, fieldIds)).length !== fieldIds.length)
+      throw apiError('TASK_FIELD_INVALID');
+    const assignee = action.settings.assignee_user_id;
+    if (typeof assignee === 'number' && !(await isCompanyUser(tx, auth.companyId, assignee)))
+      throw apiError('TASK_ASSIGNEE_INVALID');
+  }
+}
+
+/**
  * Validates the rules of a PUT /core/devices/{id} against the device (manager only: 90004; device of the
  * acting company: 10). Throws 422, 78, 50 or 10 as described above; returns what `saveDeviceRules` writes.
  */
@@ -196,6 +218,7 @@ export async function prepareDeviceRules(
       if (target !== deviceId && !(await findDevice(tx, auth.companyId, target)))
         throw apiError('DEVICE_NOT_FOUND', { target_device_id: target });
     }
+    await checkFarmingTaskActions(tx, auth, prepared);
     return prepared;
   });
 }

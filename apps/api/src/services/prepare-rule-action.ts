@@ -13,6 +13,7 @@ import {
   type NotificationChannel,
   parseActionCommand,
   splitEmails,
+  TASK_TYPES,
   type ValidationError,
   validate,
   validateObject,
@@ -186,6 +187,56 @@ function remoteControlAction(
   } satisfies RuleActionValues;
 }
 
+/** Whole positive ids from a list (anything else marks the list wrong). */
+function idList(value: unknown, key: string, errors: FieldErrors): number[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v) && v > 0)) {
+    errors[key] = { key: 'error.integer' };
+    return [];
+  }
+  return [...new Set(value as number[])];
+}
+
+/**
+ * farming_task (issue 24): the rule creates a task in the farming planner. Title in `subject`, notes in
+ * `body`; the task type, the fields (none: the field the firing device stands on), the due date as hours
+ * after the firing and the assignee in `settings`.
+ */
+function farmingTaskAction(config: Record<string, unknown>, { base, prefix, errors }: ActionContext) {
+  checkFields(
+    config,
+    { title: ['required', formRule.maxLength(200)], notes: [formRule.maxLength(5000)] },
+    prefix,
+    errors,
+  );
+  const taskType = config.task_type ?? 'custom';
+  if (!(TASK_TYPES as readonly unknown[]).includes(taskType))
+    errors[`${prefix}.task_type`] = { key: 'error.unknown' };
+  const fieldIds = idList(config.field_ids, `${prefix}.field_ids`, errors);
+  const due = config.due_in_hours;
+  if (due !== undefined && due !== null && validate(due, ['integer', formRule.range(0, 8760)]))
+    errors[`${prefix}.due_in_hours`] = { key: 'error.range', params: { min: 0, max: 8760 } };
+  const assignee = config.assignee_user_id;
+  if (
+    assignee !== undefined &&
+    assignee !== null &&
+    !(Number.isSafeInteger(assignee) && (assignee as number) > 0)
+  )
+    errors[`${prefix}.assignee_user_id`] = { key: 'error.integer' };
+  return {
+    ...base,
+    type: 'farming_task',
+    subject: str(config.title),
+    body: str(config.notes),
+    settings: {
+      task_type: taskType,
+      field_ids: fieldIds,
+      due_in_hours: typeof due === 'number' ? due : null,
+      assignee_user_id: typeof assignee === 'number' ? assignee : null,
+    },
+  } satisfies RuleActionValues;
+}
+
 const PREPARE_BY_CHANNEL: Record<NotificationChannel, PrepareChannel> = {
   email: emailAction,
   sms: smsAction,
@@ -193,6 +244,7 @@ const PREPARE_BY_CHANNEL: Record<NotificationChannel, PrepareChannel> = {
   system: systemAction,
   http: httpAction,
   remote_control: remoteControlAction,
+  farming_task: farmingTaskAction,
 };
 
 /** Turns one action's config into rule_actions columns, recording field errors under `prefix`. */

@@ -559,6 +559,13 @@ export const de: ConsoleMessages = {
   'rules.channels.system': 'Systemnachricht',
   'rules.channels.http': 'HTTP-Aufruf',
   'rules.channels.remote_control': 'Fernsteuerung',
+  'rules.channels.farming_task': 'Aufgabe im Ackerbau',
+  'rules.task.title': 'Titel der Aufgabe',
+  'rules.task.type': 'Art der Aufgabe',
+  'rules.task.due-in-hours': 'Fällig in Stunden (leer: ohne Fälligkeit)',
+  'rules.task.notes': 'Notizen',
+  'rules.task.hint':
+    'Die Aufgabe wird für das Feld geplant, auf dem das Gerät steht; solange sie offen ist, plant die Regel keine zweite.',
   'rules.placeholders': 'Platzhalter: {{list}}',
   'rules.email.recipient': 'Empfänger',
   'rules.email.cc': 'CC (mehrere durch Komma, Semikolon, Leerzeichen oder Zeile getrennt)',

@@ -561,6 +561,13 @@ export const en = {
   'rules.channels.system': 'System message',
   'rules.channels.http': 'HTTP request',
   'rules.channels.remote_control': 'Remote control',
+  'rules.channels.farming_task': 'Farming task',
+  'rules.task.title': 'Task title',
+  'rules.task.type': 'Task type',
+  'rules.task.due-in-hours': 'Due in hours (empty: no due date)',
+  'rules.task.notes': 'Notes',
+  'rules.task.hint':
+    'The task is planned on the field the device stands on; while it is open, the rule plans no second one.',
   'rules.placeholders': 'Placeholders: {{list}}',
   'rules.email.recipient': 'Recipient',
   'rules.email.cc': 'CC (several separated by comma, semicolon, space or line)',

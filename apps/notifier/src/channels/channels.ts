@@ -1,5 +1,6 @@
 import type { NotificationChannel } from '../context';
 import type { EmailConfig } from './email-channel';
+import type { FarmingTaskConfig } from './farming-task-channel';
 import type { HttpConfig } from './http-channel';
 import type { RemoteControlConfig } from './remote-control-channel';
 import type { SmsConfig } from './sms-channel';
@@ -14,6 +15,7 @@ export interface Channels {
   system: NotificationChannel<SystemConfig>;
   http: NotificationChannel<HttpConfig>;
   remote_control: NotificationChannel<RemoteControlConfig>;
+  farming_task: NotificationChannel<FarmingTaskConfig>;
 }
 
 type ConfigOf<C> = C extends NotificationChannel<infer X> ? X : never;

@@ -14,6 +14,7 @@ import type { ChannelLimits } from './channel-limits';
  *   2 calls per second, bursts of 20 and 5, keep a storm from running up a bill and a queue at Twilio.
  * - http: customers' webhooks, often small servers: 100/s, bursts of 200.
  * - remote_control: downlinks to devices (LoRaWAN duty cycle, MQTT devices): 50/s, bursts of 100.
+ * - farming_task: rows in our own database, like system; a rule plans one open task at a time anyway.
  */
 export const NOTIFY_CHANNEL_LIMITS: ChannelLimits = {
   email: { perSecond: 1_000, burst: 1_000 },
@@ -22,6 +23,7 @@ export const NOTIFY_CHANNEL_LIMITS: ChannelLimits = {
   voice_message: { perSecond: 2, burst: 5 },
   http: { perSecond: 100, burst: 200 },
   remote_control: { perSecond: 50, burst: 100 },
+  farming_task: { perSecond: 1_000, burst: 1_000 },
 };
 
 /** Connections of the pooled SMTP transport: a few per mail-sending slot, below a mail server's per-client limit (Postfix: 50). */

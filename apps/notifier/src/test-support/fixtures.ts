@@ -42,7 +42,7 @@ export async function createFixture(
 }
 
 export interface ActionRow {
-  type: 'email' | 'sms' | 'voice_message' | 'system' | 'http' | 'remote_control';
+  type: 'email' | 'sms' | 'voice_message' | 'system' | 'http' | 'remote_control' | 'farming_task';
   recipients?: string[];
   cc?: string[];
   subject?: string | null;

@@ -293,7 +293,9 @@ export const NotificationEntry = Type.Object({
   rule_id: Nullable(Type.Integer()),
   rule_name: Nullable(Type.String({ description: 'null when the rule has been deleted since' })),
   alarm_id: Nullable(Type.Integer()),
-  channel: Type.String({ description: 'email, sms, voice_message, system, http or remote_control' }),
+  channel: Type.String({
+    description: 'email, sms, voice_message, system, http, remote_control or farming_task',
+  }),
   recipient: Nullable(
     Type.String({ description: 'addresses, phone number, system, URL without query, or device:<id>' }),
   ),

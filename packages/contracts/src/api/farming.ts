@@ -134,6 +134,14 @@ export const CreateCatalogueEntryBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const UpdateCatalogueEntryBody = Type.Object(
+  {
+    name_de: Type.String({ minLength: 1, maxLength: 100 }),
+    name_en: Type.String({ minLength: 1, maxLength: 100 }),
+  },
+  { additionalProperties: false },
+);
+
 // Tasks
 
 export const TaskStatusSchema = Type.Union([
@@ -161,7 +169,7 @@ export const TaskPayload = Type.Object({
   due_at: Nullable(Type.String({ format: 'date-time' })),
   completed_at: Nullable(Type.String({ format: 'date-time' })),
   assignee_user_id: Nullable(Type.Integer()),
-  field_id: Nullable(Type.Integer()),
+  field_ids: Type.Array(Type.Integer(), { description: 'the fields the task is on' }),
   source_rule_id: Nullable(Type.Integer()),
   late: Type.Boolean({ description: 'derived: due date passed while planned or in progress' }),
   created_at: Type.String({ format: 'date-time' }),
@@ -198,7 +206,7 @@ export const CreateTaskBody = Type.Object(
     notes: Type.Optional(Text(5000)),
     due_at: Type.Optional(Nullable(Type.String({ format: 'date-time' }))),
     assignee_user_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-    field_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    field_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 500 })),
   },
   { additionalProperties: false },
 );

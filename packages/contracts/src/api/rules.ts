@@ -14,12 +14,12 @@ export const RuleActionInput = Type.Object(
   {
     channel: Type.String({
       maxLength: 40,
-      description: 'email | sms | voice_message | system | http | remote_control',
+      description: 'email | sms | voice_message | system | http | remote_control | farming_task',
     }),
     config: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
-          'email {recipient, cc, subject, body}; sms {phone (text or list), body}; voice_message {phone, message, language}; system {subject, text, level?}; http {method, url, headers, body}; remote_control {command, params, target_device_id?}',
+          "email {recipient, cc, subject, body}; sms {phone (text or list), body}; voice_message {phone, message, language}; system {subject, text, level?}; http {method, url, headers, body}; remote_control {command, params, target_device_id?}; farming_task {title, notes?, task_type, field_ids? (none: the device's field), due_in_hours?, assignee_user_id?} (farming licence)",
       }),
     ),
   },

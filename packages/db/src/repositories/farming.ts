@@ -439,6 +439,22 @@ export async function findCatalogueEntryByCode(
   return rows[0] ?? null;
 }
 
+/** Renames one of the company's own entries (its code stays: fields refer to the row). */
+export async function updateCatalogueEntry(
+  q: Queryable,
+  catalogue: FarmingCatalogue,
+  companyId: number,
+  id: number,
+  names: { name_de: string; name_en: string },
+): Promise<CatalogueRecord | null> {
+  const { rows } = await q.query<CatalogueRecord>(
+    `UPDATE ${CATALOGUE_TABLE[catalogue]} SET name = $3, name_en = $4 WHERE company_id = $1 AND id = $2
+     RETURNING ${CATALOGUE_COLUMNS}`,
+    [companyId, id, names.name_de, names.name_en],
+  );
+  return rows[0] ?? null;
+}
+
 export async function deleteCatalogueEntry(
   q: Queryable,
   catalogue: FarmingCatalogue,

@@ -8,7 +8,7 @@ import type { Queryable } from '../db';
 
 export interface RuleActionDeliveryRow {
   id: number;
-  type: 'email' | 'sms' | 'voice_message' | 'system' | 'http' | 'remote_control';
+  type: 'email' | 'sms' | 'voice_message' | 'system' | 'http' | 'remote_control' | 'farming_task';
   recipients: string[];
   cc: string[];
   subject: string | null;

@@ -5,7 +5,14 @@
 import type { Queryable } from '../db';
 
 export type RuleTriggerColumn = 'data' | 'click' | 'no_data';
-export type RuleActionType = 'email' | 'sms' | 'voice_message' | 'system' | 'http' | 'remote_control';
+export type RuleActionType =
+  | 'email'
+  | 'sms'
+  | 'voice_message'
+  | 'system'
+  | 'http'
+  | 'remote_control'
+  | 'farming_task';
 
 export interface RuleActionRecord {
   id: number;

@@ -23,7 +23,8 @@ export type ClickType = (typeof CLICK_TYPES)[ClickTypeName];
 
 /**
  * Notification channels (spec section 3) plus `http`, the webhook action of section 1
- * ("system message, http, remote control") that the spec's channel list leaves out.
+ * ("system message, http, remote control") that the spec's channel list leaves out, and
+ * `farming_task`, which creates a task in the farming planner (issue 24: "a rule may create a task").
  */
 export const NOTIFICATION_CHANNELS = [
   'system',
@@ -32,6 +33,7 @@ export const NOTIFICATION_CHANNELS = [
   'sms',
   'voice_message',
   'http',
+  'farming_task',
 ] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 

@@ -16,7 +16,7 @@ export interface ActionFailedParams {
   action_id: number;
   rule: string | null;
   device: string | null;
-  channel: 'email' | 'sms' | 'voice_message' | 'http' | 'remote_control';
+  channel: 'email' | 'sms' | 'voice_message' | 'http' | 'remote_control' | 'farming_task';
   /** Addresses, a number, a URL, or for remote control the target device's name. */
   recipient: string;
   command: string | null;

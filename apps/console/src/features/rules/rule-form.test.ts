@@ -1,6 +1,14 @@
 import { validateObject } from '@iot/domain';
 import { describe, expect, it } from 'vitest';
-import { actionErrors, commandErrors, formToRule, ruleFormRules, ruleToForm, splitPhones } from './rule-form';
+import {
+  actionErrors,
+  commandErrors,
+  emptyConfig,
+  formToRule,
+  ruleFormRules,
+  ruleToForm,
+  splitPhones,
+} from './rule-form';
 
 const base = () => ({ ...ruleToForm(null), name: 'Cold room', data_field: 'temperature', value: '8' });
 const errorsOf = (values: ReturnType<typeof base>) =>
@@ -240,6 +248,40 @@ describe('device field options', () => {
       { value: 'humidity', label: 'humidity' },
       { value: 'temperature', label: 'Temp (temperature)' },
       { value: 'virtual.6f1c3c3e-0000-4000-8000-000000000001.f', label: 'f [°F]' },
+    ]);
+  });
+});
+
+describe('farming task action', () => {
+  it('needs a title and whole hours, sends the hours as a number and keeps stored fields', () => {
+    const empty = { channel: 'farming_task', config: emptyConfig('farming_task') };
+    expect(actionErrors(empty)).toEqual({ title: { key: 'error.required' } });
+    expect(
+      actionErrors({ channel: 'farming_task', config: { title: 'Beregnen', due_in_hours: '1,5' } })
+        .due_in_hours,
+    ).toBeDefined();
+    expect(
+      actionErrors({ channel: 'farming_task', config: { title: 'Beregnen', due_in_hours: null } }),
+    ).toEqual({});
+    const body = formToRule(
+      {
+        ...base(),
+        actions: [
+          {
+            channel: 'farming_task',
+            config: { title: 'Beregnen', task_type: 'irrigation', due_in_hours: '24', field_ids: [4] },
+          },
+          { channel: 'farming_task', config: { title: 'Kontrolle', task_type: 'custom', due_in_hours: '' } },
+        ],
+      },
+      null,
+    );
+    expect(body.actions).toEqual([
+      {
+        channel: 'farming_task',
+        config: { title: 'Beregnen', task_type: 'irrigation', due_in_hours: 24, field_ids: [4] },
+      },
+      { channel: 'farming_task', config: { title: 'Kontrolle', task_type: 'custom', due_in_hours: null } },
     ]);
   });
 });

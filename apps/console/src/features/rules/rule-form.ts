@@ -7,6 +7,7 @@ import {
   FORM_RULES,
   parseActionCommand,
   rule,
+  TASK_TYPES,
   type ValidationError,
   validate,
   validateObject,
@@ -21,8 +22,20 @@ export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
 export const RANGE_OPERATORS: readonly string[] = ['in', 'out'];
 export const OPERATORS = CONDITION_OPERATORS;
 
-/** Channels the editor offers, in the order of the spec's list plus the http webhook of the API. */
-export const ACTION_CHANNELS = ['email', 'sms', 'voice_message', 'system', 'http', 'remote_control'] as const;
+/**
+ * Channels the editor offers, in the order of the spec's list plus the http webhook of the API and the
+ * farming task (offered only to companies with the farming module).
+ */
+export const ACTION_CHANNELS = [
+  'email',
+  'sms',
+  'voice_message',
+  'system',
+  'http',
+  'remote_control',
+  'farming_task',
+] as const;
+export { TASK_TYPES };
 
 /** Placeholders the notifier fills in email (and other) texts. */
 export const TEXT_PLACEHOLDERS = ['{device}', '{field}', '{value}', '{unit}', '{time}', '{rule}'] as const;
@@ -174,6 +187,11 @@ function actionConfig(action: RuleAction): Record<string, unknown> {
     const phones = splitPhones(c.phone);
     return { ...c, phone: phones.length === 1 ? phones[0] : phones };
   }
+  if (action.channel === 'farming_task') {
+    // Fields and assignee stay as stored (none: the field the device stands on, nobody).
+    const due = String(c.due_in_hours ?? '').trim();
+    return { ...c, due_in_hours: due === '' ? null : Number(due) };
+  }
   if (action.channel === 'remote_control') {
     // The target device stays as stored (absent or null: the rule's own device).
     return {
@@ -245,6 +263,14 @@ export function actionErrors(action: RuleAction): Record<string, ValidationError
     }
     case 'remote_control':
       return commandErrors(String(c.command ?? ''), c.params);
+    case 'farming_task':
+      return validateObject(
+        { ...c, due_in_hours: c.due_in_hours === null ? '' : c.due_in_hours },
+        {
+          title: ['required', rule.maxLength(200)],
+          due_in_hours: ['integer', rule.range(0, 8760)],
+        },
+      );
     default:
       return { channel: { key: 'error.unknown' } };
   }
@@ -265,6 +291,8 @@ export function emptyConfig(channel: string): Record<string, unknown> {
       return { method: 'POST', url: '', body: '' };
     case 'remote_control':
       return { command: 'request_uplink', params: {} };
+    case 'farming_task':
+      return { title: '', notes: '', task_type: 'irrigation', due_in_hours: '24' };
     default:
       return {};
   }

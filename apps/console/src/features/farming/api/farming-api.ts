@@ -4,13 +4,22 @@ import type {
   FarmingTask,
   FieldBoundary,
   FieldDevice,
+  ManyCurrentValues,
   Parcel,
 } from '@iot/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { STARTUP_KEYS } from '../../../app/use-startup-loads';
 import { api } from '../../../lib/api-client';
 
-export type { CatalogueEntry, FarmingField, FarmingTask, FieldBoundary, FieldDevice, Parcel };
+export type {
+  CatalogueEntry,
+  FarmingField,
+  FarmingTask,
+  FieldBoundary,
+  FieldDevice,
+  ManyCurrentValues,
+  Parcel,
+};
 
 // The start-up load of /farming/fields uses this key, so the page opens on its answer.
 export const fieldsQueryOptions = () =>
@@ -38,7 +47,35 @@ export const tasksQueryOptions = (view: string, from?: string, to?: string) =>
     },
   });
 
+export const taskQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ['farming', 'tasks', 'one', id],
+    queryFn: () => api<FarmingTask>(`/farming/tasks/${id}`),
+  });
+
+/** The company's users, for the task assignee (everyone of a company may list them). */
+export interface CompanyUser {
+  id: number;
+  name: string | null;
+  email: string;
+}
+export const companyUsersQueryOptions = () =>
+  queryOptions({ queryKey: ['farming', 'users'], queryFn: () => api<CompanyUser[]>('/core/users') });
+
+/** The latest values of the devices on the fields (the live view, the field list's last reading). */
+export const fieldsCurrentQueryOptions = (deviceIds: readonly number[]) =>
+  queryOptions({
+    queryKey: ['farming', 'current', deviceIds.join(',')],
+    queryFn: () => api<ManyCurrentValues>('/core/devices/current', { query: { ids: deviceIds.join(',') } }),
+    enabled: deviceIds.length > 0,
+    refetchInterval: 60_000,
+  });
+
 export const useFields = () => useQuery(fieldsQueryOptions());
+export const useTask = (id: number) => useQuery(taskQueryOptions(id));
+export const useCompanyUsers = () => useQuery(companyUsersQueryOptions());
+export const useFieldsCurrent = (deviceIds: readonly number[]) =>
+  useQuery(fieldsCurrentQueryOptions(deviceIds));
 export const useParcels = () => useQuery(parcelsQueryOptions());
 export const useFieldDevices = () => useQuery(fieldDevicesQueryOptions());
 export const useCatalogue = (kind: 'soils' | 'plants') => useQuery(catalogueQueryOptions(kind));
@@ -88,6 +125,8 @@ export interface ParcelSave {
   registration_number: string;
   size_m2: number;
   boundary?: FieldBoundary | null;
+  valid_from?: string | null;
+  valid_to?: string | null;
 }
 
 export function saveParcel({ id, ...body }: ParcelSave): Promise<Parcel> {
@@ -96,6 +135,25 @@ export function saveParcel({ id, ...body }: ParcelSave): Promise<Parcel> {
     : api<Parcel>(`/farming/parcels/${id}`, { method: 'PUT', body });
 }
 export const useSaveParcel = () => useFarmingMutation(saveParcel);
+export interface CatalogueSave {
+  kind: 'soils' | 'plants';
+  id: number | null;
+  code: string;
+  name_de: string;
+  name_en: string;
+}
+/** Adds one of the company's own soils or plants, or renames one (its code stays). */
+export const useSaveCatalogueEntry = () =>
+  useFarmingMutation(({ kind, id, code, ...names }: CatalogueSave) =>
+    id === null
+      ? api<CatalogueEntry>(`/farming/${kind}`, { method: 'POST', body: { code, ...names } })
+      : api<CatalogueEntry>(`/farming/${kind}/${id}`, { method: 'PUT', body: names }),
+  );
+export const useDeleteCatalogueEntry = () =>
+  useFarmingMutation(({ kind, id }: { kind: 'soils' | 'plants'; id: number }) =>
+    api(`/farming/${kind}/${id}`, { method: 'DELETE' }),
+  );
+
 export const useDeleteParcel = () =>
   useFarmingMutation((id: number) => api(`/farming/parcels/${id}`, { method: 'DELETE' }));
 
@@ -107,7 +165,8 @@ export interface TaskSave {
   abandon_reason?: string | null;
   due_at?: string | null;
   assignee_user_id?: number | null;
-  field_id?: number | null;
+  field_ids?: number[];
+  notes?: string | null;
 }
 export const useSaveTask = () =>
   useFarmingMutation(({ id, ...body }: TaskSave) =>

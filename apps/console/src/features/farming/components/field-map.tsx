@@ -13,6 +13,8 @@ export interface MapPolygon {
   id: number | string;
   rings: number[][][];
   color: [number, number, number];
+  /** what the colour stands for (tests read it from window.__IOT_FIELD_POLYGONS__) */
+  moistureClass?: string;
 }
 
 export interface FieldMapProps {
@@ -34,6 +36,7 @@ const PLAIN_STYLE: maplibregl.StyleSpecification = {
 declare global {
   interface Window {
     __IOT_MAPS__?: Record<string, maplibregl.Map>;
+    __IOT_FIELD_POLYGONS__?: Record<string, MapPolygon[]>;
   }
 }
 
@@ -111,7 +114,8 @@ function FieldMap({
 
   useEffect(() => {
     overlayRef.current?.setProps({ layers: layers(polygons, draft, onPolygonClick) });
-  }, [polygons, draft, onPolygonClick]);
+    window.__IOT_FIELD_POLYGONS__ = { ...window.__IOT_FIELD_POLYGONS__, [testId]: polygons };
+  }, [polygons, draft, onPolygonClick, testId]);
 
   return <div ref={containerRef} className="h-full min-h-64 w-full" data-testid={testId} />;
 }

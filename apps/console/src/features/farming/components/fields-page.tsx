@@ -6,8 +6,8 @@ import {
   getSortedRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { PencilIcon, PlusIcon, SproutIcon, Trash2Icon } from 'lucide-react';
-import { useMemo } from 'react';
+import { EyeIcon, PencilIcon, PlusIcon, SproutIcon, Trash2Icon } from 'lucide-react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMapStyleUrl } from '../../../components/map/use-map-style';
 import { useOverlay } from '../../../components/shell/overlay-host';
@@ -16,23 +16,29 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { useCurrentUser } from '../../../lib/auth';
+import { formatDateTime, formatNumber } from '../../../lib/format';
 import { canEdit } from '../../../lib/roles';
-import { type FarmingField, useCatalogue, useDeleteField, useFields } from '../api/farming-api';
+import {
+  type FarmingField,
+  useCatalogue,
+  useDeleteField,
+  useFields,
+  useFieldsCurrent,
+} from '../api/farming-api';
+import { CataloguePanel } from './catalogue-panel';
 import { FieldForm } from './field-form';
 import type { MapPolygon } from './field-map';
+import { type CurrentOfDevice, fieldMoisture, lastReadingAt, MOISTURE_COLORS } from './field-readings';
+import { FieldView } from './field-view';
 import { differsFromParcels, ringsOf } from './geometry';
 import { LazyFieldMap } from './lazy-field-map';
 import { ParcelsPanel } from './parcels-panel';
 
-const PALETTE: Array<[number, number, number]> = [
-  [22, 163, 74],
-  [202, 138, 4],
-  [37, 99, 235],
-  [147, 51, 234],
-  [220, 38, 38],
-];
-
-/** /farming/fields: the fields on a map beside their table, add/edit drawers, and parcel management. */
+/**
+ * /farming/fields: the fields on a map, coloured by their current soil moisture class (pF, spec section
+ * 4; grey without a current pF reading), beside their table with the last reading; view, add and edit
+ * drawers, parcel management and the company's own soils and plants.
+ */
 export function FieldsPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language.startsWith('de') ? 'de' : 'en';
@@ -47,6 +53,13 @@ export function FieldsPage() {
     const e = list?.find((x) => x.code === code);
     return e ? (lang === 'de' ? e.name_de : e.name_en) : (code ?? '–');
   };
+  const data = useMemo(() => fields.data ?? [], [fields.data]);
+  const current = useFieldsCurrent(data.flatMap((f) => f.device_ids));
+  const devicesOf = useCallback(
+    (field: FarmingField): CurrentOfDevice[] =>
+      (current.data?.devices ?? []).filter((d) => field.device_ids.includes(d.device_id)),
+    [current.data],
+  );
   const openForm = (field: FarmingField | null) =>
     overlay.openDrawer({
       header: {
@@ -56,6 +69,12 @@ export function FieldsPage() {
       },
       testId: 'field-drawer',
       render: (close) => <FieldForm field={field} onDone={close} />,
+    });
+  const openView = (field: FarmingField) =>
+    overlay.openDrawer({
+      header: { name: field.name, icon: <SproutIcon />, id: field.id },
+      testId: 'field-view-drawer',
+      render: () => <FieldView field={field} {...(editable ? { onEdit: () => openForm(field) } : {})} />,
     });
   const confirmDelete = async (field: FarmingField) => {
     const ok = await overlay.confirm({
@@ -67,16 +86,25 @@ export function FieldsPage() {
     if (ok) remove.mutate(field.id);
   };
 
-  const data = useMemo(() => fields.data ?? [], [fields.data]);
   const polygons = useMemo<MapPolygon[]>(
     () =>
-      data.flatMap((f, i) =>
-        ringsOf(f.boundary).map((rings, j) => ({
+      data.flatMap((f) => {
+        const cls = fieldMoisture(devicesOf(f))?.cls ?? 'none';
+        return ringsOf(f.boundary).map((rings, j) => ({
           id: `${f.id}-${j}`,
           rings,
-          color: PALETTE[i % PALETTE.length]!,
-        })),
-      ),
+          color: MOISTURE_COLORS[cls],
+          moistureClass: cls,
+        }));
+      }),
+    [data, devicesOf],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: openView only opens the overlay's drawer.
+  const onPolygonClick = useCallback(
+    (id: number | string) => {
+      const field = data.find((f) => String(id).startsWith(`${f.id}-`));
+      if (field) openView(field);
+    },
     [data],
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: nameOf reads only the catalogues listed.
@@ -101,8 +129,41 @@ export function FieldsPage() {
         ),
       },
       { accessorKey: 'count_devices', header: t('farming.devices') },
+      {
+        id: 'last_reading',
+        header: t('farming.last-reading'),
+        accessorFn: (f) => lastReadingAt(devicesOf(f)) ?? '',
+        cell: ({ row }) => {
+          const own = devicesOf(row.original);
+          const moisture = fieldMoisture(own);
+          const at = lastReadingAt(own);
+          const num = (v: number) => formatNumber(v, lang, { maximumFractionDigits: 1 });
+          return (
+            <span data-testid={`field-last-reading-${row.original.id}`}>
+              {moisture && (
+                <span
+                  className="mr-1 inline-block size-2 rounded-full"
+                  style={{ background: `rgb(${MOISTURE_COLORS[moisture.cls ?? 'none'].join(',')})` }}
+                />
+              )}
+              {moisture
+                ? moisture.kind === 'pf'
+                  ? `pF ${num(moisture.reading.value)}`
+                  : `${num(moisture.reading.value)} %`
+                : ''}
+              {moisture && at ? ' · ' : ''}
+              {at ? formatDateTime(at, lang) : '–'}
+              {moisture?.reading.stale && (
+                <span className="ml-1 text-amber-700" title={t('farming.stale')}>
+                  ⚠
+                </span>
+              )}
+            </span>
+          );
+        },
+      },
     ],
-    [t, lang, soils.data, plants.data],
+    [t, lang, soils.data, plants.data, devicesOf],
   );
   const table = useReactTable({
     data,
@@ -127,7 +188,12 @@ export function FieldsPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <Card className="h-96 overflow-hidden p-0">
           {styleUrl !== undefined && fields.isSuccess && (
-            <LazyFieldMap testId="fields-map" styleUrl={styleUrl} polygons={polygons} />
+            <LazyFieldMap
+              testId="fields-map"
+              styleUrl={styleUrl}
+              polygons={polygons}
+              onPolygonClick={onPolygonClick}
+            />
           )}
         </Card>
         <Card className="p-0">
@@ -157,6 +223,15 @@ export function FieldsPage() {
                     </TableCell>
                   ))}
                   <TableCell className="flex justify-end gap-1">
+                    <Button
+                      size="icon"
+                      variant="ghost"
+                      aria-label={t('farming.view-field')}
+                      onClick={() => openView(row.original)}
+                      data-testid={`field-view-${row.original.id}`}
+                    >
+                      <EyeIcon />
+                    </Button>
                     {editable && (
                       <>
                         <Button
@@ -183,7 +258,7 @@ export function FieldsPage() {
               ))}
               {fields.isSuccess && data.length === 0 && (
                 <TableRow>
-                  <TableCell colSpan={7} className="text-center text-muted-foreground">
+                  <TableCell colSpan={8} className="text-center text-muted-foreground">
                     {t('common.no-data')}
                   </TableCell>
                 </TableRow>
@@ -192,7 +267,26 @@ export function FieldsPage() {
           </Table>
         </Card>
       </div>
+      <div className="flex flex-wrap items-center gap-3 text-xs" data-testid="moisture-legend">
+        {(['pf0', 'pf1', 'pf2', 'pf3', 'pf4', 'pf5'] as const).map((cls) => (
+          <span key={cls} className="inline-flex items-center gap-1">
+            <span
+              className="inline-block size-3 rounded-sm"
+              style={{ background: `rgb(${MOISTURE_COLORS[cls].join(',')})` }}
+            />
+            {t(`display.soil.${cls}` as 'farming.stale')}
+          </span>
+        ))}
+        <span className="inline-flex items-center gap-1">
+          <span
+            className="inline-block size-3 rounded-sm"
+            style={{ background: `rgb(${MOISTURE_COLORS.none.join(',')})` }}
+          />
+          {t('farming.no-moisture-class')}
+        </span>
+      </div>
       <ParcelsPanel editable={editable} />
+      <CataloguePanel editable={editable} />
     </div>
   );
 }

@@ -1,29 +1,16 @@
-import type { ManyCurrentValues, Weather } from '@iot/contracts';
+import type { Weather } from '@iot/contracts';
 import { soilMoistureClass } from '@iot/domain';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Card } from '../../../components/ui/card';
 import { api } from '../../../lib/api-client';
 import { formatDateTime, formatNumber } from '../../../lib/format';
-import { type FarmingField, useFields } from '../api/farming-api';
+import { type FarmingField, useFields, useFieldsCurrent } from '../api/farming-api';
+import { latest } from './field-readings';
 import { centreOf } from './geometry';
 
-type Current = ManyCurrentValues['devices'][number];
-
-/** The field's latest value of one data field across its devices, with its staleness (spec 8 h rule). */
-function latest(
-  devices: Current[],
-  key: string,
-): { value: number; at: string | null; stale: boolean } | null {
-  const found = devices
-    .filter((d) => typeof d.data[key] === 'number')
-    .sort((a, b) => String(b.field_times[key] ?? '').localeCompare(String(a.field_times[key] ?? '')))[0];
-  if (!found) return null;
-  return { value: found.data[key] as number, at: found.field_times[key] ?? null, stale: !!found.stale[key] };
-}
-
-function WeatherLine({ field }: { field: FarmingField }) {
+export function WeatherLine({ field }: { field: FarmingField }) {
   const { t, i18n } = useTranslation();
   const centre = centreOf(field);
   const weather = useQuery({
@@ -69,16 +56,7 @@ export function LivePage() {
   const fields = useFields();
   const list = fields.data ?? [];
   const ids = list.flatMap((f) => f.device_ids);
-  const [current] = useQueries({
-    queries: [
-      {
-        queryKey: ['farming', 'live', ids.join(',')],
-        queryFn: () => api<ManyCurrentValues>('/core/devices/current', { query: { ids: ids.join(',') } }),
-        enabled: ids.length > 0,
-        refetchInterval: 60_000,
-      },
-    ],
-  });
+  const current = useFieldsCurrent(ids);
   const num = (v: number, digits = 1) => formatNumber(v, i18n.language, { maximumFractionDigits: digits });
   const staleMark = (s: { stale: boolean } | null) =>
     s?.stale ? (

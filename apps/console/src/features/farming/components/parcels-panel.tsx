@@ -1,6 +1,6 @@
 import { formatArea } from '@iot/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { PlusIcon, Trash2Icon, UploadIcon } from 'lucide-react';
+import { CheckIcon, PencilIcon, PlusIcon, Trash2Icon, UploadIcon, XIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
@@ -11,7 +11,16 @@ import { notifySuccess } from '../../../lib/notify';
 import { saveParcel, useDeleteParcel, useParcels, useSaveParcel } from '../api/farming-api';
 import { compareImport, type ImportRow, parseImport } from './parcel-import';
 
-/** "Parcel Management": the company's parcels, add one, import many with a preview. */
+interface ParcelEdit {
+  id: number;
+  parcel_id: string;
+  registration_number: string;
+  size_m2: string;
+  valid_from: string;
+  valid_to: string;
+}
+
+/** "Parcel Management": the company's parcels, add and edit one, import many with a preview. */
 export function ParcelsPanel({ editable }: { editable: boolean }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language.startsWith('de') ? 'de' : 'en';
@@ -22,6 +31,21 @@ export function ParcelsPanel({ editable }: { editable: boolean }) {
   const [draft, setDraft] = useState({ parcel_id: '', registration_number: '', size_m2: '' });
   const [preview, setPreview] = useState<ImportRow[] | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  const [editing, setEditing] = useState<ParcelEdit | null>(null);
+  const saveEdit = () => {
+    if (!editing) return;
+    save.mutate(
+      {
+        id: editing.id,
+        parcel_id: editing.parcel_id,
+        registration_number: editing.registration_number,
+        size_m2: Number(editing.size_m2.replace(',', '.')),
+        valid_from: editing.valid_from || null,
+        valid_to: editing.valid_to || null,
+      },
+      { onSuccess: () => setEditing(null) },
+    );
+  };
 
   const add = (e: React.FormEvent) => {
     e.preventDefault();
@@ -138,30 +162,116 @@ export function ParcelsPanel({ editable }: { editable: boolean }) {
             <TableHead>{t('farming.registration-number')}</TableHead>
             <TableHead className="text-right">{t('farming.size')}</TableHead>
             <TableHead>{t('farming.field')}</TableHead>
-            <TableHead className="w-12" />
+            <TableHead className="w-24" />
           </TableRow>
         </TableHeader>
         <TableBody>
-          {(parcels.data ?? []).map((p) => (
-            <TableRow key={p.id} data-testid={`parcel-row-${p.id}`}>
-              <TableCell>{p.parcel_id}</TableCell>
-              <TableCell className="font-mono">{p.registration_number}</TableCell>
-              <TableCell className="text-right">{formatArea(p.size_m2, lang)}</TableCell>
-              <TableCell>{p.field?.name ?? '–'}</TableCell>
-              <TableCell>
-                {editable && (
+          {(parcels.data ?? []).map((p) =>
+            editing?.id === p.id ? (
+              <TableRow key={p.id} data-testid={`parcel-row-${p.id}`}>
+                <TableCell>
+                  <Input
+                    value={editing.parcel_id}
+                    onChange={(e) => setEditing({ ...editing, parcel_id: e.target.value })}
+                    aria-label={t('farming.parcel-id')}
+                    data-testid="parcel-edit-id"
+                  />
+                </TableCell>
+                <TableCell>
+                  <Input
+                    value={editing.registration_number}
+                    onChange={(e) => setEditing({ ...editing, registration_number: e.target.value })}
+                    aria-label={t('farming.registration-number')}
+                    data-testid="parcel-edit-flik"
+                  />
+                </TableCell>
+                <TableCell>
+                  <Input
+                    value={editing.size_m2}
+                    inputMode="decimal"
+                    onChange={(e) => setEditing({ ...editing, size_m2: e.target.value })}
+                    aria-label={t('farming.size-m2')}
+                    data-testid="parcel-edit-size"
+                  />
+                </TableCell>
+                <TableCell className="flex gap-1">
+                  <Input
+                    type="date"
+                    value={editing.valid_from}
+                    onChange={(e) => setEditing({ ...editing, valid_from: e.target.value })}
+                    aria-label={t('farming.valid-from')}
+                  />
+                  <Input
+                    type="date"
+                    value={editing.valid_to}
+                    onChange={(e) => setEditing({ ...editing, valid_to: e.target.value })}
+                    aria-label={t('farming.valid-to')}
+                  />
+                </TableCell>
+                <TableCell className="flex gap-1">
                   <Button
                     size="icon"
                     variant="ghost"
-                    aria-label={t('common.delete')}
-                    onClick={() => remove.mutate(p.id)}
+                    aria-label={t('common.save')}
+                    disabled={!editing.parcel_id.trim() || !editing.size_m2.trim()}
+                    onClick={saveEdit}
+                    data-testid="parcel-edit-save"
                   >
-                    <Trash2Icon />
+                    <CheckIcon />
                   </Button>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
+                  <Button
+                    size="icon"
+                    variant="ghost"
+                    aria-label={t('common.cancel')}
+                    onClick={() => setEditing(null)}
+                  >
+                    <XIcon />
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ) : (
+              <TableRow key={p.id} data-testid={`parcel-row-${p.id}`}>
+                <TableCell>{p.parcel_id}</TableCell>
+                <TableCell className="font-mono">{p.registration_number}</TableCell>
+                <TableCell className="text-right" data-testid={`parcel-size-${p.id}`}>
+                  {formatArea(p.size_m2, lang)}
+                </TableCell>
+                <TableCell>{p.field?.name ?? '–'}</TableCell>
+                <TableCell className="flex gap-1">
+                  {editable && (
+                    <>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={t('common.edit')}
+                        onClick={() =>
+                          setEditing({
+                            id: p.id,
+                            parcel_id: p.parcel_id,
+                            registration_number: p.registration_number,
+                            size_m2: String(p.size_m2),
+                            valid_from: p.valid_from ?? '',
+                            valid_to: p.valid_to ?? '',
+                          })
+                        }
+                        data-testid={`parcel-edit-${p.id}`}
+                      >
+                        <PencilIcon />
+                      </Button>
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={t('common.delete')}
+                        onClick={() => remove.mutate(p.id)}
+                      >
+                        <Trash2Icon />
+                      </Button>
+                    </>
+                  )}
+                </TableCell>
+              </TableRow>
+            ),
+          )}
         </TableBody>
       </Table>
     </Card>

@@ -1,16 +1,69 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { UplotChart } from '../../../components/chart/uplot-chart';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { NativeSelect } from '../../../components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import { tasksQueryOptions, useFields } from '../api/farming-api';
+import { deviceDataQueryOptions } from '../../../lib/devices/get-device-data';
+import { formatNumber } from '../../../lib/format';
+import { type FarmingField, tasksQueryOptions, useFieldDevices, useFields } from '../api/farming-api';
+import { alignLines, seasonLines } from './season-readings';
+
+const MOISTURE_KEYS = ['soil_water_pf1', 'soil_humidity'] as const;
+const RAIN_KEYS = ['rain_hourly'] as const;
+const COLOURS = ['--primary', '--destructive', '--foreground', '--muted-foreground'];
+
+/** The season's soil moisture and rain of one field's devices as charts (uPlot). */
+function SeasonCharts({ field, from, to }: { field: FarmingField; from: number; to: number }) {
+  const { t, i18n } = useTranslation();
+  const devices = useFieldDevices();
+  const queries = useQueries({
+    queries: field.device_ids.map((id) =>
+      deviceDataQueryOptions({ id, fields: [...MOISTURE_KEYS, ...RAIN_KEYS], from, to }),
+    ),
+  });
+  const answers = queries.flatMap((q) => (q.data ? [q.data] : []));
+  const nameOf = (id: number) => devices.data?.find((d) => d.id === id)?.name ?? `#${id}`;
+  const charts = [
+    { key: 'moisture', title: t('farming.soil-moisture'), lines: seasonLines(answers, MOISTURE_KEYS) },
+    { key: 'rain', title: t('farming.rain'), lines: seasonLines(answers, RAIN_KEYS) },
+  ];
+  const unit = (key: string) => (key === 'soil_water_pf1' ? 'pF' : key === 'soil_humidity' ? '%' : 'mm');
+  return (
+    <div className="grid gap-4 lg:grid-cols-2" data-testid="progress-charts">
+      {charts.map((chart) => (
+        <Card key={chart.key} className="flex flex-col gap-2 p-4">
+          <h2 className="font-semibold">{chart.title}</h2>
+          {chart.lines.length === 0 ? (
+            <p className="text-sm text-muted-foreground" data-testid={`progress-chart-${chart.key}-empty`}>
+              {t('common.no-data')}
+            </p>
+          ) : (
+            <UplotChart
+              lang={i18n.language}
+              height={220}
+              testId={`progress-chart-${chart.key}`}
+              data={alignLines(chart.lines) as never}
+              series={chart.lines.map((line, i) => ({
+                label: `${nameOf(line.deviceId)} (${unit(line.key)})`,
+                colorVar: COLOURS[i % COLOURS.length]!,
+                format: (v: number) => formatNumber(v, i18n.language, { maximumFractionDigits: 1 }),
+              }))}
+            />
+          )}
+        </Card>
+      ))}
+    </div>
+  );
+}
 
 /**
- * /farming/progress: per field and season (a calendar year), tasks planned against done. The season's
- * readings as charts are not here yet.
+ * /farming/progress: per field and season (a calendar year), tasks planned against done, and the
+ * season's readings of a chosen field (soil moisture, rain) as charts.
  */
 export function ProgressPage() {
   const { t } = useTranslation();
@@ -19,9 +72,13 @@ export function ProgressPage() {
   const to = new Date(Date.UTC(season + 1, 0, 1)).toISOString();
   const tasks = useQuery(tasksQueryOptions('all', from, to));
   const fields = useFields();
+  const [chartFieldId, setChartFieldId] = useState<number | null>(null);
+  const chartField = fields.data?.find((f) => f.id === chartFieldId) ?? fields.data?.[0] ?? null;
+  // The season's end, or now while it runs (rounded to the minute so the charts' query key stays put).
+  const seasonEnd = Math.min(Date.parse(to), Math.floor(Date.now() / 60_000) * 60_000);
   const rows = (fields.data ?? []).map((field) => {
     const own = (tasks.data ?? []).filter(
-      (task) => task.field_id === field.id && task.status !== 'abandoned',
+      (task) => task.field_ids.includes(field.id) && task.status !== 'abandoned',
     );
     const done = own.filter((task) => task.status === 'done').length;
     return { field, planned: own.length, done, late: own.filter((task) => task.late).length };
@@ -70,6 +127,26 @@ export function ProgressPage() {
           </TableBody>
         </Table>
       </Card>
+      {chartField && (
+        <>
+          <div className="flex items-center gap-2 text-sm">
+            <Label htmlFor="progress-chart-field">{t('farming.readings-of')}</Label>
+            <NativeSelect
+              id="progress-chart-field"
+              value={chartField.id}
+              onChange={(e) => setChartFieldId(Number(e.target.value))}
+              data-testid="progress-chart-field"
+            >
+              {(fields.data ?? []).map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+          <SeasonCharts field={chartField} from={Date.parse(from)} to={seasonEnd} />
+        </>
+      )}
     </div>
   );
 }

@@ -2,9 +2,10 @@ import { TASK_TYPES } from '@iot/domain';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, addWeeks, format, isSameDay, startOfWeek } from 'date-fns';
 import { de as deLocale, enGB } from 'date-fns/locale';
-import { ChevronLeftIcon, ChevronRightIcon, PlusIcon } from 'lucide-react';
+import { ChevronLeftIcon, ChevronRightIcon, ClipboardListIcon, PencilIcon, PlusIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -12,12 +13,22 @@ import { Input } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { formatDateTime } from '../../../lib/format';
-import { type FarmingTask, tasksQueryOptions, useFields, useSaveTask } from '../api/farming-api';
+import {
+  type FarmingTask,
+  tasksQueryOptions,
+  useCompanyUsers,
+  useFields,
+  useSaveTask,
+} from '../api/farming-api';
+import { TaskDrawer } from './task-drawer';
 
 const VIEWS = ['mine', 'overdue', 'upcoming', 'done'] as const;
 const STATUSES = ['planned', 'in_progress', 'done', 'abandoned'] as const;
 
-/** /farming/task: the task planner's views (mine, overdue, upcoming, done) and a calendar by week. */
+/**
+ * /farming/task: the task planner's views (mine, overdue, upcoming, done) and a calendar by week; a
+ * task's drawer edits it (assignee, several fields) and shows its history.
+ */
 export function TasksPage() {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
@@ -28,7 +39,20 @@ export function TasksPage() {
   const fields = useFields();
   const save = useSaveTask();
   const [draft, setDraft] = useState({ title: '', type: 'irrigation', due: '', field: '' });
-  const fieldName = (id: number | null) => fields.data?.find((f) => f.id === id)?.name ?? '–';
+  const users = useCompanyUsers();
+  const overlay = useOverlay();
+  const fieldNames = (ids: readonly number[]) =>
+    ids.map((id) => fields.data?.find((f) => f.id === id)?.name ?? `#${id}`).join(', ') || '–';
+  const userName = (id: number | null) => {
+    const u = users.data?.find((x) => x.id === id);
+    return id === null ? '–' : u ? u.name || u.email : `#${id}`;
+  };
+  const openTask = (task: FarmingTask) =>
+    overlay.openDrawer({
+      header: { name: task.title, icon: <ClipboardListIcon />, id: task.id },
+      testId: 'task-drawer',
+      render: (close) => <TaskDrawer taskId={task.id} onDone={close} />,
+    });
 
   const add = (e: React.FormEvent) => {
     e.preventDefault();
@@ -38,7 +62,7 @@ export function TasksPage() {
         title: draft.title,
         type: draft.type,
         due_at: draft.due ? new Date(draft.due).toISOString() : null,
-        field_id: draft.field ? Number(draft.field) : null,
+        field_ids: draft.field ? [Number(draft.field)] : [],
       },
       { onSuccess: () => setDraft({ ...draft, title: '' }) },
     );
@@ -117,9 +141,11 @@ export function TasksPage() {
             <TableRow>
               <TableHead>{t('farming.task-title')}</TableHead>
               <TableHead>{t('farming.task-type')}</TableHead>
-              <TableHead>{t('farming.field')}</TableHead>
+              <TableHead>{t('farming.fields')}</TableHead>
+              <TableHead>{t('farming.assignee')}</TableHead>
               <TableHead>{t('farming.due')}</TableHead>
               <TableHead>{t('farming.status')}</TableHead>
+              <TableHead className="w-12" />
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -130,7 +156,10 @@ export function TasksPage() {
                   {task.late && <span className="ml-2 text-xs text-red-600">{t('farming.late')}</span>}
                 </TableCell>
                 <TableCell>{t(`farming.task-type-${task.type as (typeof TASK_TYPES)[number]}`)}</TableCell>
-                <TableCell>{fieldName(task.field_id)}</TableCell>
+                <TableCell data-testid={`task-fields-${task.id}`}>{fieldNames(task.field_ids)}</TableCell>
+                <TableCell data-testid={`task-assignee-${task.id}`}>
+                  {userName(task.assignee_user_id)}
+                </TableCell>
                 <TableCell>{task.due_at ? formatDateTime(task.due_at, lang) : '–'}</TableCell>
                 <TableCell>
                   <NativeSelect
@@ -145,11 +174,22 @@ export function TasksPage() {
                     ))}
                   </NativeSelect>
                 </TableCell>
+                <TableCell>
+                  <Button
+                    size="icon"
+                    variant="ghost"
+                    aria-label={t('farming.open-task')}
+                    onClick={() => openTask(task)}
+                    data-testid={`task-open-${task.id}`}
+                  >
+                    <PencilIcon />
+                  </Button>
+                </TableCell>
               </TableRow>
             ))}
             {tasks.isSuccess && tasks.data.length === 0 && (
               <TableRow>
-                <TableCell colSpan={5} className="text-center text-muted-foreground">
+                <TableCell colSpan={7} className="text-center text-muted-foreground">
                   {t('common.no-data')}
                 </TableCell>
               </TableRow>

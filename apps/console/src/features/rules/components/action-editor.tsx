@@ -3,11 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Input, Textarea } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
+import { useCurrentUser } from '../../../lib/auth';
+import { hasModule } from '../../../lib/guards';
 import {
   ACTION_CHANNELS,
   actionErrors,
   emptyConfig,
   HTTP_METHODS,
+  TASK_TYPES,
   TEXT_PLACEHOLDERS,
   VOICE_LANGUAGES,
 } from '../rule-form';
@@ -28,6 +31,8 @@ export function ActionEditor({
   onRemove: () => void;
 }) {
   const { t } = useTranslation();
+  const farming = hasModule(useCurrentUser(), 'farming');
+  const channels = ACTION_CHANNELS.filter((ch) => ch !== 'farming_task' || farming || action.channel === ch);
   const errors = actionErrors(action);
   const c = action.config;
   const id = `rule-action-${index}`;
@@ -57,7 +62,7 @@ export function ActionEditor({
             onChange={(e) => onChange({ channel: e.target.value, config: emptyConfig(e.target.value) })}
             data-testid={`${id}-channel`}
           >
-            {ACTION_CHANNELS.map((ch) => (
+            {channels.map((ch) => (
               <option key={ch} value={ch}>
                 {t(`rules.channels.${ch}`)}
               </option>
@@ -136,6 +141,28 @@ export function ActionEditor({
           </ConfigField>
           {text('url', t('rules.http.url'))}
           {text('body', t('rules.http.body'), true)}
+          {placeholders}
+        </>
+      )}
+      {action.channel === 'farming_task' && (
+        <>
+          {text('title', t('rules.task.title'))}
+          <ConfigField label={t('rules.task.type')} testId={`${id}-task_type`}>
+            <NativeSelect
+              value={str('task_type') || 'custom'}
+              onChange={(e) => set('task_type', e.target.value)}
+              data-testid={`${id}-task_type`}
+            >
+              {TASK_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {t(`farming.task-type-${type}`)}
+                </option>
+              ))}
+            </NativeSelect>
+          </ConfigField>
+          {text('due_in_hours', t('rules.task.due-in-hours'))}
+          {text('notes', t('rules.task.notes'), true)}
+          <p className="text-xs text-muted-foreground">{t('rules.task.hint')}</p>
           {placeholders}
         </>
       )}

@@ -227,6 +227,32 @@ forEachDb((suite) => {
       expect(
         soils.filter((s: { builtin: boolean }) => !s.builtin).map((s: { code: string }) => s.code),
       ).toEqual(['Lö']);
+      // Its names can be edited (the code stays: fields refer to the row); built-in entries cannot.
+      const renamed = await main.put(`/api/v1/farming/soils/${own.body.payload.id}`, {
+        name_de: 'Lösslehm',
+        name_en: 'Loess loam',
+      });
+      expect(renamed.body.payload).toEqual({
+        id: own.body.payload.id,
+        code: 'Lö',
+        name_de: 'Lösslehm',
+        name_en: 'Loess loam',
+        builtin: false,
+      });
+      await main.post('/api/v1/farming/fields', { name: 'Schluff', soil: 'uL' });
+      const copiedBuiltin = await suite.db.query<{ id: number }>(
+        `SELECT s.id::int AS id FROM soils s JOIN farming_fields f ON f.soil_id = s.id WHERE f.name = 'Schluff'`,
+      );
+      const builtin = await main.put(`/api/v1/farming/soils/${copiedBuiltin.rows[0]!.id}`, {
+        name_de: 'x',
+        name_en: 'x',
+      });
+      expect([builtin.status, builtin.body.code]).toEqual([404, 20021]);
+      const foreign = await atMain.put(`/api/v1/farming/soils/${own.body.payload.id}`, {
+        name_de: 'x',
+        name_en: 'x',
+      });
+      expect([foreign.status, foreign.body.code]).toEqual([404, 20021]);
       // Another company does not see it.
       expect(
         (await atMain.get('/api/v1/farming/soils')).body.payload.some(

@@ -19,6 +19,7 @@ import {
   IdParams,
   ParcelPayload,
   responses,
+  UpdateCatalogueEntryBody,
   UpdateFieldBody,
   UpdateParcelBody,
 } from '@iot/contracts';
@@ -28,6 +29,7 @@ import {
   addCatalogueEntry,
   listFarmingCatalogue,
   removeCatalogueEntry,
+  renameCatalogueEntry,
 } from '../../../../services/manage-farming-catalogues';
 import {
   assignFieldDevices,
@@ -259,6 +261,22 @@ const farmingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
       async (request) => ({ payload: await addCatalogueEntry(db, authOf(request), kind, request.body) }),
+    );
+    app.put(
+      `/${kind}/:id`,
+      {
+        schema: {
+          tags,
+          operationId: kind === 'soils' ? 'updateSoil' : 'updatePlant',
+          summary: `Rename one of the company's own ${kind} (${notFound}, 20009)`,
+          params: IdParams,
+          body: UpdateCatalogueEntryBody,
+          response: responses(CatalogueEntryPayload, [27, 20009, notFound, invalid, 422, 77]),
+        },
+      },
+      async (request) => ({
+        payload: await renameCatalogueEntry(db, authOf(request), kind, request.params.id, request.body),
+      }),
     );
     app.delete(
       `/${kind}/:id`,

@@ -1,5 +1,7 @@
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
+import { createDevice } from '../../../../test/device-fixtures';
+import { createTeam } from '../../../../test/fixtures';
 import { useRouteApp } from '../../../../test/route-suite';
 import { createFarmingTeam } from './farming-test-setup';
 
@@ -20,7 +22,7 @@ forEachDb((suite) => {
         title: ' Beregnen ',
         type: 'irrigation',
         due_at: soon,
-        field_id: field.id,
+        field_ids: [field.id],
         assignee_user_id: team.plain.id,
       });
       expect(irrigate.status).toBe(200);
@@ -28,7 +30,7 @@ forEachDb((suite) => {
         title: 'Beregnen',
         status: 'planned',
         late: false,
-        field_id: field.id,
+        field_ids: [field.id],
       });
       const late = (
         await main.post('/api/v1/farming/tasks', { title: 'Bodenprobe', type: 'soil_sampling', due_at: past })
@@ -94,7 +96,7 @@ forEachDb((suite) => {
       const field = await main.post('/api/v1/farming/tasks', {
         title: 'X',
         type: 'harvest',
-        field_id: foreignField.id,
+        field_ids: [foreignField.id],
       });
       expect([field.status, field.body.code]).toEqual([422, 20064]);
       const type = await main.post('/api/v1/farming/tasks', { title: 'X', type: 'dancing' });
@@ -105,6 +107,97 @@ forEachDb((suite) => {
       const write = await otherMain.put(`/api/v1/farming/tasks/${own.id}`, { title: 'Taken' });
       expect([write.status, write.body.code]).toEqual([404, 20061]);
       expect((await otherMain.get('/api/v1/farming/tasks')).body.payload).toEqual([]);
+    });
+
+    it('puts a task on several fields, lists it under each and records a change of fields', async () => {
+      const team = await createFarmingTeam(suite.db);
+      const main = await signIn(team.main.email);
+      const fieldId = async (name: string): Promise<number> =>
+        (await main.post('/api/v1/farming/fields', { name })).body.payload.id;
+      const east = await fieldId('Acker Ost');
+      const vineyard = await fieldId('Weinberg');
+      const orchard = await fieldId('Obstwiese');
+      const created = await main.post('/api/v1/farming/tasks', {
+        title: 'Bodenprobe',
+        type: 'soil_sampling',
+        field_ids: [vineyard, east, east],
+      });
+      expect(created.status).toBe(200);
+      const task = created.body.payload;
+      expect(task.field_ids).toEqual([east, vineyard].sort((a, b) => a - b));
+      const onField = async (fieldId: number) =>
+        (await main.get(`/api/v1/farming/tasks?field_id=${fieldId}`)).body.payload.map(
+          (t: { id: number }) => t.id,
+        );
+      expect(await onField(east)).toEqual([task.id]);
+      expect(await onField(vineyard)).toEqual([task.id]);
+      expect(await onField(orchard)).toEqual([]);
+
+      const moved = await main.put(`/api/v1/farming/tasks/${task.id}`, { field_ids: [orchard, east] });
+      expect(moved.body.payload.field_ids).toEqual([east, orchard].sort((a, b) => a - b));
+      expect(moved.body.payload.history.at(-1)).toMatchObject({
+        kind: 'edited',
+        changes: { field_ids: { from: task.field_ids, to: moved.body.payload.field_ids } },
+      });
+      expect(await onField(vineyard)).toEqual([]);
+
+      // Deleting a field takes it off the task; the task stays.
+      await main.delete(`/api/v1/farming/fields/${orchard}`);
+      expect((await main.get(`/api/v1/farming/tasks/${task.id}`)).body.payload.field_ids).toEqual([east]);
+    });
+  });
+
+  describe('rule action farming_task (PUT /core/devices/{id})', () => {
+    const ruleWith = (config: Record<string, unknown>) => ({
+      name: 'Zu trocken',
+      trigger: 'data',
+      data_field: 'soil_humidity',
+      operator: 'lte',
+      value: 20,
+      actions: [{ channel: 'farming_task', config }],
+    });
+
+    it('stores the task action and shows its config; checks its fields, assignee and type', async () => {
+      const team = await createFarmingTeam(suite.db);
+      const other = await createFarmingTeam(suite.db);
+      const main = await signIn(team.main.email);
+      const device = await createDevice(suite.db, team.company.id, { device_type: 'nbiot_soil_sensor' });
+      const field = (await main.post('/api/v1/farming/fields', { name: 'Acker Ost' })).body.payload.id;
+      const foreign = (await (await signIn(other.main.email)).post('/api/v1/farming/fields', { name: 'F' }))
+        .body.payload.id;
+      const config = {
+        title: 'Beregnen {device}',
+        notes: 'Wert {value}',
+        task_type: 'irrigation',
+        field_ids: [field],
+        due_in_hours: 24,
+        assignee_user_id: team.plain.id,
+      };
+      const put = await main.put(`/api/v1/core/devices/${device.id}`, { rules: [ruleWith(config)] });
+      expect(put.status).toBe(200);
+      expect(put.body.payload.rules[0].actions).toEqual([
+        { id: expect.any(Number), channel: 'farming_task', config },
+      ]);
+
+      const bad = async (c: Record<string, unknown>) => {
+        const res = await main.put(`/api/v1/core/devices/${device.id}`, { rules: [ruleWith(c)] });
+        return [res.status, res.body.code];
+      };
+      expect(await bad({ ...config, field_ids: [field, foreign] })).toEqual([422, 20064]);
+      expect(await bad({ ...config, assignee_user_id: other.main.id })).toEqual([422, 20063]);
+      expect(await bad({ ...config, task_type: 'dancing' })).toEqual([422, 422]);
+      expect(await bad({ ...config, title: '' })).toEqual([422, 422]);
+      expect(await bad({ ...config, due_in_hours: -1 })).toEqual([422, 422]);
+    });
+
+    it('is refused to a company without the farming licence (27)', async () => {
+      const team = await createTeam(suite.db);
+      const main = await signIn(team.main.email);
+      const device = await createDevice(suite.db, team.company.id, { device_type: 'nbiot_soil_sensor' });
+      const res = await main.put(`/api/v1/core/devices/${device.id}`, {
+        rules: [ruleWith({ title: 'X', task_type: 'irrigation' })],
+      });
+      expect([res.status, res.body.code]).toEqual([403, 27]);
     });
   });
 });

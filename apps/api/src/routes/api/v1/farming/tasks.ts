@@ -39,7 +39,7 @@ function presentTask(t: TaskRecord, withHistory: boolean): FarmingTask {
     due_at: due,
     completed_at: t.completed_at ? new Date(t.completed_at).toISOString() : null,
     assignee_user_id: t.assignee_user_id,
-    field_id: t.field_id,
+    field_ids: t.field_ids,
     source_rule_id: t.source_rule_id,
     late: isTaskLate({ status: t.status, due_at: due }, new Date()),
     created_at: new Date(t.created_at).toISOString(),
@@ -89,7 +89,7 @@ const farmingTaskRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         operationId: 'createFarmingTask',
-        summary: 'Add a task (20062 invalid, 20063 assignee, 20064 field)',
+        summary: 'Add a task (20062 invalid, 20063 assignee, 20064 a field not the company’s)',
         body: CreateTaskBody,
         response: responses(TaskPayload, [27, 20062, 20063, 20064, 422, 77]),
       },
