@@ -1,29 +1,13 @@
 import { forEachDb } from '@iot/db/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../../../test/app';
-import { TestClient } from '../../../../../test/client';
+import { describe, expect, it } from 'vitest';
 import { createDevice, createGroup } from '../../../../../test/device-fixtures';
-import { createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { createTeam } from '../../../../../test/fixtures';
+import { useRouteApp } from '../../../../../test/route-suite';
 
 const CSV = { headers: { 'content-type': 'text/csv' } };
 
 forEachDb((suite) => {
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    app = buildTestApp(suite.db);
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  async function signIn(email: string) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+  const { signIn } = useRouteApp(suite);
 
   async function devices(companyId: number) {
     const { rows } = await suite.db.query<{ name: string; dev_eui: string | null; group_id: number | null }>(
