@@ -470,12 +470,12 @@ export {
   updateUser,
 } from './repositories/users';
 export {
-  currentValuesOf,
   findVirtualDevicesOfInputs,
   insertVirtualDevice,
   upsertVirtualCurrent,
   type VirtualDeviceInput,
   type VirtualDeviceRecord,
+  type VirtualDevicesOfInputs,
   type VirtualFieldDefinition,
 } from './repositories/virtual-devices';
 export {
