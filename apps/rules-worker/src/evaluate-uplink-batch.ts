@@ -10,6 +10,7 @@ import {
   lockDeviceSensorChecks,
   lockDeviceVirtualFields,
   lockRulesWorkerBatch,
+  mergeVirtualFieldCurrent,
   type Queryable,
   type RulesWorkerDevice,
   type RulesWorkerRule,
@@ -211,6 +212,11 @@ async function writeBatch(
       () => saveSensorCheckStates(tx, writes.checkStates),
       () =>
         upsertDerivedData(
+          tx,
+          writes.derivedRows.map((d) => d.row),
+        ),
+      () =>
+        mergeVirtualFieldCurrent(
           tx,
           writes.derivedRows.map((d) => d.row),
         ),

@@ -191,5 +191,35 @@ forEachDb((suite) => {
       expect(without.statements.filter((sql) => sql.includes('virtual_device_inputs'))).toHaveLength(1);
       expect(await dataOf(suite.db, double)).toEqual([{ temperature: 12 }, { temperature: 6 }]);
     });
+
+    it('makes a stored virtual data field a latest value of its device, the newer time winning', async () => {
+      const h = await harness(suite.db);
+      const device = await createDevice(suite.db, 'Cold room');
+      const { rows } = await suite.db.query<{ uuid: string }>(
+        `INSERT INTO virtual_data_fields (company_id, device_id, name, unit, formula, store)
+         VALUES ($1, $2, 'Fahrenheit', '°F', 'temperature * 1.8 + 32', true) RETURNING uuid::text AS uuid`,
+        [device.companyId, device.deviceId],
+      );
+      const key = `virtual.${rows[0]!.uuid}.Fahrenheit`;
+      // The storage writer's row (it runs beside the rules worker, not in this harness).
+      await suite.db.query(
+        `INSERT INTO device_current (device_id, company_id, data, updated_at) VALUES ($1, $2, '{"temperature": 20}', now())`,
+        [device.deviceId, device.companyId],
+      );
+      const t0 = Date.now() - 10 * minute;
+      await h.publish(device, [{ data: { temperature: 10 }, at: t0 }]);
+      await h.settle();
+      await h.publish(device, [
+        { data: { temperature: 20 }, at: t0 + 2 * minute },
+        { data: { temperature: 0 }, at: t0 + minute },
+      ]);
+      await h.settle();
+      const current = await suite.db.query<{
+        data: Record<string, unknown>;
+        field_times: Record<string, string>;
+      }>('SELECT data, field_times FROM device_current WHERE device_id = $1', [device.deviceId]);
+      expect(current.rows[0]?.data).toMatchObject({ temperature: 20, [key]: 68 });
+      expect(Date.parse(current.rows[0]!.field_times[key]!)).toBe(t0 + 2 * minute);
+    });
   });
 });

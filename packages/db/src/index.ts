@@ -472,6 +472,7 @@ export {
 export {
   findVirtualDevicesOfInputs,
   insertVirtualDevice,
+  mergeVirtualFieldCurrent,
   upsertVirtualCurrent,
   type VirtualDeviceInput,
   type VirtualDeviceRecord,

@@ -3,6 +3,7 @@
  * the same company. The API creates them; the rules worker computes them when an input reports.
  */
 import type { Queryable } from '../db';
+import { jsonParam } from './json-param';
 
 export interface VirtualFieldDefinition {
   /** The data field the virtual device reports, e.g. soil_humidity_mean. */
@@ -127,4 +128,60 @@ export async function upsertVirtualCurrent(
       [row.deviceId, row.companyId, JSON.stringify(row.data), JSON.stringify(times), row.at],
     );
   }
+}
+
+/**
+ * Stored virtual data fields (`virtual.<uuid>.<name>`, virtual_data_fields with store) become latest
+ * values of their device too, so the device list, the dashboards' pickers and the data drawer show them
+ * like any field (issue 23). Per field the newer time wins, as in the storage writer's merge; a device
+ * without a device_current row yet (its first uplink still in the storage writer) gets them with its
+ * next point. Rows are locked in device id order. One statement; none without virtual values.
+ */
+export async function mergeVirtualFieldCurrent(
+  q: Queryable,
+  rows: readonly {
+    device_id: number;
+    company_id: number;
+    created_at: string;
+    data: Record<string, unknown>;
+  }[],
+): Promise<void> {
+  const latest = new Map<
+    number,
+    { company_id: number; data: Record<string, unknown>; times: Record<string, string> }
+  >();
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row.data)) {
+      if (!key.startsWith('virtual.')) continue;
+      const entry = latest.get(row.device_id) ?? { company_id: row.company_id, data: {}, times: {} };
+      latest.set(row.device_id, entry);
+      const before = entry.times[key];
+      if (before !== undefined && Date.parse(before) > Date.parse(row.created_at)) continue;
+      entry.data[key] = value;
+      entry.times[key] = row.created_at;
+    }
+  }
+  if (latest.size === 0) return;
+  const param = [...latest]
+    .sort(([a], [b]) => a - b)
+    .map(([device_id, e]) => ({ device_id, company_id: e.company_id, data: e.data, field_times: e.times }));
+  await q.query(
+    `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb)
+                  AS r(device_id bigint, company_id bigint, data jsonb, field_times jsonb)),
+          locked AS (SELECT c.device_id FROM device_current c JOIN r USING (device_id)
+                      WHERE c.company_id = r.company_id ORDER BY c.device_id FOR UPDATE OF c)
+     UPDATE device_current c SET
+       data = c.data || COALESCE((
+         SELECT jsonb_object_agg(f.key, r.data -> f.key) FROM jsonb_each_text(r.field_times) AS f(key, at)
+          WHERE c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz
+       ), '{}'::jsonb),
+       field_times = c.field_times || COALESCE((
+         SELECT jsonb_object_agg(f.key, f.at) FROM jsonb_each_text(r.field_times) AS f(key, at)
+          WHERE c.field_times ->> f.key IS NULL OR (c.field_times ->> f.key)::timestamptz <= f.at::timestamptz
+       ), '{}'::jsonb)
+      FROM r
+     WHERE c.device_id = r.device_id AND c.company_id = r.company_id
+       AND c.device_id IN (SELECT device_id FROM locked)`,
+    [jsonParam(param)],
+  );
 }
