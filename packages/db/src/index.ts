@@ -470,6 +470,7 @@ export {
   updateUser,
 } from './repositories/users';
 export {
+  findVirtualDeviceDefinition,
   findVirtualDevicesOfInputs,
   insertVirtualDevice,
   mergeVirtualFieldCurrent,

@@ -27,6 +27,8 @@ export const codecsEn = {
   'devices.edit.manage-codecs': 'Manage codecs',
   'devices.export-csv': 'Export CSV',
   'devices.virtual.add': 'Add virtual device',
+  'devices.virtual.inputs': 'Virtual device: formulas and inputs',
+  'devices.virtual.input-devices': 'Input devices',
   'devices.virtual.syntax':
     'Each field is a formula over other devices’ fields, written d<device id>.<field>, e.g. {{example}}. It is computed whenever one of its devices reports.',
   'devices.virtual.key': 'Field',

@@ -185,3 +185,25 @@ export async function mergeVirtualFieldCurrent(
     [jsonParam(param)],
   );
 }
+
+/** A virtual device's formulas and its inputs with their names (the info drawer); null for other devices. */
+export async function findVirtualDeviceDefinition(
+  q: Queryable,
+  companyId: number,
+  deviceId: number,
+): Promise<{ fields: VirtualFieldDefinition[]; inputs: { id: number; name: string }[] } | null> {
+  const { rows } = await q.query<{
+    fields: VirtualFieldDefinition[] | null;
+    inputs: { id: number; name: string }[];
+  }>(
+    `SELECT d.virtual_fields AS fields,
+            COALESCE((SELECT jsonb_agg(jsonb_build_object('id', i.id, 'name', i.name) ORDER BY i.name, i.id)
+                        FROM virtual_device_inputs a
+                        JOIN devices i ON i.id = a.input_device_id AND i.company_id = a.company_id
+                       WHERE a.virtual_device_id = d.id AND a.company_id = d.company_id), '[]') AS inputs
+       FROM devices d WHERE d.company_id = $1 AND d.id = $2`,
+    [companyId, deviceId],
+  );
+  const row = rows[0];
+  return row?.fields ? { fields: row.fields, inputs: row.inputs } : null;
+}
