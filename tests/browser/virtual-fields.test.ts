@@ -17,13 +17,13 @@ beforeAll(async () => {
   // No simulated fleet: the cold room reports only this test's uplink.
   platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
   browser = await launchBrowser();
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await platform?.stop();
 });
 
-describe('virtual data fields', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
+describe('virtual data fields', { timeout: 3 * BROWSER_TEST_TIMEOUT_MS }, () => {
   it('shows a stored virtual field by its name in the info and data drawers and the rule picker', async () => {
     const { coldRoom } = await findColdRoom(platform.db);
     const { rows } = await platform.db.query<{ uuid: string }>(
