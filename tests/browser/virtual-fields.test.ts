@@ -1,7 +1,7 @@
 /**
  * Virtual data fields in the console (issue 23): a stored virtual field on the demo cold room, computed by
  * the rules worker from a real uplink through the ingest front door, appears in the device drawer's latest
- * values, as a chart and a table column of the data drawer, and in a rule's field picker, each time under
+ * values and as a chart and a table column of the data drawer, each time under
  * its given name, not its key `virtual.<uuid>.<name>`.
  */
 import type { Browser } from 'playwright-core';

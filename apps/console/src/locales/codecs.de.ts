@@ -50,6 +50,7 @@ export const codecsDe: Record<keyof typeof codecsEn, string> = {
   'devices.import.status-invalid': 'ungültig',
   'devices.import.commit': 'Importieren',
   'devices.import.done': 'Importiert: {{new}} neu, {{updated}} aktualisiert.',
+  'devices.import.progress': '{{written}} von {{total}} Zeilen geschrieben …',
   'devices.import.reason.name_required': 'Name fehlt',
   'devices.import.reason.name_too_long': 'Name zu lang',
   'devices.import.reason.identifier_required': 'Seriennummer oder DevEUI fehlt',

@@ -48,6 +48,7 @@ export const codecsEn = {
   'devices.import.status-invalid': 'invalid',
   'devices.import.commit': 'Import',
   'devices.import.done': 'Imported: {{new}} new, {{updated}} updated.',
+  'devices.import.progress': '{{written}} of {{total}} rows written…',
   'devices.import.reason.name_required': 'name missing',
   'devices.import.reason.name_too_long': 'name too long',
   'devices.import.reason.identifier_required': 'serial number or DevEUI missing',

@@ -68,7 +68,7 @@ const values = (d: ImportedDevice) => [
 
 /** Inserts new devices and updates existing ones of the company, row by row; ids in input order. */
 /** How often a long import reports its progress (rows). */
-export const IMPORT_PROGRESS_EVERY = 500;
+const IMPORT_PROGRESS_EVERY = 500;
 
 export async function writeImportedDevices(
   q: Queryable,
