@@ -95,6 +95,7 @@ forEachDb((suite) => {
         ruleVersions: [],
         fields: [],
         checks: [],
+        virtual: { devices: [], latest: new Map() },
       });
     });
 

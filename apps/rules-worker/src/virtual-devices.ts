@@ -4,14 +4,10 @@
  * over them. The point is evaluated like an uplink of the virtual device (its rules fire, its own
  * virtual fields compute), and stored like one: a device_data row and its latest values. It carries the
  * log position of the uplink that caused it, so a redelivered batch skips it as it skips its source.
+ * The virtual devices and their inputs' latest values come with the batch's inputs (readInputs in
+ * evaluate-uplink-batch.ts), so a batch makes no query of its own for them.
  */
-import {
-  currentValuesOf,
-  type DerivedDataRow,
-  findVirtualDevicesOfInputs,
-  type Queryable,
-  type VirtualDeviceRecord,
-} from '@iot/db';
+import type { DerivedDataRow, VirtualDeviceRecord, VirtualDevicesOfInputs } from '@iot/db';
 import { compileFormula } from '@iot/rules-engine';
 import type { PositionedUplink } from './uplink-record.js';
 
@@ -55,28 +51,16 @@ export function computeVirtualFields(
   return data;
 }
 
-/** The points the batch's uplinks cause on virtual devices that read them (none: one indexed lookup). */
-export async function computeVirtualPoints(
-  tx: Queryable,
+/** The points the batch's uplinks cause on the virtual devices that read them. */
+export function computeVirtualPoints(
+  virtual: VirtualDevicesOfInputs,
   uplinks: readonly PositionedUplink[],
-): Promise<VirtualPoints> {
+): VirtualPoints {
   const out: VirtualPoints = { uplinks: [], rows: [], current: [] };
-  const refs = new Map<string, { deviceId: number; companyId: number }>();
-  for (const { uplink } of uplinks)
-    refs.set(`${uplink.deviceId}:${uplink.companyId}`, {
-      deviceId: uplink.deviceId,
-      companyId: uplink.companyId,
-    });
-  const devices = await findVirtualDevicesOfInputs(tx, [...refs.values()]);
+  const { devices } = virtual;
   if (devices.length === 0) return out;
-
   const latest = new Map<number, Record<string, unknown>>();
-  for (const companyId of new Set(devices.map((d) => d.companyId))) {
-    const inputs = [
-      ...new Set(devices.filter((d) => d.companyId === companyId).flatMap((d) => d.inputDeviceIds)),
-    ];
-    for (const [id, data] of await currentValuesOf(tx, companyId, inputs)) latest.set(id, { ...data });
-  }
+  for (const [id, data] of virtual.latest) latest.set(id, { ...data });
   for (const positioned of uplinks) {
     const { uplink } = positioned;
     latest.set(uplink.deviceId, { ...latest.get(uplink.deviceId), ...uplink.data });

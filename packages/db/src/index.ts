@@ -480,12 +480,14 @@ export {
   updateUser,
 } from './repositories/users';
 export {
-  currentValuesOf,
+  findVirtualDeviceDefinition,
   findVirtualDevicesOfInputs,
   insertVirtualDevice,
+  mergeVirtualFieldCurrent,
   upsertVirtualCurrent,
   type VirtualDeviceInput,
   type VirtualDeviceRecord,
+  type VirtualDevicesOfInputs,
   type VirtualFieldDefinition,
 } from './repositories/virtual-devices';
 export {

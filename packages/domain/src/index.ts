@@ -25,6 +25,8 @@ export * from './farming/assign-parcels-to-field';
 export * from './farming/catalogues';
 export * from './fields/bounds';
 export * from './fields/catalogue';
+export * from './fields/labels';
+export * from './fields/nest-fields';
 export * from './fields/virtual-field-name';
 export type { DomainMessages } from './i18n/en';
 export * from './i18n/language';

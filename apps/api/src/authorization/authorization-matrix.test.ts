@@ -63,6 +63,7 @@ describe.each(DB_KINDS)('authorization matrix on %s', (kind) => {
       row.method,
       row.path(world),
       row.body?.(world) ?? (row.method === 'GET' || row.method === 'DELETE' ? undefined : {}),
+      row.contentType ? { headers: { 'content-type': row.contentType } } : {},
     );
     const got = res.status === 200 ? 200 : [res.status, res.body?.code];
     expect(got).toEqual(expected);

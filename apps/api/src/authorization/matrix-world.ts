@@ -58,6 +58,8 @@ export interface Row {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: (w: World) => string;
   body?: (w: World) => unknown;
+  /** The body's content type when it is not JSON (the CSV import's text/csv). */
+  contentType?: string;
   /** Expected answer per actor, in the order of ACTORS. */
   expect: [Expected, Expected, Expected, Expected, Expected, Expected];
 }

@@ -6,7 +6,13 @@
  * the console's command dialog can say so before anything is sent.
  */
 import type { Db } from '@iot/db';
-import { countActiveIntegrationTokens, type DeviceRecord, findDevice, withTenant } from '@iot/db';
+import {
+  countActiveIntegrationTokens,
+  type DeviceRecord,
+  findDevice,
+  findVirtualDeviceDefinition,
+  withTenant,
+} from '@iot/db';
 import { findDownlinkRoute } from '@iot/delivery';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';
@@ -16,6 +22,8 @@ export interface DeviceDetails {
   device: DeviceRecord;
   /** Only for managers. */
   restricted: { activeIntegrationTokens: number; downlinkVia: 'mqtt' | 'tts' | 'chirpstack' | null } | null;
+  /** A virtual device's formulas and inputs (issue 23), shown in the info drawer. */
+  virtual: Awaited<ReturnType<typeof findVirtualDeviceDefinition>>;
 }
 
 export async function getDevice(db: Db, auth: AuthContext, id: number): Promise<DeviceDetails> {
@@ -28,6 +36,7 @@ export async function getDevice(db: Db, auth: AuthContext, id: number): Promise<
           downlinkVia: (await findDownlinkRoute(tx, device))?.via ?? null,
         }
       : null;
-    return { device, restricted };
+    const virtual = await findVirtualDeviceDefinition(tx, auth.companyId, id);
+    return { device, restricted, virtual };
   });
 }

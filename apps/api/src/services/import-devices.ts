@@ -151,6 +151,8 @@ export async function importDevices(
   auth: AuthContext,
   csv: string,
   dryRun: boolean,
+  /** Rows written so far of `total` (a long import, while its transaction runs; nothing is committed yet). */
+  onProgress?: (progress: { written: number; total: number }) => void,
 ): Promise<ImportAnswer> {
   if (!isManager(auth)) throw apiError('NO_PERMISSION_TO_EDIT_DEVICES');
   const cells = readCsv(csv);
@@ -204,7 +206,12 @@ export async function importDevices(
       if (dryRun) return answer;
       if (answer.counts.invalid > 0)
         throw apiError('DEVICE_IMPORT_FAILED', { reason: 'invalid_rows', ...answer });
-      const ids = await writeImportedDevices(tx, auth.companyId, plan);
+      const ids = await writeImportedDevices(
+        tx,
+        auth.companyId,
+        plan,
+        onProgress && ((written) => onProgress({ written, total: plan.length })),
+      );
       plan.forEach((p, i) => {
         p.row.device_id = ids[i] ?? null;
       });

@@ -29,6 +29,8 @@ export const codecsDe: Record<keyof typeof codecsEn, string> = {
   'devices.edit.manage-codecs': 'Codecs verwalten',
   'devices.export-csv': 'CSV exportieren',
   'devices.virtual.add': 'Virtuelles Gerät hinzufügen',
+  'devices.virtual.inputs': 'Virtuelles Gerät: Formeln und Eingänge',
+  'devices.virtual.input-devices': 'Eingangsgeräte',
   'devices.virtual.syntax':
     'Jedes Feld ist eine Formel über Felder anderer Geräte, geschrieben d<Geräte-ID>.<Feld>, z. B. {{example}}. Es wird berechnet, sobald eines seiner Geräte sendet.',
   'devices.virtual.key': 'Feld',
@@ -48,6 +50,7 @@ export const codecsDe: Record<keyof typeof codecsEn, string> = {
   'devices.import.status-invalid': 'ungültig',
   'devices.import.commit': 'Importieren',
   'devices.import.done': 'Importiert: {{new}} neu, {{updated}} aktualisiert.',
+  'devices.import.progress': '{{written}} von {{total}} Zeilen geschrieben …',
   'devices.import.reason.name_required': 'Name fehlt',
   'devices.import.reason.name_too_long': 'Name zu lang',
   'devices.import.reason.identifier_required': 'Seriennummer oder DevEUI fehlt',

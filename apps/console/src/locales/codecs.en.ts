@@ -27,6 +27,8 @@ export const codecsEn = {
   'devices.edit.manage-codecs': 'Manage codecs',
   'devices.export-csv': 'Export CSV',
   'devices.virtual.add': 'Add virtual device',
+  'devices.virtual.inputs': 'Virtual device: formulas and inputs',
+  'devices.virtual.input-devices': 'Input devices',
   'devices.virtual.syntax':
     'Each field is a formula over other devices’ fields, written d<device id>.<field>, e.g. {{example}}. It is computed whenever one of its devices reports.',
   'devices.virtual.key': 'Field',
@@ -46,6 +48,7 @@ export const codecsEn = {
   'devices.import.status-invalid': 'invalid',
   'devices.import.commit': 'Import',
   'devices.import.done': 'Imported: {{new}} new, {{updated}} updated.',
+  'devices.import.progress': '{{written}} of {{total}} rows written…',
   'devices.import.reason.name_required': 'name missing',
   'devices.import.reason.name_too_long': 'name too long',
   'devices.import.reason.identifier_required': 'serial number or DevEUI missing',

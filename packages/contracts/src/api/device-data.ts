@@ -5,7 +5,15 @@ const Timestamp = Type.Union([Type.String({ maxLength: 40 }), Type.Number()], {
   description: 'ISO 8601 or epoch milliseconds',
 });
 
+const Shape = Type.Optional(
+  Type.Union([Type.Literal('nested'), Type.Literal('flat')], {
+    description:
+      'nested (default): data as the codec shaped it (stored `alarm.level` comes back as {alarm: {level}}); flat: the stored field names',
+  }),
+);
+
 export const SeriesQuery = Type.Object({
+  shape: Shape,
   data_fields: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated; absent: all' })),
   tsstart: Type.Optional(Timestamp),
   tsend: Type.Optional(Timestamp),
@@ -27,8 +35,12 @@ export const DataPointSchema = Type.Object({
   ),
   metalabel: Nullable(Type.String()),
   count: Type.Optional(Type.Integer({ description: 'downsampled: rows in the bucket' })),
-  min: Type.Optional(Type.Record(Type.String(), Nullable(Type.Number()))),
-  max: Type.Optional(Type.Record(Type.String(), Nullable(Type.Number()))),
+  min: Type.Optional(
+    Type.Record(Type.String(), Nullable(Type.Number()), { description: 'by stored field name' }),
+  ),
+  max: Type.Optional(
+    Type.Record(Type.String(), Nullable(Type.Number()), { description: 'by stored field name' }),
+  ),
 });
 
 export const SeriesPayload = Type.Object({
@@ -44,13 +56,14 @@ export const SeriesPayload = Type.Object({
 
 export const CurrentQuery = Type.Object({
   data_fields: Type.Optional(Type.String({ maxLength: 4000 })),
+  shape: Shape,
 });
 
 export const CurrentPayload = Type.Object({
   device_id: Type.Integer(),
   updated_at: Nullable(Type.String({ format: 'date-time' })),
-  data: Type.Record(Type.String(), Type.Unknown()),
-  field_times: Type.Record(Type.String(), Nullable(Type.String())),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'shaped as `shape` asks' }),
+  field_times: Type.Record(Type.String(), Nullable(Type.String()), { description: 'by stored field name' }),
   stale: Type.Record(Type.String(), Type.Boolean(), { description: 'older than 8 hours (spec section 4)' }),
   geo: Nullable(Type.Array(Type.Number(), { minItems: 2, maxItems: 2 })),
 });

@@ -166,6 +166,15 @@ export const DevicePayload = Type.Object({
   codec_id: Nullable(Type.Integer()),
   rules_count: Type.Integer(),
   rules: Type.Optional(Type.Array(RulePayload, { description: 'the rules with their actions' })),
+  virtual: Type.Optional(
+    Type.Object(
+      {
+        fields: Type.Array(Type.Object({ key: Type.String(), formula: Type.String() })),
+        inputs: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() })),
+      },
+      { description: 'a virtual device: its formulas and the devices they read' },
+    ),
+  ),
   credentials: Type.Optional(
     Type.Object(
       { is_set: Type.Boolean(), rotate: Type.String({ description: 'call that issues a new token' }) },

@@ -67,13 +67,19 @@ const values = (d: ImportedDevice) => [
 ];
 
 /** Inserts new devices and updates existing ones of the company, row by row; ids in input order. */
+/** How often a long import reports its progress (rows). */
+const IMPORT_PROGRESS_EVERY = 500;
+
 export async function writeImportedDevices(
   q: Queryable,
   companyId: number,
   rows: readonly { existingId: number | null; device: ImportedDevice }[],
+  /** Called with the rows written so far, every `IMPORT_PROGRESS_EVERY` rows. */
+  onProgress?: (written: number) => void,
 ): Promise<number[]> {
   const ids: number[] = [];
   for (const { existingId, device } of rows) {
+    if (onProgress && ids.length > 0 && ids.length % IMPORT_PROGRESS_EVERY === 0) onProgress(ids.length);
     if (existingId === null) {
       const { rows: inserted } = await q.query<{ id: number }>(
         `INSERT INTO devices (company_id, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)

@@ -153,6 +153,8 @@ export interface ReassignmentSummary {
   rules: number;
   remoteControlActions: number;
   virtualDataFields: number;
+  /** Links between a virtual device and its inputs (migration 0028) across the moving device. */
+  virtualDeviceInputs: number;
   sensorChecks: number;
   alarms: number;
   downlinks: number;
@@ -198,6 +200,12 @@ export async function reassignDevice(
     rules: await count('DELETE FROM rules WHERE company_id = $1 AND device_id = $2'),
     virtualDataFields: await count(
       'DELETE FROM virtual_data_fields WHERE company_id = $1 AND device_id = $2',
+    ),
+    // A virtual device reads only its own company's devices: a moving input leaves the old company's
+    // virtual devices (their other inputs go on computing), a moving virtual device leaves its inputs.
+    virtualDeviceInputs: await count(
+      `DELETE FROM virtual_device_inputs
+        WHERE company_id = $1 AND (input_device_id = $2 OR virtual_device_id = $2)`,
     ),
     sensorChecks: await count('DELETE FROM sensor_checks WHERE company_id = $1 AND device_id = $2'),
     downlinks: await count('DELETE FROM downlinks WHERE company_id = $1 AND device_id = $2'),

@@ -9,6 +9,13 @@
  */
 import type { Queryable } from '../db';
 import { jsonParam } from './json-param';
+import {
+  readVirtualDevicesRow,
+  VIRTUAL_DEVICES_COLUMNS,
+  type VirtualDevicesOfInputs,
+  type VirtualDevicesRow,
+  virtualDevicesOfPairsSql,
+} from './virtual-devices';
 
 export interface DeviceRef {
   deviceId: number;
@@ -190,6 +197,8 @@ export interface RulesWorkerBatchInputs {
   ruleVersions: RuleVersionRow[];
   fields: RulesWorkerVirtualField[];
   checks: RulesWorkerSensorCheck[];
+  /** The virtual devices reading the batch's devices (their devices, rules, fields, checks are above). */
+  virtual: VirtualDevicesOfInputs;
 }
 
 /**
@@ -198,21 +207,35 @@ export interface RulesWorkerBatchInputs {
  * UPDATE when `lockRuleRows`, see apps/rules-worker rule-cache.ts), and their virtual fields and active
  * sensor checks as lockDeviceVirtualFields and lockDeviceSensorChecks read and lock them. The rows come
  * back as jsonb arrays; the CTEs run in the order the select list names them, so the rows are locked in
- * the same order (rules, fields, checks; each by id) as the separate statements did.
+ * the same order (rules, fields, checks; each by id) as the separate statements did. The virtual
+ * devices that read the batch's devices (migration 0028) come with it, with their inputs' latest values,
+ * and count as devices of the batch: their points are computed from this batch's uplinks and evaluated
+ * in the same transaction, so a batch asks nothing more for them.
  */
 export async function lockRulesWorkerBatch(
   q: Queryable,
   refs: readonly DeviceRef[],
   options: { lockRuleRows: boolean },
 ): Promise<RulesWorkerBatchInputs> {
-  if (refs.length === 0) return { devices: [], ruleVersions: [], fields: [], checks: [] };
-  const { rows } = await q.query<{
-    devices: (Omit<RulesWorkerDevice, 'lastOnlineAt'> & { lastOnlineAt: string | null })[];
-    rule_versions: RuleVersionRow[];
-    fields: RulesWorkerVirtualField[];
-    checks: RulesWorkerSensorCheck[];
-  }>(
-    `WITH p AS MATERIALIZED (SELECT * FROM ${PAIRS}),
+  if (refs.length === 0)
+    return {
+      devices: [],
+      ruleVersions: [],
+      fields: [],
+      checks: [],
+      virtual: { devices: [], latest: new Map() },
+    };
+  const { rows } = await q.query<
+    VirtualDevicesRow & {
+      devices: (Omit<RulesWorkerDevice, 'lastOnlineAt'> & { lastOnlineAt: string | null })[];
+      rule_versions: RuleVersionRow[];
+      fields: RulesWorkerVirtualField[];
+      checks: RulesWorkerSensorCheck[];
+    }
+  >(
+    `WITH p0 AS MATERIALIZED (SELECT * FROM ${PAIRS}),
+     ${virtualDevicesOfPairsSql('p0')},
+     p AS MATERIALIZED (SELECT device_id, company_id FROM p0 UNION SELECT id, company_id FROM vd),
      rv AS (
        SELECT r.id, r.device_id, r.xmin::text AS rule_v
          FROM p JOIN rules r ON r.device_id = p.device_id AND r.company_id = p.company_id
@@ -235,7 +258,8 @@ export async function lockRulesWorkerBatch(
        (SELECT COALESCE(jsonb_agg(to_jsonb(dv)), '[]') FROM dv) AS devices,
        (SELECT COALESCE(jsonb_agg(to_jsonb(rv) ORDER BY rv.id), '[]') FROM rv) AS rule_versions,
        (SELECT COALESCE(jsonb_agg(to_jsonb(vf) ORDER BY vf.id), '[]') FROM vf) AS fields,
-       (SELECT COALESCE(jsonb_agg(to_jsonb(sc) ORDER BY sc.id), '[]') FROM sc) AS checks`,
+       (SELECT COALESCE(jsonb_agg(to_jsonb(sc) ORDER BY sc.id), '[]') FROM sc) AS checks,
+       ${VIRTUAL_DEVICES_COLUMNS}`,
     [pairsParam(refs)],
   );
   const row = rows[0]!;
@@ -247,6 +271,7 @@ export async function lockRulesWorkerBatch(
     ruleVersions: row.rule_versions,
     fields: row.fields,
     checks: row.checks,
+    virtual: readVirtualDevicesRow(row),
   };
 }
 

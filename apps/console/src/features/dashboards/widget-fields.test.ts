@@ -27,7 +27,9 @@ describe('availableFields', () => {
 
 describe('fieldLabel', () => {
   it.each([
-    ['temperature', 'temperature'],
+    ['temperature', 'Temperature'],
+    ['soil_humidity', 'Soil moisture'],
+    ['tank_volume', 'tank_volume'],
     ['virtual.0b6e3f3c-8f5a-4b8e-9a57-2f0d2b1f7c11.dew_point', 'dew_point'],
   ])('%s is shown as %s', (field, label) => {
     expect(fieldLabel(field)).toBe(label);

@@ -1,3 +1,4 @@
+import { dataFieldLabel } from '../../lib/field-label';
 import type { Device } from '../../types/device';
 
 /**
@@ -16,8 +17,7 @@ export function availableFields(devices: readonly Device[]): string[] {
   return [...fields].sort();
 }
 
-/** A virtual field 'virtual.<uuid>.<name>' shows its name. */
+/** A field as the catalogue words it in the interface language; a virtual field shows its name. */
 export function fieldLabel(field: string): string {
-  const m = /^virtual\.[^.]+\.(.+)$/.exec(field);
-  return m?.[1] ?? field;
+  return dataFieldLabel(field);
 }

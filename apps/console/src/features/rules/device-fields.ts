@@ -1,3 +1,4 @@
+import { dataFieldLabel } from '../../lib/field-label';
 import type { DeviceWithRules, VirtualField } from './types';
 
 export interface FieldOption {
@@ -19,7 +20,7 @@ function names(list: unknown[] | undefined): string[] {
 
 /**
  * The data fields a rule or check can watch: the device's known fields (details, info, metadata and the
- * latest values), labelled by the metadata, then its virtual fields as `virtual.<uuid>.<name>` shown by
+ * latest values), labelled by the metadata or the domain's field catalogue, then its virtual fields as `virtual.<uuid>.<name>` shown by
  * name and unit.
  */
 export function deviceFieldOptions(device: DeviceWithRules | undefined, virtual: readonly VirtualField[]) {
@@ -34,7 +35,10 @@ export function deviceFieldOptions(device: DeviceWithRules | undefined, virtual:
   const plain: FieldOption[] = [...known]
     .filter((f) => !f.startsWith('virtual.'))
     .sort()
-    .map((f) => ({ value: f, label: labels.get(f) ? `${labels.get(f)} (${f})` : f }));
+    .map((f) => {
+      const label = dataFieldLabel(f, labels.get(f));
+      return { value: f, label: label === f ? f : `${label} (${f})` };
+    });
   const virtualOptions: FieldOption[] = virtual.map((v) => ({
     value: v.data_field,
     label: v.unit ? `${v.name} [${v.unit}]` : v.name,

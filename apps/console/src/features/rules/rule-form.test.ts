@@ -214,7 +214,7 @@ describe('stored actions in the form', () => {
 });
 
 describe('device field options', () => {
-  it('lists the known fields once, labelled by metadata, then the virtual fields by name and unit', async () => {
+  it('lists the known fields once, labelled by metadata or the catalogue, then the virtual fields by name and unit', async () => {
     const { deviceFieldOptions } = await import('./device-fields');
     const options = deviceFieldOptions(
       {
@@ -244,8 +244,8 @@ describe('device field options', () => {
       ],
     );
     expect(options).toEqual([
-      { value: 'battery_level', label: 'battery_level' },
-      { value: 'humidity', label: 'humidity' },
+      { value: 'battery_level', label: 'Battery level (battery_level)' },
+      { value: 'humidity', label: 'Humidity (humidity)' },
       { value: 'temperature', label: 'Temp (temperature)' },
       { value: 'virtual.6f1c3c3e-0000-4000-8000-000000000001.f', label: 'f [°F]' },
     ]);

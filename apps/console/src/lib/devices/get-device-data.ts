@@ -9,10 +9,14 @@ export interface DeviceDataParams {
   to: number;
 }
 
-/** GET /core/data/{id}: points of a period, or buckets with avg, min and max for long periods. */
+/**
+ * GET /core/data/{id}: points of a period, or buckets with avg, min and max for long periods; flat, by
+ * the stored field names the charts and tables key on.
+ */
 export function getDeviceData({ id, fields, from, to }: DeviceDataParams): Promise<DeviceSeries> {
   return api<DeviceSeries>(`/core/data/${id}`, {
     query: {
+      shape: 'flat',
       data_fields: fields.length > 0 ? fields.join(',') : undefined,
       tsstart: new Date(from).toISOString(),
       tsend: new Date(to).toISOString(),

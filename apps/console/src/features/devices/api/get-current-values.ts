@@ -2,9 +2,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { CurrentValues } from '../../../types/device';
 
-/** GET /core/data/{id}/current: latest value per field with its time and stale flag. */
+/** GET /core/data/{id}/current: latest value per stored field with its time and stale flag. */
 export function getCurrentValues(id: number): Promise<CurrentValues> {
-  return api<CurrentValues>(`/core/data/${id}/current`);
+  return api<CurrentValues>(`/core/data/${id}/current`, { query: { shape: 'flat' } });
 }
 
 export const currentValuesQueryOptions = (id: number) =>

@@ -30,6 +30,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '../../../components/ui/badge';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/tooltip';
 import { describeField } from '../../../lib/field-display';
+import { dataFieldLabel } from '../../../lib/field-label';
 import { formatDateTime, formatNumber, localeTag } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import type { TranslationKey } from '../../../types/translation-key';
@@ -201,9 +202,9 @@ export function FieldValue({ field, value }: { field: string; value: unknown }) 
   );
 }
 
-/** Field label: the device's metadata label, else the field name. */
+/** Field label: the device's metadata label, else the catalogue's label (a virtual field: its name). */
 export function fieldLabel(field: string, labels: ReadonlyMap<string, string>): string {
-  return labels.get(field) || field;
+  return dataFieldLabel(field, labels.get(field));
 }
 
 const TYPE_ICONS: Record<string, React.ElementType> = {

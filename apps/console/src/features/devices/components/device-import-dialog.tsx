@@ -26,6 +26,7 @@ export function DeviceImportDialog() {
   const [preview, setPreview] = useState<DeviceImportAnswer | null>(null);
   const [failed, setFailed] = useState<number | undefined | null>(null);
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<{ written: number; total: number } | null>(null);
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
@@ -40,8 +41,9 @@ export function DeviceImportDialog() {
   const commit = async () => {
     if (csv === null) return;
     setBusy(true);
-    const result = await importDevicesCsv(csv, false);
+    const result = await importDevicesCsv(csv, false, setProgress);
     setBusy(false);
+    setProgress(null);
     if (!result.ok) {
       setFailed(result.code);
       if (result.answer) setPreview(result.answer);
@@ -85,6 +87,12 @@ export function DeviceImportDialog() {
           <p className="text-destructive text-sm" data-testid="devices-import-error">
             {t(`api.response-${failed ?? 50107}`)}
           </p>
+        )}
+        {progress && (
+          <div className="flex flex-col gap-1" data-testid="devices-import-progress">
+            <progress className="w-full" max={progress.total} value={progress.written} />
+            <p className="text-sm text-muted-foreground">{t('devices.import.progress', progress)}</p>
+          </div>
         )}
         {preview && (
           <>

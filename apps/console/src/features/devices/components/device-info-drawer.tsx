@@ -14,6 +14,7 @@ import { type DeviceAction, useDeviceActions } from '../../../components/device-
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { Button } from '../../../components/ui/button';
 import { SheetBody } from '../../../components/ui/sheet';
+import { dataFieldLabel } from '../../../lib/field-label';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import type { Device } from '../../../types/device';
 import { useCurrentValues } from '../api/get-current-values';
@@ -215,6 +216,25 @@ export function DeviceInfoDrawer({
           </dl>
         )}
       </section>
+      {details.data?.virtual && (
+        <section data-testid="device-virtual-inputs">
+          <h3 className="mb-1 text-sm font-semibold">{t('devices.virtual.inputs')}</h3>
+          <dl>
+            {details.data.virtual.fields.map((f) => (
+              <Row
+                key={f.key}
+                label={dataFieldLabel(f.key, labels.get(f.key))}
+                testId={`virtual-formula-${f.key}`}
+              >
+                <code className="text-xs">{f.formula}</code>
+              </Row>
+            ))}
+            <Row label={t('devices.virtual.input-devices')}>
+              {details.data.virtual.inputs.map((i) => `${i.name} (d${i.id})`).join(', ')}
+            </Row>
+          </dl>
+        </section>
+      )}
     </SheetBody>
   );
 }

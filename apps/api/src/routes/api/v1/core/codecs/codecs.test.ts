@@ -1,10 +1,8 @@
 import { forEachDb } from '@iot/db/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../../../test/app';
-import { TestClient } from '../../../../../test/client';
+import { describe, expect, it } from 'vitest';
 import { createDevice } from '../../../../../test/device-fixtures';
-import { createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { createTeam } from '../../../../../test/fixtures';
+import { useRouteApp } from '../../../../../test/route-suite';
 
 const DECODER = `// A vendor-style codec that keeps a read pointer at its top level.
 var pointer = 0;
@@ -21,21 +19,7 @@ function decodeDownlink(input) {
 }`;
 
 forEachDb((suite) => {
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    app = buildTestApp(suite.db);
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  async function signIn(email: string) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+  const { signIn } = useRouteApp(suite);
 
   async function codecRows(companyId: number) {
     const { rows } = await suite.db.query<{ name: string }>(

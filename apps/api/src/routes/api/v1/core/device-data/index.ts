@@ -11,6 +11,7 @@ import {
   SeriesPayload,
   SeriesQuery,
 } from '@iot/contracts';
+import { nestDataFields } from '@iot/domain';
 import { authOf } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import { readDeviceCurrentValues } from '../../../../../services/read-current-values';
@@ -44,6 +45,9 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         periodGiven: query.tsstart !== undefined || query.tsend !== undefined,
         ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
       });
+      // Stored flat, answered as the codec shaped it unless the caller charts the stored names (console).
+      // A bucket's min and max stay by stored field name, as the chart bands read them.
+      if (query.shape !== 'flat') for (const point of payload.points) point.data = nestDataFields(point.data);
       // A year's chart is 1,460 points of open {field: value} records, which the response schema's
       // serialiser took about twice as long to write as the query took to answer; JSON.stringify does it in
       // a few ms. readDeviceSeries builds the payload with the documented keys only. Fastify sends a string
@@ -67,7 +71,9 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const fields = parseDataFields(request.query.data_fields);
-      return { payload: await readDeviceCurrentValues(db, authOf(request), request.params.id, fields) };
+      const payload = await readDeviceCurrentValues(db, authOf(request), request.params.id, fields);
+      if (request.query.shape !== 'flat') payload.data = nestDataFields(payload.data);
+      return { payload };
     },
   );
 };

@@ -1,29 +1,13 @@
 import { forEachDb } from '@iot/db/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../../../test/app';
-import { TestClient } from '../../../../../test/client';
+import { describe, expect, it } from 'vitest';
 import { createDevice, createGroup } from '../../../../../test/device-fixtures';
-import { createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { createTeam } from '../../../../../test/fixtures';
+import { useRouteApp } from '../../../../../test/route-suite';
 
 const CSV = { headers: { 'content-type': 'text/csv' } };
 
 forEachDb((suite) => {
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    app = buildTestApp(suite.db);
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  async function signIn(email: string) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+  const { signIn } = useRouteApp(suite);
 
   async function devices(companyId: number) {
     const { rows } = await suite.db.query<{ name: string; dev_eui: string | null; group_id: number | null }>(
@@ -99,6 +83,42 @@ forEachDb((suite) => {
       const res = await admin.request('POST', '/api/v1/core/devices/import', csv, CSV);
       expect(res.body.payload.counts).toEqual({ new: 2000, updated: 0, invalid: 0 });
       expect(await devices(team.company.id)).toHaveLength(2000);
+    });
+
+    it('streams the progress of a long import to a caller that accepts NDJSON, then the answer', async () => {
+      const team = await createTeam(suite.db);
+      const rows = Array.from({ length: 1200 }, (_, i) => `Valve ${i},,SN-P-${team.company.id}-${i},,,,,,`);
+      const csv = [
+        'name,type,serial_number,dev_eui,location,latitude,longitude,group,description',
+        ...rows,
+      ].join('\n');
+      const main = await signIn(team.main.email);
+      const streamed = await main.request('POST', '/api/v1/core/devices/import', csv, {
+        headers: { 'content-type': 'text/csv', accept: 'application/x-ndjson' },
+      });
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers['content-type']).toMatch(/^application\/x-ndjson/);
+      const lines = String(streamed.body)
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.slice(0, -1)).toEqual([
+        { progress: { written: 500, total: 1200 } },
+        { progress: { written: 1000, total: 1200 } },
+      ]);
+      expect(lines.at(-1).payload.counts).toEqual({ new: 1200, updated: 0, invalid: 0 });
+      expect(await devices(team.company.id)).toHaveLength(1200);
+
+      // A short file, or a caller that does not ask for the stream, gets the plain answer.
+      const short = await main.request(
+        'POST',
+        '/api/v1/core/devices/import',
+        'name,serial_number\nOne,SN-P-x',
+        {
+          headers: { 'content-type': 'text/csv', accept: 'application/x-ndjson' },
+        },
+      );
+      expect(short.body.payload.counts).toEqual({ new: 1, updated: 0, invalid: 0 });
     });
   });
 });

@@ -1,3 +1,4 @@
+import { insertVirtualDevice } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
 import { createDevice, createGroup, insertData, setCurrent } from '../../../../../test/device-fixtures';
@@ -57,6 +58,14 @@ forEachDb((suite) => {
       const res = await client.get(`/api/v1/admin/clients/${companyId}/impersonate`);
       expect(res.status).toBe(200);
       return client;
+    }
+
+    async function inputsOf(virtualDeviceId: number) {
+      const { rows } = await suite.db.query<{ id: number }>(
+        'SELECT input_device_id::int AS id FROM virtual_device_inputs WHERE virtual_device_id = $1 ORDER BY 1',
+        [virtualDeviceId],
+      );
+      return rows.map((r) => r.id);
     }
 
     async function counts(deviceId: number) {
@@ -160,6 +169,48 @@ forEachDb((suite) => {
       expect((await newClient.get(`/api/v1/core/devices/${device.id}`)).status).toBe(200);
       const history = await newClient.get(`/api/v1/core/data/${device.id}`);
       expect(history.body.payload.points).toEqual([]);
+    });
+
+    it('moves an input of a virtual device and a virtual device: each keeps only inputs of its company', async () => {
+      const home = await createTeam(suite.db);
+      const target = await createTeam(suite.db);
+      const c = home.company.id;
+      const [a, b] = [await createDevice(suite.db, c), await createDevice(suite.db, c)];
+      const fields = [
+        { key: 'sum', formula: `d${a.id}.temperature + d${b.id}.temperature` },
+        { key: 'b_double', formula: `d${b.id}.temperature * 2` },
+      ];
+      const sum = await insertVirtualDevice(suite.db, c, {
+        name: 'Sum',
+        description: null,
+        groupId: null,
+        fields,
+        inputDeviceIds: [a.id, b.id],
+      });
+      const client = await superAdminActingFor(c);
+
+      // An input goes: the virtual device stays with its company and reads only what is still its own.
+      const movedInput = await client.put(`/api/v1/core/devices/${a.id}`, {
+        company_id: target.company.id,
+        confirm: true,
+      });
+      expect([movedInput.status, movedInput.body.code]).toEqual([200, undefined]);
+      expect(await inputsOf(sum)).toEqual([b.id]);
+      const { rows: audit } = await suite.db.query<{ removed: Record<string, number> }>(
+        `SELECT details->'removed' AS removed FROM audit_log
+          WHERE action = 'device.reassign' AND company_id = $1 AND (details->>'device_id')::int = $2`,
+        [c, a.id],
+      );
+      expect(audit[0]?.removed).toMatchObject({ virtualDeviceInputs: 1 });
+
+      // The virtual device itself goes: the other company's devices are no inputs of it.
+      const movedVirtual = await client.put(`/api/v1/core/devices/${sum}`, {
+        company_id: target.company.id,
+        confirm: true,
+      });
+      expect([movedVirtual.status, movedVirtual.body.code]).toEqual([200, undefined]);
+      expect(await inputsOf(sum)).toEqual([]);
+      expect(await deviceRow(sum)).toMatchObject({ company_id: target.company.id });
     });
   });
 });

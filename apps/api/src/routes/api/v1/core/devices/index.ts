@@ -89,9 +89,15 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const auth = authOf(request);
-      const { device, restricted } = await getDevice(db, auth, request.params.id);
+      const { device, restricted, virtual } = await getDevice(db, auth, request.params.id);
       const rules = await listRulesOfDevice(db, auth, request.params.id);
-      return { payload: { ...presentDevice(device, restricted), rules: rules.map(presentRule) } };
+      return {
+        payload: {
+          ...presentDevice(device, restricted),
+          ...(virtual ? { virtual } : {}),
+          rules: rules.map(presentRule),
+        },
+      };
     },
   );
 

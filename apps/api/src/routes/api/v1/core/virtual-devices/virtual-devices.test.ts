@@ -1,27 +1,11 @@
 import { forEachDb } from '@iot/db/testing';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../../../test/app';
-import { TestClient } from '../../../../../test/client';
+import { describe, expect, it } from 'vitest';
 import { createDevice } from '../../../../../test/device-fixtures';
-import { createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { createTeam } from '../../../../../test/fixtures';
+import { useRouteApp } from '../../../../../test/route-suite';
 
 forEachDb((suite) => {
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    app = buildTestApp(suite.db);
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  async function signIn(email: string) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+  const { signIn } = useRouteApp(suite);
 
   async function deviceNames(companyId: number) {
     const { rows } = await suite.db.query<{ name: string }>(
