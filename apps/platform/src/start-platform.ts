@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '@iot/api';
 import type { Config } from '@iot/config';
-import { type Db, migrate, openDb, startDbMaintenance, startRollupBuilder } from '@iot/db';
+import { type Db, ensureDatabase, migrate, openDb, startDbMaintenance, startRollupBuilder } from '@iot/db';
 import { aedesPublish } from '@iot/delivery';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { type StartIngestOptions, startIngest } from '@iot/ingest';
@@ -33,6 +33,7 @@ export interface RunningPlatform {
  */
 async function openProfileDb(config: Config, onLost?: (error: Error) => void): Promise<Db> {
   if (!config.DATABASE_URL) mkdirSync(resolve(config.DATA_DIR), { recursive: true });
+  else await ensureDatabase(config.DATABASE_URL);
   return openDb(config, onLost ? { onLost } : {});
 }
 

@@ -13,6 +13,7 @@ export type {
   TransactionOptions,
   Unlisten,
 } from './db';
+export { DatabaseMissingError, ensureDatabase } from './ensure-database';
 export {
   type DbMaintenance,
   type DbMaintenanceOptions,
@@ -269,6 +270,7 @@ export {
   type TaskView,
   updateTask,
 } from './repositories/farming-tasks';
+export { type FirstAdminOutcome, insertFirstSuperAdmin } from './repositories/first-admin';
 export {
   deleteGroup,
   findGroup,
