@@ -34,6 +34,8 @@ async function main(): Promise<void> {
   // advisory lock per device makes a second replica find the buckets stored (see rollup-builder.ts).
   const rollupBuilder = startRollupBuilder({ db, log: app.log.child({ service: 'rollup-builder' }) });
   const shutdown = async () => {
+    // Readiness answers 503 at once; requests in flight finish before the server closes.
+    app.health.drain();
     await rollupBuilder.stop();
     await app.close();
     await db.close();

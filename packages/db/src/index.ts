@@ -21,6 +21,7 @@ export {
   startDbMaintenance,
 } from './maintenance';
 export {
+  checkMigrationsCurrent,
   loadMigrationsFromDir,
   type MigrateOptions,
   type MigrateResult,
@@ -29,7 +30,7 @@ export {
   migrate,
   migrations,
 } from './migrate';
-export { checkDbReachable, type OpenDbOptions, openDb } from './open';
+export { checkDbReachable, databaseChecks, type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
 export { pgliteWorkerOf } from './pglite-client';
