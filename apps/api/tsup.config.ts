@@ -3,7 +3,7 @@ import { defineConfig } from 'tsup';
 // One self-contained ESM file per entry: the workspace packages (@iot/*) are TypeScript sources and
 // are bundled in; npm dependencies stay external and are installed beside dist/.
 export default defineConfig({
-  entry: ['src/main.ts'],
+  entry: ['src/main.ts', 'src/create-admin.ts', 'src/migrate.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

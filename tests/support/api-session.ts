@@ -32,7 +32,19 @@ export class ApiSession {
     return { status: response.status, body: text ? JSON.parse(text) : {} };
   }
 
-  private async raw(method: string, path: string, body?: unknown): Promise<Response> {
+  /** A call with a body of another type than JSON (a CSV import). */
+  async send<T = unknown>(
+    method: string,
+    path: string,
+    text: string,
+    contentType: string,
+  ): Promise<ApiResponse<T>> {
+    const response = await this.raw(method, path, text, contentType);
+    const answer = await response.text();
+    return { status: response.status, body: answer ? JSON.parse(answer) : {} };
+  }
+
+  private async raw(method: string, path: string, body?: unknown, contentType?: string): Promise<Response> {
     const headers: Record<string, string> = {
       'x-requested-with': 'XMLHttpRequest',
       accept: 'application/json',
@@ -42,11 +54,11 @@ export class ApiSession {
     }
     const xsrf = this.cookies.get('XSRF-TOKEN');
     if (xsrf && method !== 'GET') headers['x-xsrf-token'] = decodeURIComponent(xsrf);
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (body !== undefined) headers['content-type'] = contentType ?? 'application/json';
     const response = await fetch(new URL(path, this.baseUrl), {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : contentType ? String(body) : JSON.stringify(body),
       redirect: 'manual',
     });
     for (const line of response.headers.getSetCookie()) {

@@ -11,7 +11,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '@iot/config';
-import type { Db } from '@iot/db';
+import { type Db, databaseChecks } from '@iot/db';
 import {
   connectMqttDownlinks,
   createMailer,
@@ -20,7 +20,14 @@ import {
   type MqttDownlinkClient,
 } from '@iot/delivery';
 import { API_KEY_REQUESTS_PER_MINUTE, SESSION_DURATION } from '@iot/domain';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { answerHealth, Health, isHealthPath, metrics } from '@iot/runtime';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { AfterAnswer } from './lib/after-answer';
 import { LoginThrottle } from './lib/login-throttle';
 import apiKeys from './plugins/api-keys';
@@ -60,6 +67,11 @@ export interface BuildAppOptions {
    * (the embedded platform's ingest lookups) drops it at once instead of when its entry expires.
    */
   onDeviceChanged?: (deviceId: number) => void;
+  /**
+   * Readiness of the process (GET /health/ready): the embedded platform passes one with every part's
+   * checks; by default the database and its migrations.
+   */
+  health?: Health;
 }
 
 const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -74,6 +86,20 @@ const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   resetMailsPerAccount: { max: 3, windowMs: 60 * 60_000 },
   apiKeyPerKey: { max: API_KEY_REQUESTS_PER_MINUTE, windowMs: 60_000 },
 };
+
+async function sendHealth(request: FastifyRequest, reply: FastifyReply, health: Health) {
+  const path = request.url.split('?')[0] ?? '/';
+  const answer = await answerHealth(
+    {
+      path: isHealthPath(path) ? path : '/health/unknown',
+      remoteAddress: request.socket.remoteAddress,
+      authorization: request.headers.authorization,
+    },
+    health,
+    request.server.deps.config.METRICS_TOKEN,
+  );
+  return reply.code(answer.status).type(answer.contentType).send(answer.body);
+}
 
 function addressOf(from: string): string {
   return /<([^>]+)>/.exec(from)?.[1] ?? from;
@@ -130,6 +156,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     },
   };
   app.decorate('deps', deps);
+  const health = options.health ?? new Health().add(...databaseChecks(db));
+  app.decorate('health', health);
   app.addHook('onClose', async () => {
     await deps.afterAnswer.settled();
     if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();
@@ -144,6 +172,17 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(errorHandler);
   app.register(session);
   app.register(apiKeys);
+
+  // Health, readiness and metrics (issue #29): no session, JSON (or Prometheus text), never the console.
+  app.get('/health', { logLevel: 'warn' }, (request, reply) => sendHealth(request, reply, health));
+  app.get('/health/*', { logLevel: 'warn' }, (request, reply) => sendHealth(request, reply, health));
+  app.get('/metrics', { logLevel: 'warn' }, (request, reply) => sendHealth(request, reply, health));
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequestSeconds.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
+  });
 
   // Routes.
   app.register(csrfRoutes);

@@ -1,6 +1,7 @@
 import type { Config } from '@iot/config';
 import type { CompanyRecord, Db, UserRecord } from '@iot/db';
 import type { DownlinkPublish, Mailer } from '@iot/delivery';
+import type { Health } from '@iot/runtime';
 import type { AfterAnswer } from './lib/after-answer';
 import type { LoginThrottle } from './lib/login-throttle';
 
@@ -75,6 +76,8 @@ export interface AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** Readiness of this process (GET /health/ready); the API process drains it on SIGTERM. */
+    health: Health;
   }
   interface FastifyRequest {
     /** Null when the request carries no valid session. */

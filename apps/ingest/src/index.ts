@@ -219,8 +219,10 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     }
 
     log.info({ profile: config.PROFILE, eventLog: eventLog.kind, mqtt: mqttMode }, 'ingest ready');
+    const topic = ctx.publisher.topic;
     return {
       name: 'ingest',
+      checks: [{ name: 'event_log', check: async () => void (await eventLog.depth(topic)) }],
       httpUrl,
       mqttPort,
       mqttBroker,

@@ -1,11 +1,27 @@
 import { loadConfig } from '@iot/config';
-import { openDb } from '@iot/db';
-import { createLogger, runUntilSignal } from '@iot/runtime';
+import { databaseChecks, openDb } from '@iot/db';
+import { createLogger, runUntilSignal, startProcessHealth } from '@iot/runtime';
 import { startIngest } from './index.js';
 
 const config = loadConfig();
 const log = createLogger({ level: config.LOG_LEVEL, name: 'ingest' });
+// Health first: liveness answers while the app starts, readiness once it runs (HEALTH_PORT).
+const processHealth = await startProcessHealth({
+  port: config.HEALTH_PORT,
+  host: config.HOST,
+  metricsToken: config.METRICS_TOKEN,
+  log,
+});
 const db = await openDb(config);
 const service = await startIngest({ config, db, log });
-// Listed in start order; they stop in reverse.
-await runUntilSignal([{ name: 'db', stop: () => db.close() }, service], log);
+processHealth.started([...databaseChecks(db), ...(service.checks ?? [])]);
+// Listed in start order; they stop in reverse (the health server last).
+await runUntilSignal(
+  [
+    ...(processHealth.service ? [processHealth.service] : []),
+    { name: 'db', stop: () => db.close() },
+    service,
+  ],
+  log,
+  { onSignal: () => processHealth.health.drain() },
+);

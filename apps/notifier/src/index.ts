@@ -183,6 +183,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
 
   return {
     name: 'notifier',
+    checks: [{ name: 'job_queue', check: () => queue.ready() }],
     queue,
     channels,
     enqueue: (payload) => queue.enqueue(job, payload),

@@ -20,4 +20,4 @@ const platform = await startPlatform({
   },
 });
 process.stdout.write(platform.banner);
-await runUntilSignal(platform.services, log);
+await runUntilSignal(platform.services, log, { onSignal: () => platform.health.drain() });

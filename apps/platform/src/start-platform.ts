@@ -4,14 +4,22 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '@iot/api';
 import type { Config } from '@iot/config';
-import { type Db, migrate, openDb, startDbMaintenance, startRollupBuilder } from '@iot/db';
+import {
+  type Db,
+  databaseChecks,
+  ensureDatabase,
+  migrate,
+  openDb,
+  startDbMaintenance,
+  startRollupBuilder,
+} from '@iot/db';
 import { aedesPublish } from '@iot/delivery';
 import { DEMO_LOGINS, DEMO_PASSWORD, seedDemoData } from '@iot/demo-data';
 import { type StartIngestOptions, startIngest } from '@iot/ingest';
 import { openJobQueue } from '@iot/jobs';
 import { startNotifier } from '@iot/notifier';
 import { startRulesWorker } from '@iot/rules-worker';
-import type { Logger, Service } from '@iot/runtime';
+import { Health, type Logger, type Service } from '@iot/runtime';
 import { startDemoFleet } from '@iot/simulator';
 import { PLATFORM_VERSION } from './version.js';
 
@@ -23,6 +31,8 @@ export interface RunningPlatform {
   mqttPort: number | undefined;
   db: Db;
   services: Service[];
+  /** Readiness of the whole process (GET /health/ready); drain it on SIGTERM. */
+  health: Health;
   /** What `npm start` prints: where to go and how to sign in. */
   banner: string;
 }
@@ -33,6 +43,7 @@ export interface RunningPlatform {
  */
 async function openProfileDb(config: Config, onLost?: (error: Error) => void): Promise<Db> {
   if (!config.DATABASE_URL) mkdirSync(resolve(config.DATA_DIR), { recursive: true });
+  else await ensureDatabase(config.DATABASE_URL);
   return openDb(config, onLost ? { onLost } : {});
 }
 
@@ -121,9 +132,11 @@ export async function startPlatform({
   services.push(ingest);
   const publishDownlink = ingest.mqttBroker ? aedesPublish(ingest.mqttBroker) : undefined;
 
+  const health = new Health().add(...databaseChecks(db), ...(ingest.checks ?? []));
   const app = await buildApp({
     config,
     db,
+    health,
     version: PLATFORM_VERSION,
     logger: log.child({ app: 'api' }),
     onDeviceChanged: (deviceId) => ingest.invalidateDevice(deviceId),
@@ -142,12 +155,25 @@ export async function startPlatform({
     ...(isolation.queuePrefix ? { prefix: isolation.queuePrefix } : {}),
   });
   services.push({ name: 'job-queue', stop: () => queue.close() });
-  services.push(
-    await startRulesWorker({ config, db, log, eventLog: ingest.eventLog, topic: ingest.topic, queue }),
-  );
-  services.push(
-    await startNotifier({ config, db, log, queue, ...(publishDownlink ? { publishDownlink } : {}) }),
-  );
+  const rulesWorker = await startRulesWorker({
+    config,
+    db,
+    log,
+    eventLog: ingest.eventLog,
+    topic: ingest.topic,
+    queue,
+  });
+  services.push(rulesWorker);
+  const notifier = await startNotifier({
+    config,
+    db,
+    log,
+    queue,
+    ...(publishDownlink ? { publishDownlink } : {}),
+  });
+  services.push(notifier);
+  // The worker and notifier share ingest's log and this queue: their checks name the same parts once.
+  health.add(...(rulesWorker.checks ?? []).filter((c) => c.name !== 'event_log'));
   // Chart rollups built ahead of reads (stops first: services stop in reverse order).
   services.push(startRollupBuilder({ db, log: log.child({ service: 'rollup-builder' }) }));
   // Demo devices sending through the embedded broker, so the console is alive on first start.
@@ -177,6 +203,7 @@ export async function startPlatform({
     mqttPort: ingest.mqttPort,
     db,
     services,
+    health,
     banner: lines.join('\n'),
   };
 }

@@ -25,7 +25,7 @@ import {
   type VirtualDevicesOfInputs,
 } from '@iot/db';
 import { claimJobKeys, NOTIFY_ACTION, preloadActions } from '@iot/jobs';
-import { type Logger, stageHook } from '@iot/runtime';
+import { type Logger, metrics, secondsSince, stageHook } from '@iot/runtime';
 import { type BatchWrites, emptyWrites, evaluateDevice } from './evaluate-device.js';
 import { applyParkingUplinks, parkingUplinksOf } from './parking.js';
 import { writeAlarms } from './persist-outcomes.js';
@@ -36,6 +36,8 @@ import { computeVirtualPoints } from './virtual-devices.js';
 export interface UplinkBatchResult {
   /** Notify jobs of this batch's firings, to enqueue after the commit. */
   jobs: unknown[];
+  /** Notify jobs this batch created (firings), not the ones read back for replayed uplinks. */
+  firings: number;
   /** Uplinks evaluated / skipped as already committed (a redelivered batch). */
   evaluated: number;
   replayed: number;
@@ -127,7 +129,11 @@ export async function evaluateUplinkBatch(options: {
   const step = (stage: string) => trace?.(stage, ids);
   // High priority: on PGlite's one connection this batch, which may carry an alarm to its notification,
   // goes before the storage writer's bulk transactions waiting beside it (Db TransactionOptions).
-  return db.transaction(async (tx) => {
+  const started = performance.now();
+  let evaluations = 0;
+  let firings = 0;
+  const result = await db.transaction(async (tx) => {
+    evaluations = 0;
     step('rw: transaction started');
     const inputs = await readInputs(tx, refs, ruleCache);
     await addVirtualPoints(tx, inputs.virtual, uplinks, groups);
@@ -146,6 +152,7 @@ export async function evaluateUplinkBatch(options: {
         uplinks: groups.get(`${device.id}:${device.companyId}`) ?? [],
       };
       evaluateDevice(input, writes, { now, log, keepProgress: ruleCache !== undefined });
+      evaluations += input.rules.length * input.uplinks.length;
     }
     const result = await writeBatch(tx, writes, {
       now,
@@ -154,8 +161,13 @@ export async function evaluateUplinkBatch(options: {
       step,
     });
     const parkingJobs = await applyParkingUplinks(tx, parking, now);
+    firings = result.firings;
     return parkingJobs.length > 0 ? { ...result, jobs: [...result.jobs, ...parkingJobs] } : result;
   }, HIGH_PRIORITY);
+  metrics.ruleEvaluationSeconds.observe(secondsSince(started));
+  metrics.ruleEvaluations.inc(evaluations);
+  metrics.ruleFirings.inc(firings);
+  return result;
 }
 
 const HIGH_PRIORITY = { priority: 'high' } as const;
@@ -238,6 +250,7 @@ async function writeBatch(
   const jobs: unknown[] = [...handOver.jobs, ...(await findRecordedJobs(tx, writes.replayedUplinks))];
   return {
     jobs,
+    firings: fresh.length,
     evaluated: writes.evaluated,
     replayed: writes.replayedUplinks.length,
     ...(pendingRules ? { pendingRules } : {}),

@@ -10,7 +10,7 @@ import {
   NOTIFY_ACTION,
   openJobQueue,
 } from '@iot/jobs';
-import type { Logger, Service } from '@iot/runtime';
+import { type Logger, reportConsumerLag, type Service } from '@iot/runtime';
 import { startRulesTimer, type TimerTickResult } from './timer.js';
 import { subscribeUplinks } from './uplink-consumer.js';
 import { RULES_WORKER_GROUP, UPLINKS_TOPIC } from './uplink-record.js';
@@ -106,11 +106,20 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
   });
 
   log.info({ profile: config.PROFILE, log: eventLog.kind, queue: queue.kind, group }, 'rules-worker ready');
+  const unreportLag = reportConsumerLag(group, () => eventLog.lag(options.topic ?? UPLINKS_TOPIC, group));
   return {
     name: 'rules-worker',
+    checks: [
+      {
+        name: 'event_log',
+        check: async () => void (await eventLog.lag(options.topic ?? UPLINKS_TOPIC, group)),
+      },
+      { name: 'job_queue', check: () => queue.ready() },
+    ],
     tick: timer.tick,
     partitions: () => subscription.partitions(),
     stop: async () => {
+      unreportLag();
       await timer.stop();
       await subscription.stop();
       if (ownLog) await eventLog.close();

@@ -71,6 +71,19 @@ export const ConfigSchema = Type.Object({
   PUBLIC_URL: Type.Optional(Url),
   /** MapLibre style URL; without it the map renders its layers on a plain background. */
   MAP_STYLE_URL: Type.Optional(Type.String()),
+  /**
+   * The first super admin, created on the first start of a database without any user (never again): a
+   * one-time sign-in link is logged and, with SMTP, mailed to this address. `npm run admin:create` does
+   * the same by hand.
+   */
+  INITIAL_ADMIN_EMAIL: Type.Optional(Type.String({ minLength: 3, maxLength: 255 })),
+  /**
+   * The worker apps (ingest, rules worker, notifier) serve /health/live, /health/ready and /metrics on
+   * this port of their own; unset: none (0: a free port, logged).
+   */
+  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  /** /metrics from other than loopback addresses needs `Authorization: Bearer <token>` when set. */
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   /** Seed the demo companies, users and devices on first start. */
   DEMO_DATA: Type.Boolean({ default: true }),
   /**

@@ -13,6 +13,7 @@ export type {
   TransactionOptions,
   Unlisten,
 } from './db';
+export { DatabaseMissingError, ensureDatabase } from './ensure-database';
 export {
   type DbMaintenance,
   type DbMaintenanceOptions,
@@ -20,6 +21,7 @@ export {
   startDbMaintenance,
 } from './maintenance';
 export {
+  checkMigrationsCurrent,
   loadMigrationsFromDir,
   type MigrateOptions,
   type MigrateResult,
@@ -28,7 +30,7 @@ export {
   migrate,
   migrations,
 } from './migrate';
-export { checkDbReachable, type OpenDbOptions, openDb } from './open';
+export { checkDbReachable, databaseChecks, type OpenDbOptions, openDb } from './open';
 export { LISTENER_APPLICATION_NAME } from './pg-listener';
 export { openPglite, type PgliteOptions } from './pglite';
 export { pgliteWorkerOf } from './pglite-client';
@@ -272,6 +274,7 @@ export {
   type TaskView,
   updateTask,
 } from './repositories/farming-tasks';
+export { type FirstAdminOutcome, insertFirstSuperAdmin } from './repositories/first-admin';
 export {
   deleteGroup,
   findGroup,

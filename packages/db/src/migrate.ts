@@ -149,3 +149,17 @@ export async function migrate(db: Db, options: MigrateOptions = {}): Promise<Mig
   }
   return { applied };
 }
+
+/**
+ * Readiness (issue #29): rejects unless every migration of this build is applied, so a replica of a new
+ * version is not sent traffic before the migration job ran. Reads only; never migrates.
+ */
+export async function checkMigrationsCurrent(
+  db: Queryable,
+  known: readonly Migration[] = migrations,
+): Promise<void> {
+  const { rows } = await db.query<{ version: number }>('SELECT version FROM schema_migrations');
+  const applied = new Set(rows.map((r) => Number(r.version)));
+  const missing = known.filter((m) => !applied.has(m.version)).map((m) => m.version);
+  if (missing.length > 0) throw new Error(`migrations not applied yet: ${missing.join(', ')}`);
+}

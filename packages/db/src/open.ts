@@ -1,4 +1,5 @@
 import type { Db, Queryable } from './db';
+import { checkMigrationsCurrent } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 
@@ -41,4 +42,12 @@ export async function openDb(
 /** Resolves once the database answers a statement: a process fails fast at start when it is unreachable. */
 export async function checkDbReachable(db: Queryable): Promise<void> {
   await db.query('SELECT 1');
+}
+
+/** Readiness checks of a process's database (issue #29): it answers, and this build's migrations are applied. */
+export function databaseChecks(db: Queryable): { name: string; check: () => Promise<void> }[] {
+  return [
+    { name: 'database', check: () => checkDbReachable(db) },
+    { name: 'migrations', check: () => checkMigrationsCurrent(db) },
+  ];
 }

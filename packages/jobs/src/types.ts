@@ -131,6 +131,8 @@ export interface JobQueue {
   runsHere(name: string): boolean;
   /** Dead letters of one job name, newest first. */
   deadLetters(name: string, limit?: number): Promise<DeadLetter[]>;
+  /** Resolves when the queue can take jobs (BullMQ: Redis answers a PING); readiness checks ask it. */
+  ready(): Promise<void>;
   /** Stops the processors (waiting for running attempts) and releases connections. */
   close(): Promise<void>;
 }

@@ -25,7 +25,15 @@ export function consoleStaticOptions(root: string): FastifyStaticOptions {
   };
 }
 
-/** Paths the console's router handles: everything but the API and the build's own files. */
+/** Paths the console's router handles: everything but the API, health, metrics and the build's own files. */
 export function isClientRoute(path: string): boolean {
-  return !(path.startsWith('/api/') || path.startsWith('/sanctum/') || path.startsWith('/assets/'));
+  return !(
+    path.startsWith('/api/') ||
+    path.startsWith('/sanctum/') ||
+    path.startsWith('/assets/') ||
+    path === '/health' ||
+    path.startsWith('/health/') ||
+    path === '/metrics' ||
+    path === '/api'
+  );
 }

@@ -23,6 +23,7 @@ import {
   setSessionImpersonation,
   touchSession,
 } from '@iot/db';
+import { isHealthPath } from '@iot/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';
@@ -115,6 +116,8 @@ export async function rotateSessionCookie(q: Queryable, auth: AuthContext): Prom
 async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.auth = null;
   request.authFailure = null;
+  // Health and metrics need no session, and their Bearer token is METRICS_TOKEN, not an API key.
+  if (isHealthPath(request.routeOptions.url?.replace('/*', '/') ?? '')) return;
   // A request with an API key is the key's alone: its cookies do not count (issue #27).
   const apiKey = presentedApiKey(request);
   if (apiKey) return resolveApiKeyAuth(request, apiKey);

@@ -1,9 +1,9 @@
 import type { UplinkEnvelope } from '@iot/contracts/uplinks';
-import type { Logger } from '@iot/runtime';
+import { type Logger, metrics } from '@iot/runtime';
 import type { SandboxHolder } from '../decode/decode-uplink.js';
 import type { DeviceDirectory } from '../devices/device-directory.js';
 import { buildUplinkEnvelope, type IncomingUplink } from './build-uplink-envelope.js';
-import type { UplinkPublisher } from './uplink-publisher.js';
+import { OverloadedError, type UplinkPublisher } from './uplink-publisher.js';
 
 /** What every front door shares: lookups, decoding, the publisher and the logger. */
 export interface IngestContext {
@@ -33,14 +33,29 @@ export async function publishEnvelope(
   envelope: UplinkEnvelope,
   mode: 'wait' | 'refuse',
 ): Promise<UplinkEnvelope> {
-  if (mode === 'wait') await ctx.publisher.publish([envelope]);
-  else await ctx.publisher.publishOrRefuse([envelope]);
+  metrics.uplinksReceived.inc({ front_door: envelope.source });
+  try {
+    if (mode === 'wait') await ctx.publisher.publish([envelope]);
+    else await ctx.publisher.publishOrRefuse([envelope]);
+  } catch (error) {
+    countRefused(envelope.source, error);
+    throw error;
+  }
+  metrics.uplinksAccepted.inc({ front_door: envelope.source });
   warnIfNotDecoded(ctx, envelope);
   return envelope;
 }
 
+function countRefused(frontDoor: string, error: unknown): void {
+  metrics.uplinksRefused.inc({
+    front_door: frontDoor,
+    reason: error instanceof OverloadedError ? 'overloaded' : 'event_log',
+  });
+}
+
 /** Says so in the service log when an accepted envelope is a failed decode (kept in the device log). */
 function warnIfNotDecoded(ctx: IngestContext, envelope: UplinkEnvelope): void {
+  if (envelope.kind === 'decode_failed') metrics.decodeErrors.inc();
   if (envelope.kind === 'decode_failed')
     ctx.log.warn(
       { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
@@ -57,8 +72,12 @@ export function submitEnvelope(
   envelope: UplinkEnvelope,
   done: (error?: unknown) => void,
 ): void {
+  metrics.uplinksReceived.inc({ front_door: envelope.source });
   ctx.publisher.submit([envelope], (error) => {
-    if (error === undefined) warnIfNotDecoded(ctx, envelope);
+    if (error === undefined) {
+      metrics.uplinksAccepted.inc({ front_door: envelope.source });
+      warnIfNotDecoded(ctx, envelope);
+    } else countRefused(envelope.source, error);
     done(error);
   });
 }

@@ -1,5 +1,6 @@
 import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts/uplinks';
 import type { EventLog } from '@iot/event-log';
+import { metrics, secondsSince } from '@iot/runtime';
 
 export interface UplinkPublisherOptions {
   /** How long a front door that must answer quickly (HTTP) waits for the log before refusing (ms). */
@@ -132,6 +133,7 @@ export class UplinkPublisher {
       this.calls++;
       // Called synchronously by the port: a call refused at once (closed log) must still settle here.
       let call: Promise<void>;
+      const started = performance.now();
       try {
         call = this.log.publish(this.topic, records);
       } catch (error) {
@@ -140,6 +142,7 @@ export class UplinkPublisher {
       call
         .then(
           () => {
+            metrics.eventLogPublishSeconds.observe(secondsSince(started));
             this.inFlight -= callers.length;
             for (const caller of callers) settle(caller);
           },

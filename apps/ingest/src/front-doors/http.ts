@@ -6,6 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { ApiError, isApiError } from '@iot/domain';
+import { metrics } from '@iot/runtime';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import { unstorableJson } from '../accept/uplink-json.js';
@@ -97,6 +98,14 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
         .send({ code: 41, message: error.message });
     }
     const apiError = toApiError(error, bodyLimit);
+    // Refused before it reached the event log (authentication, input): counted here, the rest in
+    // ingest-context.ts.
+    const path = request.url.split('?')[0] ?? '';
+    const frontDoor = path.includes('/uplinks/') ? 'http' : /\/(chirpstack|ttn|tts)$/.exec(path)?.[1];
+    if (frontDoor) {
+      metrics.uplinksReceived.inc({ front_door: frontDoor });
+      metrics.uplinksRefused.inc({ front_door: frontDoor, reason: `http_${apiError.status}` });
+    }
     if (apiError.status >= 500) request.log.error({ err: error, url: request.url }, 'ingest request failed');
     else
       request.log.warn(

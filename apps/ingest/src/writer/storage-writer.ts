@@ -1,7 +1,7 @@
 import { UPLINKS_TOPIC, type UplinkEnvelope } from '@iot/contracts/uplinks';
 import { type Db, writeIngestBatch } from '@iot/db';
 import type { EventLog, LogRecord, Subscription } from '@iot/event-log';
-import { coalesce, type Logger } from '@iot/runtime';
+import { coalesce, type Logger, metrics, reportConsumerLag, secondsSince } from '@iot/runtime';
 import { buildBatchRows, isUplinkEnvelope } from './build-batch-rows.js';
 
 export const STORAGE_WRITER_GROUP = 'storage-writer';
@@ -93,7 +93,11 @@ export async function startStorageWriter(
     async (batches) => {
       // Not `stats.stored += await ...`: that reads the counter before the await, and two writes in
       // flight (concurrentWrites) would overwrite each other's count.
-      const stored = await writeEnvelopes(db, batches.flat(), log);
+      const rows = batches.flat();
+      const started = performance.now();
+      const stored = await writeEnvelopes(db, rows, log);
+      metrics.writerCommitSeconds.observe(secondsSince(started));
+      metrics.writerBatchSize.observe(rows.length);
       stats.stored += stored;
       stats.writes++;
       return batches.map(() => undefined);
@@ -127,5 +131,17 @@ export async function startStorageWriter(
       onError: (err, info) => log.error({ err, ...info }, 'storage writer batch failed, retrying'),
     },
   );
-  return { subscription, stats };
+  // Lag of this group at each scrape (one source per process: the latest writer's).
+  const topic = options.topic ?? UPLINKS_TOPIC;
+  const unreport = reportConsumerLag(STORAGE_WRITER_GROUP, () => eventLog.lag(topic, STORAGE_WRITER_GROUP));
+  return {
+    subscription: {
+      partitions: () => subscription.partitions(),
+      stop: async () => {
+        unreport();
+        await subscription.stop();
+      },
+    },
+    stats,
+  };
 }

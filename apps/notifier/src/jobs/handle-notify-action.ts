@@ -1,6 +1,6 @@
 import type { NotifyActionPayload } from '@iot/contracts';
 import { type JobContext, JobDeferredError, PermanentJobError } from '@iot/jobs';
-import { type Logger, stageHook } from '@iot/runtime';
+import { type Logger, metrics, secondsSince, stageHook } from '@iot/runtime';
 import type { Channels, Delivery } from '../channels/channels';
 import { ChannelNotConfiguredError, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { type ActionLoader, fromPreloaded } from '../load-action';
@@ -83,8 +83,11 @@ export async function handleNotifyAction(
   for (const delivery of due) {
     const attempt = { attempt: job.attempt, maxAttempts: job.maxAttempts };
     const channel = deps.channels[delivery.kind] as NotificationChannel<unknown>;
+    const started = performance.now();
     try {
       const result = await channel.send(ctx, delivery.config);
+      metrics.notificationSendSeconds.observe({ channel: delivery.kind }, secondsSince(started));
+      metrics.notifications.inc({ channel: delivery.kind, outcome: result.status });
       trace?.('nt: send resolved (outbox row written)', [payload.uplinkMessageId]);
       sent += 1;
       await deps.writeLog({
@@ -99,6 +102,11 @@ export async function handleNotifyAction(
       const notConfigured = error instanceof ChannelNotConfiguredError;
       const isPermanent = error instanceof PermanentDeliveryError;
       const final = notConfigured || isPermanent || job.isLastAttempt;
+      metrics.notifications.inc({
+        channel: delivery.kind,
+        outcome: notConfigured ? 'skipped' : final ? 'failed' : 'retrying',
+      });
+      if (!final) metrics.jobRetries.inc({ job: job.name });
       if (!notConfigured) (final ? permanent : retryable).push(`${delivery.recipient}: ${message(error)}`);
       await deps.writeLog({
         ...base,

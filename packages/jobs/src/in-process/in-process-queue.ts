@@ -130,6 +130,10 @@ export class InProcessJobQueue implements JobQueue {
    * Lets running attempts finish, then stops. Jobs still waiting or waiting for a retry are dropped: they
    * live only in this process's memory (the embedded profile's accepted trade-off).
    */
+  async ready(): Promise<void> {
+    if (this.closed) throw new Error('job queue closed');
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
