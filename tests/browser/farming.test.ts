@@ -170,7 +170,7 @@ describe('farming', () => {
   );
 
   it(
-    'colours the map by pF class, shows the last reading and the field view, edits parcels, soils and tasks, charts the season',
+    'colours the map by pF class, shows the last reading and the field view',
     async () => {
       const { context, page } = await signedIn(browser, platform.url, 'main@demo.test');
       try {
@@ -198,8 +198,23 @@ describe('farming', () => {
         const view = page.getByTestId('field-view');
         await expect.poll(() => view.getByTestId('field-view-moisture').textContent()).toContain('pF 4,2');
         expect(await view.getByTestId('field-view-parcels').textContent()).toContain('1302/4');
-        await page.getByTestId('drawer-close').click();
+      } catch (error) {
+        await keepScreenshot(page, 'farming-console');
+        throw error;
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
+  it(
+    'edits a parcel in place and adds and renames an own soil',
+    async () => {
+      const { context, page } = await signedIn(browser, platform.url, 'main@demo.test');
+      try {
+        await page.goto('/farming/fields');
+        await page.getByTestId('parcels-table').waitFor();
         // Parcel 55 grows from 950 to 1,000 m².
         const parcel55 = await parcelId('55');
         await page.getByTestId(`parcel-edit-${parcel55}`).click();
@@ -218,7 +233,21 @@ describe('farming', () => {
         await expect
           .poll(() => page.getByTestId('catalogue-soils-row-Lö').textContent())
           .toContain('Lösslehm');
+      } catch (error) {
+        await keepScreenshot(page, 'farming-edits');
+        throw error;
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 
+  it(
+    'changes a task’s assignee in its drawer with the history, and charts the season',
+    async () => {
+      const { context, page } = await signedIn(browser, platform.url, 'main@demo.test');
+      try {
         // The demo task on two fields gets an assignee; the history says who changed what.
         await page.goto('/farming/task');
         await page.getByTestId('task-view-overdue').click();
@@ -245,7 +274,8 @@ describe('farming', () => {
         expect(await page.getByTestId('task-history').textContent()).not.toContain('Fällig');
         expect(await page.getByTestId(`task-assignee-${taskId}`).textContent()).toBe(chosen);
 
-        // The season's soil moisture of the Obstwiese as a chart.
+        // The season's soil moisture of the Obstwiese (its sensor reported in the test above) as a chart.
+        const orchard = await fieldIdOf('Obstwiese');
         await page.goto('/farming/progress');
         await page.getByTestId('progress-chart-field').selectOption(String(orchard));
         await expect
@@ -253,7 +283,7 @@ describe('farming', () => {
           .toBe(1);
         await keepScreenshot(page, 'farming-progress');
       } catch (error) {
-        await keepScreenshot(page, 'farming-console');
+        await keepScreenshot(page, 'farming-tasks');
         throw error;
       } finally {
         await context.close();
