@@ -132,4 +132,8 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     file: '0033_client_limits.sql',
     sql: "-- Limits per client (issue #27), as ThingsBoard tenant profiles and ChirpStack tenants have them: keys\n-- max_devices, max_users, max_dashboards, max_rules_per_device, max_uplinks_per_minute. A missing key\n-- means no limit. The super admin sets them; the client's main users see them with their current use.\nALTER TABLE companies ADD COLUMN limits jsonb NOT NULL DEFAULT '{}';\n",
   },
+  {
+    file: '0034_codec_suspension.sql',
+    sql: "-- A codec that keeps running past its time budget (issue #28, finding 3) is suspended: ingest stops calling\n-- it and keeps its devices' uplinks raw in the device log until someone saves the codec again (which clears\n-- the suspension). The state is here, not only in the process that noticed, so every ingest process stops\n-- calling it (within the 30 s its codec cache keeps a script) and the console shows it.\nALTER TABLE codecs ADD COLUMN suspended_at timestamptz, ADD COLUMN suspended_reason text;\n",
+  },
 ];
