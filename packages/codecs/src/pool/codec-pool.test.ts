@@ -11,7 +11,8 @@ const GOOD = {
 const LOOP = { companyId: 1, codecId: 'loop', script: 'function decodeUplink() { for (;;) {} }' };
 
 describe('codec pool', () => {
-  const pool = new CodecPool({ workers: 2 });
+  // A generous load budget: a cold thread on the loaded test machine may need more than 250 ms to load.
+  const pool = new CodecPool({ workers: 2, limits: { loadTimeoutMs: 5_000 } });
   afterAll(() => pool.dispose());
 
   it('decodes and encodes in a worker thread as the sandbox does', async () => {
