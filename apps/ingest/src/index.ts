@@ -5,7 +5,7 @@ import type { Logger, Service } from '@iot/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { IngestContext } from './accept/ingest-context.js';
 import { UplinkPublisher, type UplinkPublisherOptions } from './accept/uplink-publisher.js';
-import { SandboxHolder } from './decode/decode-uplink.js';
+import { CodecRunner, type CodecRunnerOptions } from './decode/codec-runner.js';
 import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
 import { followDeviceChanges } from './devices/follow-changes.js';
 import { buildIngestHttpServer, INGEST_HTTP_PREFIX } from './front-doors/http-server.js';
@@ -61,6 +61,8 @@ export interface StartIngestOptions {
   /** Back-pressure settings and the topic (default `uplinks`) of the front doors. */
   publisher?: UplinkPublisherOptions;
   directory?: DeviceDirectoryOptions;
+  /** User codecs: the worker pool's size and limits (tests). */
+  codecs?: CodecRunnerOptions;
 }
 
 export interface IngestService extends Service {
@@ -162,10 +164,10 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     ...deviceCacheOptions(config),
     ...options.directory,
   });
-  const sandbox = new SandboxHolder();
+  const codecs = new CodecRunner({ db, directory, log: log.child({ part: 'codecs' }) }, options.codecs);
   const ctx: IngestContext = {
     directory,
-    sandbox,
+    codecs,
     publisher: new UplinkPublisher(eventLog, options.publisher),
     log,
   };
@@ -234,7 +236,7 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
       invalidateAll: () => directory.invalidateAll(),
       stop: async () => {
         for (const stop of stops.reverse()) await stop();
-        await sandbox.dispose();
+        await codecs.dispose();
         if (ownLog) await eventLog.close();
       },
     };

@@ -1,5 +1,6 @@
 export { FRAME_VERSION } from './frame/define-frame-driver.js';
 export { COMMAND_CODES, COMMAND_FPORT } from './frame/encode-command.js';
+export { CodecPool, type CodecPoolOptions } from './pool/codec-pool.js';
 export { BUILT_IN_DRIVERS, getDriver, listDrivers } from './registry.js';
 export { CODEC_FUNCTIONS } from './sandbox/bootstrap.js';
 export {

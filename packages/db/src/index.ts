@@ -78,12 +78,15 @@ export {
 export {
   type CodecFields,
   type CodecRecord,
+  type CodecSuspension,
   codecExists,
   deleteCodec,
   findCodec,
-  findCodecScript,
+  findIngestCodec,
+  type IngestCodec,
   insertCodec,
   listCodecs,
+  suspendCodec,
   updateCodec,
 } from './repositories/codecs';
 export {

@@ -7,7 +7,7 @@
  */
 import type { CodecTestRequest, CodecTestResult } from '@iot/contracts';
 import type { Db } from '@iot/db';
-import { apiCodecSandbox } from '../lib/codec-sandbox';
+import { apiCodecPool } from '../lib/codec-sandbox';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 import { getCompanyCodec, loadCodecScript, requireCodecManager } from './manage-codecs';
@@ -33,14 +33,14 @@ async function run(
   script: string,
   request: CodecTestRequest,
 ): Promise<CodecTestResult> {
-  const sandbox = await apiCodecSandbox();
+  const sandbox = apiCodecPool();
   const codec = { companyId, codecId, script };
   const fPort = request.f_port;
   if (request.operation === 'encodeDownlink') {
     const input = request.input ?? {};
     const data =
       typeof input.data === 'object' && input.data !== null ? (input.data as Record<string, unknown>) : {};
-    const result = sandbox.encodeDownlink(codec, {
+    const result = await sandbox.encodeDownlink(codec, {
       ...input,
       data,
       ...(fPort === undefined ? {} : { fPort }),
@@ -55,12 +55,12 @@ async function run(
   const bytes = parsePayloadBytes(request.bytes ?? '');
   const result =
     request.operation === 'decodeDownlink'
-      ? sandbox.decodeDownlink(
+      ? await sandbox.decodeDownlink(
           codec,
           { bytes, ...(fPort === undefined ? {} : { fPort }) },
           { keepShape: true },
         )
-      : sandbox.decodeUplink(
+      : await sandbox.decodeUplink(
           codec,
           { bytes, recvTime: new Date(), ...(fPort === undefined ? {} : { fPort }) },
           { keepShape: true },
@@ -103,10 +103,9 @@ export async function testDraftCodec(
       ...(details.line === undefined ? {} : { line: details.line }),
     };
   }
-  const sandbox = await apiCodecSandbox();
   try {
     return await run(auth.companyId, 'draft-test', script, request);
   } finally {
-    sandbox.evict(auth.companyId, 'draft-test');
+    apiCodecPool().evict(auth.companyId, 'draft-test');
   }
 }

@@ -7,6 +7,12 @@ export const codecsDe: Record<keyof typeof codecsEn, string> = {
   'codecs.none': 'Noch keine Codecs.',
   'codecs.name': 'Name',
   'codecs.saved': 'Codec gespeichert.',
+  'codecs.suspended': 'Ausgesetzt',
+  'codecs.suspended-since':
+    'Ausgesetzt seit {{time}}: Er hat sein Zeitbudget wiederholt überschritten. Die Uplinks seiner Geräte werden undekodiert im Geräteprotokoll aufbewahrt; Speichern des Codecs setzt ihn fort.',
+  'messages.kind.codec_suspended.subject': 'Codec ausgesetzt: {{codec}}',
+  'messages.kind.codec_suspended.body':
+    'Der Codec „{{codec}}“ hat sein Zeitbudget wiederholt überschritten (zuletzt bei {{device}}) und ist ausgesetzt. Die Uplinks seiner Geräte werden undekodiert im Geräteprotokoll aufbewahrt, bis der Codec erneut gespeichert wird.',
   'codecs.functions': 'Definiert: {{list}}',
   'codecs.device-count_one': '{{count}} Gerät',
   'codecs.device-count_other': '{{count}} Geräte',

@@ -5,6 +5,12 @@ export const codecsEn = {
   'codecs.none': 'No codecs yet.',
   'codecs.name': 'Name',
   'codecs.saved': 'Codec saved.',
+  'codecs.suspended': 'Suspended',
+  'codecs.suspended-since':
+    'Suspended since {{time}}: it ran past its time budget again and again. Its devices’ uplinks are kept undecoded in their device logs; saving the codec resumes it.',
+  'messages.kind.codec_suspended.subject': 'Codec suspended: {{codec}}',
+  'messages.kind.codec_suspended.body':
+    'The codec “{{codec}}” ran past its time budget again and again (last with {{device}}) and is suspended. Its devices’ uplinks are kept undecoded in their device logs until the codec is saved again.',
   'codecs.functions': 'Defines: {{list}}',
   'codecs.device-count_one': '{{count}} device',
   'codecs.device-count_other': '{{count}} devices',

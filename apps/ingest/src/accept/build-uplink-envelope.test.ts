@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SandboxHolder } from '../decode/decode-uplink.js';
+import type { CodecRunner } from '../decode/codec-runner.js';
 import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
 import { buildUplinkEnvelope } from './build-uplink-envelope.js';
 
@@ -13,8 +13,8 @@ const device: IngestDevice = {
   codecId: null,
   state: 'ok',
 };
-// Devices without a codec never reach the directory while decoding.
-const deps = { directory: {} as DeviceDirectory, sandbox: new SandboxHolder() };
+// Devices without a codec never reach the directory or the codecs while decoding.
+const deps = { directory: {} as DeviceDirectory, codecs: {} as CodecRunner };
 const build = (json: Record<string, unknown>, receivedAt: string) =>
   buildUplinkEnvelope({ device, source: 'mqtt', payload: { json }, receivedAt: new Date(receivedAt) }, deps);
 

@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DecodeResult } from '@iot/codecs';
 import type { UplinkEnvelope, UplinkSource } from '@iot/contracts/uplinks';
-import {
-  decodeUplink,
-  decodeUplinkSync,
-  type SandboxHolder,
-  type UplinkPayload,
-} from '../decode/decode-uplink.js';
+import type { CodecRunner } from '../decode/codec-runner.js';
+import { decodeUplink, decodeUplinkSync, type UplinkPayload } from '../decode/decode-uplink.js';
 import { readGeo } from '../decode/read-geo.js';
 import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
 
@@ -105,7 +101,7 @@ function derivedMessageId(deviceId: number, payload: UplinkPayload, second: numb
  */
 export async function buildUplinkEnvelope(
   uplink: IncomingUplink,
-  deps: { directory: DeviceDirectory; sandbox: SandboxHolder },
+  deps: { directory: DeviceDirectory; codecs: CodecRunner },
 ): Promise<UplinkEnvelope> {
   const prepared = prepareUplink(uplink);
   const result = await decodeUplink({

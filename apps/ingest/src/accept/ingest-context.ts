@@ -1,6 +1,6 @@
 import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import { type Logger, metrics } from '@iot/runtime';
-import type { SandboxHolder } from '../decode/decode-uplink.js';
+import type { CodecRunner } from '../decode/codec-runner.js';
 import type { DeviceDirectory } from '../devices/device-directory.js';
 import { buildUplinkEnvelope, type IncomingUplink } from './build-uplink-envelope.js';
 import { OverloadedError, type UplinkPublisher } from './uplink-publisher.js';
@@ -8,7 +8,7 @@ import { OverloadedError, type UplinkPublisher } from './uplink-publisher.js';
 /** What every front door shares: lookups, decoding, the publisher and the logger. */
 export interface IngestContext {
   directory: DeviceDirectory;
-  sandbox: SandboxHolder;
+  codecs: CodecRunner;
   publisher: UplinkPublisher;
   log: Logger;
 }

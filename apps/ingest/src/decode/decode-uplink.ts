@@ -1,5 +1,6 @@
-import { CodecSandbox, type DecodeResult, getDriver } from '@iot/codecs';
+import { type DecodeResult, getDriver } from '@iot/codecs';
 import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
+import type { CodecRunner } from './codec-runner.js';
 import { flattenFields } from './flatten-fields.js';
 
 /** An uplink's payload as a front door received it. */
@@ -13,31 +14,12 @@ export interface UplinkPayload {
   fPort?: number;
 }
 
-/** The codec sandbox is loaded (WebAssembly) on the first user codec, not at start. */
-export class SandboxHolder {
-  private sandbox: Promise<CodecSandbox> | undefined;
-  get(): Promise<CodecSandbox> {
-    if (!this.sandbox) {
-      const creating = CodecSandbox.create();
-      // A failed load is not kept: the next codec uplink tries again (until then they fail as 5xx).
-      creating.catch(() => {
-        if (this.sandbox === creating) this.sandbox = undefined;
-      });
-      this.sandbox = creating;
-    }
-    return this.sandbox;
-  }
-  async dispose(): Promise<void> {
-    if (this.sandbox) (await this.sandbox).dispose();
-  }
-}
-
 const failed = (message: string): DecodeResult => ({ data: {}, warnings: [], errors: [message] });
 
 /**
  * Decodes one uplink for its device, in this order: what the network server decoded; the device's
  * built-in driver (`devices.driver_id`, which also checks JSON fields against the catalogue); its user
- * codec (`devices.codec_id`, run in the sandbox keyed by company and codec); a JSON object taken as
+ * codec (`devices.codec_id`, run off the event loop by the CodecRunner); a JSON object taken as
  * data fields. Bytes with no decoder are a decode failure. Never throws: failures come back in `errors`.
  */
 export async function decodeUplink(options: {
@@ -45,20 +27,20 @@ export async function decodeUplink(options: {
   payload: UplinkPayload;
   receivedAt: Date;
   directory: DeviceDirectory;
-  sandbox: SandboxHolder;
+  codecs: CodecRunner;
 }): Promise<DecodeResult> {
   const { device, payload, receivedAt } = options;
   const decoded = decodeUplinkSync(options);
   if (decoded) return decoded;
   const bytes = payload.bytes ?? new Uint8Array();
   const codecId = device.codecId as number;
-  const script = await options.directory.codecScript(device.companyId, codecId);
-  if (script === null) return failed(`codec ${codecId} not found`);
-  const sandbox = await options.sandbox.get();
-  return sandbox.decodeUplink(
-    { companyId: device.companyId, codecId: String(codecId), script },
-    { bytes, fPort: payload.fPort, recvTime: receivedAt },
-  );
+  const codec = await options.directory.codec(device.companyId, codecId);
+  if (codec === null) return failed(`codec ${codecId} not found`);
+  return options.codecs.decodeUplink(device, codecId, codec, {
+    bytes,
+    fPort: payload.fPort,
+    recvTime: receivedAt,
+  });
 }
 
 /** The uplink goes to the device's user codec in the sandbox (asynchronous): bytes, no driver, a codec. */

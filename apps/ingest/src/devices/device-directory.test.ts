@@ -3,7 +3,7 @@ import { loadConfig } from '@iot/config';
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
 import { deviceCacheOptions } from '../index.js';
-import { createCompany, createDevice, randomDevEui } from '../test-support/seed.js';
+import { createCodec, createCompany, createDevice, randomDevEui } from '../test-support/seed.js';
 import { DeviceDirectory, normalizeDevEui } from './device-directory.js';
 
 describe('deviceCacheOptions', () => {
@@ -43,6 +43,34 @@ forEachDb(
         await suite.db.query(`UPDATE devices SET state = 'ok' WHERE id = $1`, [device.id]);
         now += 1001;
         expect((await directory.deviceByUuid(device.uuid))?.state).toBe('ok');
+      });
+
+      it('keeps a codec at most 30 s, however long devices are kept, and reads its suspension', async () => {
+        let now = 0;
+        const directory = new DeviceDirectory(suite.db, { ttlMs: 3_600_000, now: () => now });
+        directory.changesAnnounced();
+        const company = await createCompany(suite.db);
+        const codecId = await createCodec(
+          suite.db,
+          company,
+          'function decodeUplink() { return { data: { v: 1 } }; }',
+        );
+        expect(await directory.codec(company, codecId)).toEqual({
+          script: 'function decodeUplink() { return { data: { v: 1 } }; }',
+          suspended: false,
+        });
+        await suite.db.query(
+          "UPDATE codecs SET script = 'function decodeUplink() { return { data: { v: 2 } }; }', suspended_at = now() WHERE id = $1",
+          [codecId],
+        );
+        now = 26_000;
+        expect((await directory.codec(company, codecId))?.suspended).toBe(false);
+        now = 30_000;
+        expect(await directory.codec(company, codecId)).toEqual({
+          script: 'function decodeUplink() { return { data: { v: 2 } }; }',
+          suspended: true,
+        });
+        expect(await directory.codec(company + 1, codecId)).toBeNull();
       });
 
       it('drops everything and keeps the short TTL while announcements are lost', async () => {

@@ -7,8 +7,8 @@
  * follow-changes.ts), devices and tokens live `announcedTtlMs` (default 1 h): the TTL is then only a
  * safety net, and a device that reports less often than the TTL, as most do (every 5 to 60 min), costs
  * a query per uplink: with every uplink a miss, the distributed bench stored 4.8k instead of 23k
- * uplinks/s (apps/ingest README, "Device lookups"). Codec scripts keep `ttlMs` (their edits are not
- * announced). A found entry expires at a random point in the last tenth of its TTL, so entries cached
+ * uplinks/s (apps/ingest README, "Device lookups"). Codecs keep `ttlMs`, at most CODEC_TTL_MS (30 s; their
+ * edits are not announced). A found entry expires at a random point in the last tenth of its TTL, so entries cached
  * in the same second (a fleet at start-up) are not all looked up again in the same second.
  * Concurrent lookups of one key share one query. `invalidateDevice(id)` drops a device at once (in the
  * embedded platform the API calls it after a change), follow-changes.ts calls `applyDeviceChange` for each
@@ -19,10 +19,11 @@
 import { createHash } from 'node:crypto';
 import {
   type Db,
-  findCodecScript,
+  findIngestCodec,
   findIngestDeviceByDevEui,
   findIngestDeviceByUuid,
   findIntegrationTokenByHash,
+  type IngestCodec,
   type IngestDevice,
   type IngestIntegrationToken,
   saveTtsDownlinkRoute,
@@ -30,7 +31,7 @@ import {
   touchIntegrationToken,
 } from '@iot/db';
 
-export type { IngestDevice, IngestIntegrationToken };
+export type { IngestCodec, IngestDevice, IngestIntegrationToken };
 
 /** A key a device is cached under: its uuid, and its DevEUI within its company. */
 export interface DeviceKey {
@@ -72,6 +73,12 @@ interface Load<T> {
   /** The key was dropped while this load ran: answer the callers, cache nothing. */
   stale: boolean;
 }
+
+/**
+ * Longest a codec stays cached (issue #23): edits are not announced, so an edited codec decodes the next
+ * uplinks in every ingest process (both profiles) within this time, and a suspension reaches them as well.
+ */
+export const CODEC_TTL_MS = 30_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEV_EUI = /^[0-9a-f]{16}$/;
@@ -182,7 +189,7 @@ export class DeviceDirectory {
   private readonly byUuid: TtlCache<IngestDevice>;
   private readonly byDevEui: TtlCache<IngestDevice>;
   private readonly tokens: TtlCache<IngestIntegrationToken>;
-  private readonly codecs: TtlCache<string>;
+  private readonly codecs: TtlCache<IngestCodec>;
   /** When this process last wrote last_used_at per token id. */
   private readonly tokenUseWritten = new Map<number, number>();
   /** The TTS downlink route last saved per device id by this process, as `url\nkey`. */
@@ -205,7 +212,8 @@ export class DeviceDirectory {
     this.byUuid = new TtlCache(ttl, missTtl, max, now);
     this.byDevEui = new TtlCache(ttl, missTtl, max, now);
     this.tokens = new TtlCache(ttl, missTtl, max, now);
-    this.codecs = new TtlCache(ttl, missTtl, 1_000, now);
+    // A codec's edit (or its suspension) reaches every process within CODEC_TTL_MS, whatever the TTL of devices.
+    this.codecs = new TtlCache(Math.min(ttl, CODEC_TTL_MS), missTtl, 1_000, now);
     this.announcedTtlMs = options.announcedTtlMs ?? 3_600_000;
     this.ttlMs = ttl;
     this.tokenUseIntervalMs = options.tokenUseIntervalMs ?? 60_000;
@@ -278,8 +286,14 @@ export class DeviceDirectory {
     });
   }
 
-  codecScript(companyId: number, codecId: number): Promise<string | null> {
-    return this.codecs.get(`${companyId}:${codecId}`, () => findCodecScript(this.db, companyId, codecId));
+  /** A company's codec (script and suspension), cached at most CODEC_TTL_MS; null when it has none such. */
+  codec(companyId: number, codecId: number): Promise<IngestCodec | null> {
+    return this.codecs.get(`${companyId}:${codecId}`, () => findIngestCodec(this.db, companyId, codecId));
+  }
+
+  /** Drops a codec at once (this process suspended it: the next lookup reads the suspension). */
+  invalidateCodec(companyId: number, codecId: number): void {
+    this.codecs.delete(`${companyId}:${codecId}`);
   }
 
   /** The device's own token checked against devices.credentials_hash (sha-256 hex). */

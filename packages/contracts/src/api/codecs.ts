@@ -24,6 +24,11 @@ export const CodecPayload = Type.Object({
       'entry points the script defines: decodeUplink, encodeDownlink, decodeDownlink, Decoder, ...',
   }),
   device_ids: Type.Array(Type.Integer(), { description: "the company's devices decoding with it" }),
+  suspended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description:
+      'when ingest suspended it for running past its time budget again and again (90100): its uplinks are kept raw until the codec is saved again',
+  }),
+  suspended_reason: Type.Union([Type.String(), Type.Null()]),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
 });

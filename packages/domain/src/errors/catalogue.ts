@@ -1138,6 +1138,14 @@ export const ERROR_DEFINITIONS = [
     en: 'The virtual device could not be created.',
     de: 'Das virtuelle Gerät konnte nicht angelegt werden.',
   },
+  // Issue #28: codecs that keep running past their budget (90100-90109).
+  {
+    code: 90100,
+    name: 'CODEC_SUSPENDED',
+    status: 409,
+    en: 'The codec is suspended: it ran past its time budget again and again. Its devices’ uplinks are kept undecoded until the codec is saved again.',
+    de: 'Der Codec ist ausgesetzt: Er hat sein Zeitbudget wiederholt überschritten. Die Uplinks seiner Geräte werden undekodiert aufbewahrt, bis der Codec erneut gespeichert wird.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

@@ -31,12 +31,22 @@ export interface LoginFailuresParams {
   minutes: number;
 }
 
+/** What a `codec_suspended` message says: ingest suspended a codec that kept overrunning (issue #28). */
+export interface CodecSuspendedParams {
+  codec_id: number;
+  codec: string;
+  device: string | null;
+  error: string;
+  code: number;
+}
+
 /** One message of GET /core/messages (apps/api messages route). */
 export type Message = MessageFields &
   (
     | { kind: 'downlink_failed'; params: DownlinkFailedParams }
     | { kind: 'action_failed'; params: ActionFailedParams }
     | { kind: 'login_failures'; params: LoginFailuresParams }
+    | { kind: 'codec_suspended'; params: CodecSuspendedParams }
     /** A rule's system action, worded by the rule. */
     | { kind: null; params: null }
   );

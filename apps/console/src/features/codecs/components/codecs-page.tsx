@@ -3,11 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { useCurrentUser } from '../../../lib/auth';
+import { formatDateTime } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import { canEdit } from '../../../lib/roles';
 import { type Codec, useCodecs, useDeleteCodec, useSaveCodec, useTestCodec } from '../api/codecs';
@@ -57,6 +59,11 @@ export function CodecsPage() {
             >
               <CpuIcon />
               <span className="truncate">{codec.name}</span>
+              {codec.suspended_at !== null && (
+                <Badge variant="destructive" data-testid={`codec-suspended-${codec.id}`}>
+                  {t('codecs.suspended')}
+                </Badge>
+              )}
               <span className="text-muted-foreground ml-auto text-xs">
                 {t('codecs.device-count', { count: codec.device_ids.length })}
               </span>
@@ -88,7 +95,7 @@ function CodecEditor({
   onSaved: (codec: Codec) => void;
   onDeleted: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const overlay = useOverlay();
   const save = useSaveCodec();
   const remove = useDeleteCodec();
@@ -155,6 +162,11 @@ function CodecEditor({
             </Button>
           )}
         </div>
+        {codec?.suspended_at && (
+          <p className="text-destructive text-sm" data-testid="codec-suspended">
+            {t('codecs.suspended-since', { time: formatDateTime(codec.suspended_at, i18n.language) })}
+          </p>
+        )}
         {codec && (
           <p className="text-muted-foreground text-sm" data-testid="codec-functions">
             {t('codecs.functions', { list: codec.functions.join(', ') })}

@@ -6,7 +6,7 @@ import type { Message } from '../types';
 
 /**
  * The subject and body a reader sees. A rule's system message is shown as the rule worded it; the
- * platform's own messages (`kind`: migrations 0023 and 0024, the API's login_failures) are worded here in the reader's language from their
+ * platform's own messages (`kind`: migrations 0023 and 0024, the API's login_failures, ingest's codec_suspended) are worded here in the reader's language from their
  * parameters, with the stored English text as the fallback for a kind this console does not know.
  */
 export function useMessageText(): (message: Message) => { subject: string; body: string } {
@@ -64,6 +64,13 @@ export function messageText(
         addresses: p.addresses,
         minutes: p.minutes,
       }),
+    };
+  }
+  if (message.kind === 'codec_suspended' && message.params) {
+    const p = message.params;
+    return {
+      subject: t('messages.kind.codec_suspended.subject', { codec: p.codec ?? '–' }),
+      body: t('messages.kind.codec_suspended.body', { codec: p.codec ?? '–', device: p.device ?? '–' }),
     };
   }
   return { subject: message.subject, body: message.body };

@@ -30,6 +30,26 @@ forEachDb((suite) => {
   }
 
   describe('/core/codecs', () => {
+    it('shows a suspended codec with the reason; renaming keeps the suspension, saving the script ends it', async () => {
+      const team = await createTeam(suite.db);
+      const main = await signIn(team.main.email);
+      const script = 'function decodeUplink() { return { data: {} }; }';
+      const codec = (await main.post('/api/v1/core/codecs', { name: 'Slow', script })).body.payload;
+      expect(codec).toMatchObject({ suspended_at: null, suspended_reason: null });
+      await suite.db.query(
+        "UPDATE codecs SET suspended_at = now(), suspended_reason = 'too slow: 3 times within 60 s' WHERE id = $1",
+        [codec.id],
+      );
+      expect((await main.get(`/api/v1/core/codecs/${codec.id}`)).body.payload).toMatchObject({
+        suspended_at: expect.any(String),
+        suspended_reason: 'too slow: 3 times within 60 s',
+      });
+      const renamed = await main.put(`/api/v1/core/codecs/${codec.id}`, { name: 'Slow one' });
+      expect(renamed.body.payload.suspended_at).toEqual(expect.any(String));
+      const saved = await main.put(`/api/v1/core/codecs/${codec.id}`, { script });
+      expect(saved.body.payload).toMatchObject({ suspended_at: null, suspended_reason: null });
+    });
+
     it('creates a codec, finds its entry points, tests it, assigns it to a device and deletes it', async () => {
       const team = await createTeam(suite.db);
       const device = await createDevice(suite.db, team.company.id);
