@@ -515,10 +515,8 @@ export {
   setNwaMemberAdmin,
 } from './repositories/water-associations';
 export {
-  claimUsageWarning,
   deleteDeviceShare,
   findSharedDevice,
-  insertWaterWarningMessage,
   listDeviceShares,
   listSharedDevices,
   type MeterReading,
@@ -527,5 +525,17 @@ export {
   updateSharedDeviceUsage,
   upsertDeviceShare,
 } from './repositories/water-shared-devices';
+export {
+  claimUsageWarning,
+  findWaterWarning,
+  findWarningRecipient,
+  insertWaterWarningMessage,
+  listControlValves,
+  listWarningRecipients,
+  type UsageWarningClaim,
+  type WarningRecipient,
+  type WaterValve,
+  type WaterWarningRecord,
+} from './repositories/water-warnings';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';

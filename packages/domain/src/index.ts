@@ -47,4 +47,5 @@ export * from './validation/sort-value';
 export * from './validation/types';
 export * from './validation/uuid';
 export * from './validation/validate';
+export * from './water/association-usage';
 export * from './water/usage';

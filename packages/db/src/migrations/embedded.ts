@@ -132,4 +132,8 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     file: '0033_client_limits.sql',
     sql: "-- Limits per client (issue #27), as ThingsBoard tenant profiles and ChirpStack tenants have them: keys\n-- max_devices, max_users, max_dashboards, max_rules_per_device, max_uplinks_per_minute. A missing key\n-- means no limit. The super admin sets them; the client's main users see them with their current use.\nALTER TABLE companies ADD COLUMN limits jsonb NOT NULL DEFAULT '{}';\n",
   },
+  {
+    file: '0038_water_warnings_and_valves.sql',
+    sql: '-- Water associations, continued (issue #26): the association may have a member\'s valves closed when the\n-- member has used up its yearly allowance (the valves shared with control that count against it, by the\n-- spec\'s "switch solenoid valve" command), and the warnings remember what was sent for them.\nALTER TABLE nwa_settings\n  ADD COLUMN close_valves_at_limit boolean NOT NULL DEFAULT false;\n',
+  },
 ];
