@@ -48,4 +48,5 @@ export * from './validation/types';
 export * from './validation/uuid';
 export * from './validation/validate';
 export * from './water/association-usage';
+export * from './water/share-commands';
 export * from './water/usage';
