@@ -50,3 +50,4 @@ export * from './validation/validate';
 export * from './water/association-usage';
 export * from './water/share-commands';
 export * from './water/usage';
+export * from './water/water-devices';
