@@ -23,7 +23,7 @@ let browser: Browser;
 beforeAll(async () => {
   platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
   browser = await launchBrowser();
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
