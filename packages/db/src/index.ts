@@ -532,10 +532,6 @@ export {
   insertWaterWarningMessage,
   listControlValves,
   listWarningRecipients,
-  type UsageWarningClaim,
-  type WarningRecipient,
-  type WaterValve,
-  type WaterWarningRecord,
 } from './repositories/water-warnings';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';

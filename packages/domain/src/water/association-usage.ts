@@ -104,7 +104,7 @@ export interface DueWarning {
 }
 
 /** Hours over the cap count for a warning while they are this recent (older ones were judged already). */
-export const HOUR_CAP_WINDOW_MS = 48 * 3_600_000;
+const HOUR_CAP_WINDOW_MS = 48 * 3_600_000;
 
 /**
  * The warnings a member's figures call for: 80 % and 100 % of the yearly allowance (once per water year),

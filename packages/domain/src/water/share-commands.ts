@@ -5,7 +5,7 @@ import type { ActionCommandId } from '../constants/action-commands';
  * valve and pump commands, switching a solenoid valve or the output a pump hangs on, and nothing else (no
  * counter reset, reboot or reporting interval: the device stays its owner's).
  */
-export const WATER_SHARE_COMMANDS: readonly ActionCommandId[] = [
+const WATER_SHARE_COMMANDS: readonly ActionCommandId[] = [
   'switch_solenoid_valve',
   'switch_relay_output',
   'switch_relay_output_timed',
