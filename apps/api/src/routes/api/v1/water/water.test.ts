@@ -73,6 +73,7 @@ forEachDb((suite) => {
         water_year_start_month: 1,
         time_zone: 'Europe/Berlin',
         members_see_shared_devices: false,
+        close_valves_at_limit: false,
       });
       const own = await (await as(w.member.plain.email)).get(nwaUrl());
       expect(own.body.payload.members.map((m: { company_id: number }) => m.company_id)).toEqual([
