@@ -2,7 +2,10 @@
  * Water associations in Chromium against the whole platform with its demo data (issue #26):
  * - the association's main user accepts the open membership request and the menu badge drops;
  * - the demo client's main user shares a water meter with the association from its water devices, and
- *   the association's dashboard lists it beside the demo meters, with the demo client at 85 %.
+ *   the association's dashboard lists it beside the demo meters, with the demo client at 85 %, and draws
+ *   the shared devices on its map;
+ * - the association closes a valve the demo client shares with control (a downlink in the owner's name);
+ * - a member company without the water module of its own still opens the water dashboard.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +23,7 @@ let browser: Browser;
 beforeAll(async () => {
   platform = await startTestPlatform({ SIMULATE_DEVICES: '0' });
   browser = await launchBrowser();
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -71,9 +74,56 @@ describe('water association', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
       }
       await nwa.page.reload();
       await nwa.page.getByTestId(`water-dashboard-device-${meter}`).waitFor();
+      await nwa.page.getByTestId('water-map').waitFor();
       await keepScreenshot(nwa.page, 'water-dashboard');
     } finally {
       await nwa.context.close();
+    }
+  });
+
+  it('closes a valve the demo client shares with control', async () => {
+    const { rows } = await platform.db.query<{ id: number }>(
+      `UPDATE devices SET driver_id = 'nbiot_soil_sensor', dev_eui = NULL
+        WHERE company_id = $1 AND name = 'Ventil Beregnung Ost' RETURNING id::int AS id`,
+      [DEMO_COMPANY_ID],
+    );
+    const valve = rows[0]!.id;
+    await platform.db.query(
+      `INSERT INTO nwa_shared_devices (nwa_company_id, company_id, device_id, access, counts_against_company_id)
+       VALUES ($1, $2, $3, 'control', $2)`,
+      [NWA_ID, DEMO_COMPANY_ID, valve],
+    );
+    const { context, page } = await signIn(browser, platform.url, 'main@water.test');
+    try {
+      await page.goto(`/water/shareddevices/${NWA_ID}`);
+      await page.getByTestId(`water-valve-close-${valve}`).click();
+      await expect
+        .poll(async () => {
+          const { rows: downlinks } = await platform.db.query<{ command: string; company_id: number }>(
+            'SELECT command, company_id::int AS company_id FROM downlinks WHERE device_id = $1',
+            [valve],
+          );
+          return downlinks;
+        })
+        .toEqual([{ command: 'switch_solenoid_valve', company_id: DEMO_COMPANY_ID }]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('opens the water dashboard for a member without the module of its own', async () => {
+    await platform.db.query(
+      `UPDATE companies SET modules = array_remove(modules, 'water_association') WHERE id = $1`,
+      [DEMO_COMPANY_ID],
+    );
+    const { context, page } = await signIn(browser, platform.url, 'main@demo.test');
+    try {
+      await page.goto(`/water/${NWA_ID}`);
+      await page.getByTestId('water-dashboard-page').waitFor();
+      expect(new URL(page.url()).pathname).toBe(`/water/${NWA_ID}`);
+      await page.getByTestId('water-map').waitFor();
+    } finally {
+      await context.close();
     }
   });
 });

@@ -15,7 +15,7 @@ import { createTestDb } from '@iot/db/testing';
 import { createNatsEventLog } from '@iot/event-log';
 import { deleteRedisPrefix } from '@iot/jobs';
 import { startPlatform } from '@iot/platform';
-import { createLogger } from '@iot/runtime';
+import { createLogger, type Service } from '@iot/runtime';
 
 export const NATS_URL = 'nats://127.0.0.1:4222';
 export const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -25,6 +25,8 @@ export interface DistributedTestPlatform {
   url: string;
   ingestUrl: string;
   db: Db;
+  /** The platform's services (rules worker, notifier, ...), to drive a timer tick by hand. */
+  services: readonly Service[];
   stop: () => Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function startDistributedTestPlatform(
       url: platform.url.replace('localhost', '127.0.0.1'),
       ingestUrl: platform.ingestUrl,
       db: platform.db,
+      services: platform.services,
       stop: async () => {
         for (const service of [...platform.services].reverse()) await service.stop();
         await cleanUp();

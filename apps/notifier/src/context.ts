@@ -4,7 +4,8 @@
  */
 export interface ActionContext {
   company: { id: number; name: string; timeZone: string };
-  device: { id: number; uuid: string; name: string };
+  /** The rule's device; a water usage warning has none (id null, the member as name). */
+  device: { id: number | null; uuid: string; name: string };
   rule: { id: number; name: string } | null;
   alarmId: number | null;
   /** The data field that fired the rule (null for click or no-data triggers without one). */

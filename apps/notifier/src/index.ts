@@ -16,6 +16,8 @@ import {
   type JobQueue,
   NOTIFY_ACTION,
   NOTIFY_ACTION_POLICY,
+  NOTIFY_WATER,
+  NOTIFY_WATER_POLICY,
   openJobQueue,
   purgeExpiredJobKeys,
   type QueuePolicy,
@@ -31,6 +33,7 @@ import { createSystemChannel } from './channels/system-channel';
 import { createVoiceChannel } from './channels/voice-channel';
 import { type ChannelLimits, createChannelLimiter } from './jobs/channel-limits';
 import { handleNotifyAction } from './jobs/handle-notify-action';
+import { handleNotifyWater } from './jobs/handle-notify-water';
 import { NOTIFY_CHANNEL_LIMITS, SMTP_POOL_CONNECTIONS } from './jobs/notify-action.queue';
 import { createActionLoader } from './load-action';
 import { createNotificationLogWriter } from './notification-log';
@@ -106,7 +109,8 @@ export interface NotifierService extends Service {
 }
 
 /**
- * Dispatches rule actions per channel: email, SMS, voice, system message, http call, downlink.
+ * Dispatches rule actions per channel: email, SMS, voice, system message, http call, downlink; and the
+ * water usage warnings' mails, SMS and valve commands (notify.water).
  * The embedded platform calls this in its own process; `main.ts` runs it standalone (distributed profile).
  */
 export async function startNotifier(options: StartNotifierOptions): Promise<NotifierService> {
@@ -160,6 +164,12 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
     (payload, ctx) => handleNotifyAction(deps, payload, ctx),
     options.policy ?? NOTIFY_ACTION_POLICY,
   );
+  // Water usage warnings (issue #26): mail, SMS and valve closing through the same channels.
+  const waterProcessor = queue.process(
+    NOTIFY_WATER,
+    (payload, ctx) => handleNotifyWater({ db, channels, log }, payload, ctx),
+    NOTIFY_WATER_POLICY,
+  );
   // Keys live 7 days (job_keys.expires_at); an hourly purge keeps the table small. Several notifiers
   // purging at once only delete the same rows.
   const purge = setInterval(
@@ -190,6 +200,7 @@ export async function startNotifier(options: StartNotifierOptions): Promise<Noti
     stop: async () => {
       clearInterval(purge);
       await processor.close();
+      await waterProcessor.close();
       if (ownQueue) await queue.close();
       if (mqttClient) await (await mqttClient.catch(() => undefined))?.close();
       if (mailer instanceof SmtpMailer && !options.mailer) mailer.close();

@@ -1,10 +1,11 @@
 import type { Config } from '@iot/config';
-import type { NotifyActionPayload } from '@iot/contracts/jobs';
+import type { NotifyActionPayload, NotifyWaterPayload } from '@iot/contracts/jobs';
 import { checkDbReachable, type Db, findRecordedJobsSince } from '@iot/db';
 import { type EventLog, openEventLog } from '@iot/event-log';
 import {
   createDbJobKeyStore,
   enqueueNotifyAction,
+  enqueueNotifyWater,
   JobPayloadError,
   type JobQueue,
   NOTIFY_ACTION,
@@ -36,6 +37,8 @@ export interface StartRulesWorkerOptions {
    * and deletes log entries older than config.LOG_RETENTION_DAYS (purgeExpiredLogs, at most 2 s a tick).
    */
   timerIntervalMs?: number;
+  /** Water usage warnings at most this often (ms, on a timer tick); 0: every tick. Default 5 min. */
+  waterIntervalMs?: number;
   /** Log batches: at most this many uplinks, a partly filled batch waits at most maxWaitMs. */
   maxBatch?: number;
   maxWaitMs?: number;
@@ -60,6 +63,8 @@ export interface StartRulesWorkerOptions {
 export interface RulesWorkerService extends Service {
   /** Runs one timer tick now (tests, tools); resolves when its jobs were handed over. */
   tick(): Promise<TimerTickResult>;
+  /** Runs the water usage warnings check now, due or not (tests, tools): the warnings claimed. */
+  checkWater(): Promise<number>;
   /** Log partitions this member owns right now (changes while the consumer group rebalances). */
   partitions(): readonly number[];
 }
@@ -102,7 +107,9 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
     log,
     clock,
     handOver: enqueue,
+    handOverWater: createWaterEnqueue(queue, log),
     intervalMs: options.timerIntervalMs ?? 60_000,
+    ...(options.waterIntervalMs === undefined ? {} : { waterIntervalMs: options.waterIntervalMs }),
   });
 
   log.info({ profile: config.PROFILE, log: eventLog.kind, queue: queue.kind, group }, 'rules-worker ready');
@@ -117,6 +124,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
       { name: 'job_queue', check: () => queue.ready() },
     ],
     tick: timer.tick,
+    checkWater: timer.checkWater,
     partitions: () => subscription.partitions(),
     stop: async () => {
       unreportLag();
@@ -140,6 +148,22 @@ function createEnqueue(queue: JobQueue, log: Logger) {
         } catch (error) {
           if (!(error instanceof JobPayloadError)) throw error;
           log.error({ err: error, job }, 'notify job refused by its schema, dropped');
+        }
+      }),
+    );
+  };
+}
+
+/** Hands notify.water jobs over; a payload the catalogue refuses is logged, not retried. */
+function createWaterEnqueue(queue: JobQueue, log: Logger) {
+  return async (jobs: readonly unknown[]) => {
+    await Promise.all(
+      jobs.map(async (job) => {
+        try {
+          await enqueueNotifyWater(queue, job as NotifyWaterPayload);
+        } catch (error) {
+          if (!(error instanceof JobPayloadError)) throw error;
+          log.error({ err: error, job }, 'water job refused by its schema, dropped');
         }
       }),
     );

@@ -67,3 +67,31 @@ export const NotifyActionPayload = Type.Object(
   { additionalProperties: false },
 );
 export type NotifyActionPayload = Static<typeof NotifyActionPayload>;
+
+/**
+ * One delivery of a water usage warning (issue #26), handed over by the rules worker's timer once it
+ * claimed the warning: a mail or an SMS to one main user or admin of the association, an admin member or
+ * the member, or closing one valve of the member's device shared with control (at 100 %).
+ */
+export const NotifyWaterPayload = Type.Union([
+  Type.Object(
+    {
+      warningId: Id,
+      channel: Type.Union([Type.Literal('email'), Type.Literal('sms')]),
+      userId: Id,
+      companyId: Id,
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      warningId: Id,
+      channel: Type.Literal('valve'),
+      deviceId: Id,
+      companyId: Id,
+      valve: Type.Integer({ minimum: 1, maximum: 4 }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type NotifyWaterPayload = Static<typeof NotifyWaterPayload>;

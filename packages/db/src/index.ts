@@ -533,10 +533,8 @@ export {
   setNwaMemberAdmin,
 } from './repositories/water-associations';
 export {
-  claimUsageWarning,
   deleteDeviceShare,
   findSharedDevice,
-  insertWaterWarningMessage,
   listDeviceShares,
   listSharedDevices,
   type MeterReading,
@@ -545,5 +543,13 @@ export {
   updateSharedDeviceUsage,
   upsertDeviceShare,
 } from './repositories/water-shared-devices';
+export {
+  claimUsageWarning,
+  findWaterWarning,
+  findWarningRecipient,
+  insertWaterWarningMessage,
+  listControlValves,
+  listWarningRecipients,
+} from './repositories/water-warnings';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
 export { TENANT_ROLE, withTenant } from './tenant';

@@ -49,4 +49,7 @@ export * from './validation/sort-value';
 export * from './validation/types';
 export * from './validation/uuid';
 export * from './validation/validate';
+export * from './water/association-usage';
+export * from './water/share-commands';
 export * from './water/usage';
+export * from './water/water-devices';

@@ -16,6 +16,7 @@ export {
   notifyActionJob,
   preloadActions,
 } from './catalogue/notify-action';
+export { enqueueNotifyWater, NOTIFY_WATER, NOTIFY_WATER_POLICY } from './catalogue/notify-water';
 export { InProcessJobQueue, type InProcessJobQueueOptions } from './in-process/in-process-queue';
 export { jobIdFor } from './job-id';
 export {

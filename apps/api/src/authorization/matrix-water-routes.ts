@@ -3,7 +3,11 @@
  * association's main and plain user, an admin member's main user, a plain member's main user, an outsider
  * with the module, and the super admin (test/water-fixtures.ts).
  */
-import type { WaterWorld } from '../test/water-fixtures';
+import type { WaterWorld as World } from '../test/water-fixtures';
+
+/** The matrix's world: the water world with the member's valve shared with control (addControlValve). */
+export type WaterWorld = World & { valve: { id: number; uuid: string } };
+
 import { type Expected, NOT_LOGGED_IN, OK } from './matrix-world';
 
 export type WaterActor =
@@ -31,6 +35,10 @@ const NO_SHARING = [403, 90056] as const;
 const ALREADY = [409, 90054] as const;
 const SHARE_NOT_FOUND = [404, 90055] as const;
 const DEVICE_NOT_FOUND = [404, 10] as const;
+const READ_ONLY = [403, 90057] as const;
+const NOT_A_WATER_COMMAND = [403, 90058] as const;
+const NOT_MANAGER = [403, 90003] as const;
+const closeValve = () => ({ command: 'switch_solenoid_valve', params: { valve: 1, on: false } });
 
 export interface WaterRow {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -173,6 +181,76 @@ export const WATER_ROWS: WaterRow[] = [
       ],
     }),
   ),
+  // A share with control lets the association and its admins switch the valve, and nothing more: no other
+  // command, not through a read-only share, not through the owner's own device routes.
+  {
+    method: 'POST',
+    path: (w) => `${nwa(w)}/shared-devices/${w.valve.id}/downlink`,
+    body: closeValve,
+    expect: [NOT_LOGGED_IN, OK, NO_WATER_MANAGE, OK, NO_WATER_MANAGE, NWA_NOT_FOUND, OK],
+  },
+  {
+    method: 'POST',
+    path: (w) => `${nwa(w)}/shared-devices/${w.valve.id}/downlink`,
+    body: () => ({ command: 'reboot' }),
+    expect: [
+      NOT_LOGGED_IN,
+      NOT_A_WATER_COMMAND,
+      NO_WATER_MANAGE,
+      NOT_A_WATER_COMMAND,
+      NO_WATER_MANAGE,
+      NWA_NOT_FOUND,
+      NOT_A_WATER_COMMAND,
+    ],
+  },
+  {
+    method: 'POST',
+    path: (w) => `${nwa(w)}/shared-devices/${w.meter.id}/downlink`,
+    body: closeValve,
+    expect: [NOT_LOGGED_IN, READ_ONLY, NO_WATER_MANAGE, READ_ONLY, NO_WATER_MANAGE, NWA_NOT_FOUND, READ_ONLY],
+  },
+  {
+    method: 'POST',
+    path: (w) => `${nwa(w)}/shared-devices/${w.adminMeter.id}/downlink`,
+    body: closeValve,
+    expect: [
+      NOT_LOGGED_IN,
+      SHARE_NOT_FOUND,
+      NO_WATER_MANAGE,
+      SHARE_NOT_FOUND,
+      NO_WATER_MANAGE,
+      NWA_NOT_FOUND,
+      SHARE_NOT_FOUND,
+    ],
+  },
+  {
+    method: 'POST',
+    path: (w) => `/api/v1/core/devices/${w.valve.id}/downlink`,
+    body: closeValve,
+    // The owner's own route: its main user only; the share opens nothing here.
+    expect: [
+      NOT_LOGGED_IN,
+      DEVICE_NOT_FOUND,
+      NOT_MANAGER,
+      DEVICE_NOT_FOUND,
+      OK,
+      DEVICE_NOT_FOUND,
+      DEVICE_NOT_FOUND,
+    ],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/core/devices/${w.valve.id}/downlinks`,
+    expect: [
+      NOT_LOGGED_IN,
+      DEVICE_NOT_FOUND,
+      DEVICE_NOT_FOUND,
+      DEVICE_NOT_FOUND,
+      OK,
+      DEVICE_NOT_FOUND,
+      DEVICE_NOT_FOUND,
+    ],
+  },
   {
     method: 'GET',
     path: (w) => `/api/v1/core/users/${w.member.main.id}`,

@@ -9,7 +9,7 @@ import { buildTestApp } from '../test/app';
 import { TestClient } from '../test/client';
 import { DB_KINDS, openTestDb, type TestDb } from '../test/databases';
 import { createSuperAdmin, PASSWORD } from '../test/fixtures';
-import { createWaterWorld } from '../test/water-fixtures';
+import { addControlValve, createWaterWorld } from '../test/water-fixtures';
 import { WATER_ACTORS, WATER_ROWS } from './matrix-water-routes';
 
 const CASES = WATER_ROWS.flatMap((row, r) =>
@@ -25,6 +25,8 @@ describe.each(DB_KINDS)('water authorization matrix on %s', (kind) => {
     testDb = await openTestDb(kind);
     db = testDb.db;
     app = buildTestApp(db, {
+      // Commands leave through a broker that takes everything (the valve rows expect them sent).
+      publishDownlink: async () => {},
       rateLimits: {
         loginPerAddress: { max: 100_000, windowMs: 60_000 },
         forgotPerAddress: { max: 100_000, windowMs: 60_000 },
@@ -39,7 +41,8 @@ describe.each(DB_KINDS)('water authorization matrix on %s', (kind) => {
   });
 
   it.each(CASES)('$name $row.method as $actor', async ({ row, actor, expected }) => {
-    const w = await createWaterWorld(db);
+    const world = await createWaterWorld(db);
+    const w = { ...world, valve: await addControlValve(db, world) };
     const client = new TestClient(app);
     const emails: Record<Exclude<typeof actor, 'anonymous'>, string> = {
       nwaMain: w.nwa.main.email,

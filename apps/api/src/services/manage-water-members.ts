@@ -71,6 +71,7 @@ export async function updateWaterAssociation(
       waterYearStartMonth: input.water_year_start_month ?? current.waterYearStartMonth,
       timeZone: input.time_zone ?? current.timeZone,
       membersSeeSharedDevices: input.members_see_shared_devices ?? current.membersSeeSharedDevices,
+      closeValvesAtLimit: input.close_valves_at_limit ?? current.closeValvesAtLimit,
     });
     if (input.allowances?.length) {
       const members = new Set((await listNwaMembers(tx, nwaId)).map((m) => m.companyId));

@@ -49,3 +49,20 @@ export async function createWaterWorld(db: Db) {
 }
 
 export type WaterWorld = Awaited<ReturnType<typeof createWaterWorld>>;
+
+/**
+ * The plain member's irrigation valve (an MQTT device whose driver switches solenoid valves), shared with
+ * the association with control and counting against the member.
+ */
+export async function addControlValve(db: Db, w: WaterWorld) {
+  const valve = await createDevice(db, w.member.company.id, {
+    name: 'Ventil Brunnen',
+    driver_id: 'nbiot_soil_sensor',
+  });
+  await db.query(
+    `INSERT INTO nwa_shared_devices (nwa_company_id, company_id, device_id, access, counts_against_company_id)
+     VALUES ($1, $2, $3, 'control', $2)`,
+    [w.nwa.company.id, w.member.company.id, valve.id],
+  );
+  return valve;
+}

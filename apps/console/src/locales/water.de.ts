@@ -88,4 +88,9 @@ export const waterDe: Record<keyof typeof waterEn, string> = {
   'messages.kind.water_hour_cap.subject': 'Stundengrenze für Wasser überschritten: {{member}}',
   'messages.kind.water_hour_cap.body':
     '{{member}} hat in einer Stunde {{value}} m³ entnommen, mehr als erlaubt.',
+  'water.close-valves-at-limit':
+    'Ventile eines Mitglieds (mit Steuerung freigegeben) bei 100 % seines Kontingents schließen',
+  'water.valve-open': 'Ventil öffnen',
+  'water.valve-close': 'Ventil schließen',
+  'water.valve-sent': 'Befehl an das Ventil gesendet.',
 };

@@ -84,4 +84,8 @@ export const waterEn = {
   'messages.kind.water_year_100.body': '{{member}} has used {{value}} % of its yearly water allowance.',
   'messages.kind.water_hour_cap.subject': 'Hourly water cap exceeded: {{member}}',
   'messages.kind.water_hour_cap.body': '{{member}} drew {{value}} m³ in one hour, more than its hourly cap.',
+  'water.close-valves-at-limit': "Close a member's valves shared with control at 100 % of its allowance",
+  'water.valve-open': 'Open valve',
+  'water.valve-close': 'Close valve',
+  'water.valve-sent': 'Command sent to the valve.',
 };

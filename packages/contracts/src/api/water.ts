@@ -43,6 +43,8 @@ export const NwaSettingsPayload = Type.Object({
   water_year_start_month: Type.Integer({ minimum: 1, maximum: 12 }),
   time_zone: Type.String(),
   members_see_shared_devices: Type.Boolean(),
+  /** At 100 % of a member's yearly allowance its valves shared with control are closed (downlink). */
+  close_valves_at_limit: Type.Boolean(),
 });
 export type NwaSettings = Static<typeof NwaSettingsPayload>;
 
@@ -84,6 +86,7 @@ export const UpdateNwaBody = Type.Object(
     water_year_start_month: Type.Optional(Type.Integer({ minimum: 1, maximum: 12 })),
     time_zone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     members_see_shared_devices: Type.Optional(Type.Boolean()),
+    close_valves_at_limit: Type.Optional(Type.Boolean()),
     /** Per member: its share of the permit, from today on. */
     allowances: Type.Optional(Type.Array(Allowance, { maxItems: 1000 })),
   },

@@ -144,4 +144,8 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     file: '0037_parking_alarm_rules.sql',
     sql: "-- Parking alarms reach people through the platform's rule actions (issue #25): a car park has at most one\n-- rule of trigger 'parking', owned by the area instead of a device, whose actions (email, SMS, voice,\n-- system message, http, remote control) the notifier delivers for every parking alarm the rules worker\n-- raises for that area: overstay, free slots below the threshold (full), implausible count.\nALTER TABLE rules\n  ALTER COLUMN device_id DROP NOT NULL,\n  ADD COLUMN parking_area_id bigint,\n  ADD FOREIGN KEY (parking_area_id, company_id) REFERENCES parking_areas (id, company_id) ON DELETE CASCADE,\n  DROP CONSTRAINT rules_trigger_check,\n  ADD CONSTRAINT rules_trigger_check CHECK (trigger IN ('data', 'click', 'no_data', 'parking')),\n  -- A device's rule has a device; a parking rule has an area and no device.\n  ADD CONSTRAINT rules_owner_valid CHECK (\n    CASE WHEN trigger = 'parking' THEN parking_area_id IS NOT NULL AND device_id IS NULL\n         ELSE device_id IS NOT NULL AND parking_area_id IS NULL END\n  );\nCREATE UNIQUE INDEX rules_parking_area_key ON rules (parking_area_id) WHERE parking_area_id IS NOT NULL;\n",
   },
+  {
+    file: '0038_water_warnings_and_valves.sql',
+    sql: '-- Water associations, continued (issue #26): the association may have a member\'s valves closed when the\n-- member has used up its yearly allowance (the valves shared with control that count against it, by the\n-- spec\'s "switch solenoid valve" command), and the warnings remember what was sent for them.\nALTER TABLE nwa_settings\n  ADD COLUMN close_valves_at_limit boolean NOT NULL DEFAULT false;\n',
+  },
 ];

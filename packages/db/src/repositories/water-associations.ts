@@ -15,6 +15,8 @@ export interface NwaSettingsRecord {
   waterYearStartMonth: number;
   timeZone: string;
   membersSeeSharedDevices: boolean;
+  /** At 100 % of a member's yearly allowance, close its valves shared with control (migration 0038). */
+  closeValvesAtLimit: boolean;
 }
 
 export interface NwaMemberRecord {
@@ -70,7 +72,8 @@ export async function listNwaRolesOf(
 }
 
 const SETTINGS_COLUMNS = `nwa_company_id::int AS nwa_id, max_flow_per_hour, max_volume_per_year,
-  water_year_start_month::int AS water_year_start_month, time_zone, members_see_shared_devices`;
+  water_year_start_month::int AS water_year_start_month, time_zone, members_see_shared_devices,
+  close_valves_at_limit`;
 
 interface SettingsRow {
   nwa_id: number;
@@ -79,6 +82,7 @@ interface SettingsRow {
   water_year_start_month: number;
   time_zone: string;
   members_see_shared_devices: boolean;
+  close_valves_at_limit: boolean;
 }
 
 function toSettings(nwaId: number, r: SettingsRow | undefined): NwaSettingsRecord {
@@ -89,6 +93,7 @@ function toSettings(nwaId: number, r: SettingsRow | undefined): NwaSettingsRecor
     waterYearStartMonth: r?.water_year_start_month ?? 1,
     timeZone: r?.time_zone ?? 'Europe/Berlin',
     membersSeeSharedDevices: r?.members_see_shared_devices ?? false,
+    closeValvesAtLimit: r?.close_valves_at_limit ?? false,
   };
 }
 
@@ -107,12 +112,13 @@ export async function saveNwaSettings(
 ): Promise<void> {
   await q.query(
     `INSERT INTO nwa_settings (nwa_company_id, max_flow_per_hour, max_volume_per_year, water_year_start_month,
-                               time_zone, members_see_shared_devices)
-     VALUES ($1, $2, $3, $4, $5, $6)
+                               time_zone, members_see_shared_devices, close_valves_at_limit)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (nwa_company_id) DO UPDATE SET
        max_flow_per_hour = EXCLUDED.max_flow_per_hour, max_volume_per_year = EXCLUDED.max_volume_per_year,
        water_year_start_month = EXCLUDED.water_year_start_month, time_zone = EXCLUDED.time_zone,
-       members_see_shared_devices = EXCLUDED.members_see_shared_devices, updated_at = now()`,
+       members_see_shared_devices = EXCLUDED.members_see_shared_devices,
+       close_valves_at_limit = EXCLUDED.close_valves_at_limit, updated_at = now()`,
     [
       s.nwaId,
       s.maxFlowPerHour,
@@ -120,6 +126,7 @@ export async function saveNwaSettings(
       s.waterYearStartMonth,
       s.timeZone,
       s.membersSeeSharedDevices,
+      s.closeValvesAtLimit,
     ],
   );
 }

@@ -169,37 +169,3 @@ export async function readMeterReadings(
   );
   return rows.map((r) => ({ at: new Date(r.at), value: Number(r.value) }));
 }
-
-/** Records a usage warning; false when this one was sent already (once per member, kind and period). */
-export async function claimUsageWarning(
-  q: Queryable,
-  w: {
-    nwaId: number;
-    companyId: number;
-    kind: 'year_80' | 'year_100' | 'hour_cap';
-    periodStart: Date;
-    value: number;
-  },
-): Promise<boolean> {
-  const { rows } = await q.query(
-    `INSERT INTO nwa_usage_warnings (nwa_company_id, company_id, kind, period_start, value)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id`,
-    [w.nwaId, w.companyId, w.kind, w.periodStart, w.value],
-  );
-  return rows.length > 0;
-}
-
-/**
- * A usage warning as a system message for everyone of `companyId` (migration 0023's kind and params: the
- * console words it in the reader's language; subject and body are the English text for other clients).
- */
-export async function insertWaterWarningMessage(
-  q: Queryable,
-  companyId: number,
-  m: { kind: string; subject: string; body: string; params: Record<string, unknown> },
-): Promise<void> {
-  await q.query(
-    `INSERT INTO messages (company_id, subject, body, level, kind, params) VALUES ($1, $2, $3, 4, $4, $5)`,
-    [companyId, m.subject, m.body, m.kind, JSON.stringify(m.params)],
-  );
-}

@@ -1146,6 +1146,21 @@ export const ERROR_DEFINITIONS = [
     en: 'The codec is suspended: it ran past its time budget again and again. Its devices’ uplinks are kept undecoded until the codec is saved again.',
     de: 'Der Codec ist ausgesetzt: Er hat sein Zeitbudget wiederholt überschritten. Die Uplinks seiner Geräte werden undekodiert aufbewahrt, bis der Codec erneut gespeichert wird.',
   },
+  // Water associations, continued (issue #26): 90057 to 90069.
+  {
+    code: 90057,
+    name: 'SHARED_DEVICE_READ_ONLY',
+    status: 403,
+    en: 'The device is shared read-only: the water association cannot switch it.',
+    de: 'Das Gerät ist nur zum Lesen freigegeben: Der Wasserverband kann es nicht schalten.',
+  },
+  {
+    code: 90058,
+    name: 'WATER_COMMAND_NOT_ALLOWED',
+    status: 403,
+    en: 'Through a water association only valves and pumps can be switched.',
+    de: 'Über einen Wasserverband lassen sich nur Ventile und Pumpen schalten.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

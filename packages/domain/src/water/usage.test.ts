@@ -129,3 +129,53 @@ describe('memberUsageFigures and warnings', () => {
     expect(usageWarnings(f)).toEqual([]);
   });
 });
+
+describe('isWaterDevice', () => {
+  it('takes meters, flow meters, valves and pumps, nothing else', async () => {
+    const { isWaterDevice } = await import('./water-devices');
+    expect(isWaterDevice(['counter_1', 'battery_level'])).toBe(true);
+    expect(isWaterDevice(['flow_rate'])).toBe(true);
+    expect(isWaterDevice(['valve_2'])).toBe(true);
+    expect(isWaterDevice(['pump_10'])).toBe(true);
+    expect(isWaterDevice(['temperature', 'humidity'])).toBe(false);
+    expect(isWaterDevice(['water_leak', 'counter_5', 'pump_11'])).toBe(false);
+  });
+});
+
+describe('associationUsage and dueUsageWarnings', () => {
+  it('warns at 80 % and 100 % per water year and for each recent hour over the cap', async () => {
+    const { associationUsage, dueUsageWarnings } = await import('./association-usage');
+    const now = at('2026-05-10T12:00:00Z');
+    const year = waterYear(now, 1, 'Europe/Berlin');
+    const readings = [
+      { at: at('2026-02-01T10:00:00Z'), value: 0 },
+      { at: at('2026-02-01T11:00:00Z'), value: 50 }, // an old hour over the cap: judged long ago
+      { at: at('2026-05-10T09:00:00Z'), value: 60 },
+      { at: at('2026-05-10T10:00:00Z'), value: 81 }, // 21 m³ in a recent hour, cap 20
+      { at: at('2026-05-10T11:00:00Z'), value: 85 },
+    ];
+    const usage = associationUsage({
+      members: [{ companyId: 7, allowancePerYear: 100, allowancePerHour: 20 }],
+      meters: [{ countsAgainst: 7, readings, meterFactor: 1, unit: 'm3' }],
+      timeZone: 'Europe/Berlin',
+      year,
+      now,
+    });
+    const m = usage.members[0]!;
+    expect(m.used).toBe(85);
+    expect(dueUsageWarnings(m, year, now).map((w) => [w.kind, w.periodStart.toISOString(), w.value])).toEqual(
+      [
+        ['year_80', year.start.toISOString(), 85],
+        ['hour_cap', '2026-05-10T09:00:00.000Z', 21],
+      ],
+    );
+    const over = associationUsage({
+      members: [{ companyId: 7, allowancePerYear: 80, allowancePerHour: null }],
+      meters: [{ countsAgainst: 7, readings, meterFactor: 1, unit: 'm3' }],
+      timeZone: 'Europe/Berlin',
+      year,
+      now,
+    });
+    expect(dueUsageWarnings(over.members[0]!, year, now).map((w) => w.kind)).toEqual(['year_80', 'year_100']);
+  });
+});

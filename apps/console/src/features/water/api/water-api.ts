@@ -179,3 +179,14 @@ export function useAskToJoin() {
     onSuccess: () => client.invalidateQueries({ queryKey: KEY }),
   });
 }
+
+/** Switch a valve shared with control (association and admin members): POST .../downlink. */
+export function useSwitchSharedValve(id: number) {
+  return useMutation({
+    mutationFn: ({ deviceId, on }: { deviceId: number; on: boolean }) =>
+      api<{ id: number; state: string }>(`/nwa/${id}/shared-devices/${deviceId}/downlink`, {
+        method: 'POST',
+        body: { command: 'switch_solenoid_valve', params: { valve: 1, on } },
+      }),
+  });
+}

@@ -1,6 +1,9 @@
 import type { NwaDetails } from '@iot/contracts';
 import { SettingsIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { LazyDeviceMap } from '../../../components/map/lazy-device-map';
+import type { MapPoint } from '../../../components/map/map-points';
+import { useMapStyleUrl } from '../../../components/map/use-map-style';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
@@ -44,6 +47,21 @@ export function WaterDashboardPage() {
   const shared = useSharedDevices(id);
   const u = usage.data;
   const overlay = useOverlay();
+  const styleUrl = useMapStyleUrl();
+  // Each caller's map holds what row-level security shows it of the shares (members: their own, or all
+  // where the association lets them); control shares are drawn orange.
+  const points: MapPoint[] = (shared.data ?? []).flatMap((d) =>
+    d.latitude !== null && d.longitude !== null
+      ? [
+          {
+            id: d.device_id,
+            latitude: d.latitude,
+            longitude: d.longitude,
+            color: d.access === 'control' ? ([234, 88, 12] as const) : ([2, 132, 199] as const),
+          },
+        ]
+      : [],
+  ) as MapPoint[];
   const openSettings = (nwa: NwaDetails) =>
     overlay.openDialog({
       title: t('water.settings'),
@@ -152,6 +170,11 @@ export function WaterDashboardPage() {
         <CardHeader>
           <CardTitle>{t('menu.water-shared')}</CardTitle>
         </CardHeader>
+        {points.length > 0 && styleUrl !== undefined && (
+          <div className="mx-4 mb-4 h-72 rounded-xl border">
+            <LazyDeviceMap points={points} styleUrl={styleUrl} testId="water-map" />
+          </div>
+        )}
         <Table data-testid="water-dashboard-shared">
           <TableHeader>
             <TableRow>

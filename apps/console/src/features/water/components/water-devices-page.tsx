@@ -1,3 +1,4 @@
+import { isWaterDevice } from '@iot/domain';
 import { Share2Icon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -12,14 +13,15 @@ import { canEdit } from '../../../lib/roles';
 import { ShareDevicePanel } from './share-device-panel';
 
 /**
- * /water/devices/:id?: device management of the company's own devices for water: the association's own
- * wells and pumps, or a member's meters with their shares.
+ * /water/devices/:id?: device management of the company's own water devices (meters, flow meters, valves,
+ * pumps): the association's own wells and pumps, or a member's meters and valves with their shares.
  */
 export function WaterDevicesPage() {
   const { t } = useTranslation();
   const overlay = useOverlay();
   const user = useCurrentUser();
   const devices = useDevices();
+  const water = (devices.data ?? []).filter((d) => isWaterDevice(Object.keys(d.data ?? {})));
   const member = !user?.company.is_nwa && canEdit(user?.roles);
   const openShare = (device: { id: number; name: string }) =>
     overlay.openDialog({
@@ -39,7 +41,7 @@ export function WaterDevicesPage() {
             </TableRow>
           </TableHeader>
           <TableBody>
-            {(devices.data ?? []).map((d) => (
+            {water.map((d) => (
               <TableRow key={d.id} data-testid={`water-device-${d.id}`}>
                 <TableCell className="font-medium">
                   <Link className="underline" to={`/devices?device=${d.id}`}>
@@ -62,6 +64,13 @@ export function WaterDevicesPage() {
                 </TableCell>
               </TableRow>
             ))}
+            {devices.isFetched && water.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={3} className="text-center text-muted-foreground">
+                  {t('common.no-data')}
+                </TableCell>
+              </TableRow>
+            )}
           </TableBody>
         </Table>
       </Card>

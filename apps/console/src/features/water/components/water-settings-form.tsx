@@ -22,6 +22,7 @@ export function WaterSettingsForm({ nwa, onDone }: { nwa: NwaDetails; onDone: ()
   const [perYear, setPerYear] = useState(show(nwa.settings.max_volume_per_year));
   const [month, setMonth] = useState(String(nwa.settings.water_year_start_month));
   const [membersSee, setMembersSee] = useState(nwa.settings.members_see_shared_devices);
+  const [closeValves, setCloseValves] = useState(nwa.settings.close_valves_at_limit);
   const [allowances, setAllowances] = useState(
     nwa.members.map((m) => ({
       id: m.company_id,
@@ -40,6 +41,7 @@ export function WaterSettingsForm({ nwa, onDone }: { nwa: NwaDetails; onDone: ()
         max_volume_per_year: parse(perYear),
         water_year_start_month: Number(month),
         members_see_shared_devices: membersSee,
+        close_valves_at_limit: closeValves,
         allowances: allowances.map((a) => ({
           company_id: a.id,
           allowance_per_hour: parse(a.hour),
@@ -79,6 +81,15 @@ export function WaterSettingsForm({ nwa, onDone }: { nwa: NwaDetails; onDone: ()
       <Label className="flex items-center gap-2">
         <input type="checkbox" checked={membersSee} onChange={(e) => setMembersSee(e.target.checked)} />
         {t('water.members-see-shared')}
+      </Label>
+      <Label className="flex items-center gap-2">
+        <input
+          type="checkbox"
+          checked={closeValves}
+          onChange={(e) => setCloseValves(e.target.checked)}
+          data-testid="water-close-valves"
+        />
+        {t('water.close-valves-at-limit')}
       </Label>
       {allowances.map((a) => (
         <div key={a.id} className="grid grid-cols-3 items-center gap-2">

@@ -12,7 +12,13 @@ import { NativeSelect } from '../../../components/ui/native-select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
-import { useMeterHistory, useSharedDevices, useUpdateSharedDevice, useWaterDetails } from '../api/water-api';
+import {
+  useMeterHistory,
+  useSharedDevices,
+  useSwitchSharedValve,
+  useUpdateSharedDevice,
+  useWaterDetails,
+} from '../api/water-api';
 import { useWaterId } from './use-water-id';
 import { formatM3 } from './water-format';
 
@@ -24,6 +30,9 @@ export function WaterSharedDevicesPage() {
   const details = useWaterDetails(id);
   const shared = useSharedDevices(id);
   const members = details.data?.members ?? [];
+  const switchValve = useSwitchSharedValve(id ?? 0);
+  const sendValve = (deviceId: number, on: boolean) =>
+    switchValve.mutate({ deviceId, on }, { onSuccess: () => notifySuccess(t('water.valve-sent')) });
   const nameOf = (companyId: number | null) => members.find((m) => m.company_id === companyId)?.name ?? '–';
   if (id === null) return null;
   const openUsage = (d: SharedDevice) =>
@@ -75,6 +84,26 @@ export function WaterSharedDevicesPage() {
                   >
                     <HistoryIcon />
                   </Button>
+                  {details.data?.is_admin && d.access === 'control' && (
+                    <>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => sendValve(d.device_id, true)}
+                        data-testid={`water-valve-open-${d.device_id}`}
+                      >
+                        {t('water.valve-open')}
+                      </Button>
+                      <Button
+                        size="sm"
+                        variant="outline"
+                        onClick={() => sendValve(d.device_id, false)}
+                        data-testid={`water-valve-close-${d.device_id}`}
+                      >
+                        {t('water.valve-close')}
+                      </Button>
+                    </>
+                  )}
                   {details.data?.is_admin && (
                     <Button
                       size="icon"

@@ -7,6 +7,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  DownlinkBody,
   MeterHistoryPayload,
   MeterHistoryQuery,
   NwaDetailsPayload,
@@ -20,6 +21,7 @@ import {
   NwaSummaryPayload,
   NwaUsagePayload,
   responses,
+  SentPayload,
   SetNwaAdminBody,
   ShareDeviceBody,
   SharedDeviceListPayload,
@@ -50,6 +52,7 @@ import {
   unshareWaterDevice,
   updateWaterSharedDevice,
 } from '../../../../services/share-water-devices';
+import { switchSharedDevice } from '../../../../services/switch-shared-device';
 import {
   presentMeterHistory,
   presentNwaDetails,
@@ -63,7 +66,7 @@ import {
 const tags = ['water'];
 
 const waterRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.deps;
+  const { db, publishDownlink, config } = app.deps;
 
   app.get(
     '/',
@@ -328,6 +331,37 @@ const waterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { id, device_id } = request.params;
       return {
         payload: (await unshareWaterDevice(db, authOf(request), id, device_id)).map(presentSharedDevice),
+      };
+    },
+  );
+
+  app.post(
+    '/:id/shared-devices/:device_id/downlink',
+    {
+      schema: {
+        tags,
+        operationId: 'switchWaterSharedDevice',
+        summary:
+          'Switch a valve or pump shared with control (association and admin members; 90050, 90051, 90055, 90057, 90058, 92-95)',
+        params: NwaDeviceParams,
+        body: DownlinkBody,
+        response: responses(SentPayload, [90050, 90051, 90055, 90057, 90058, 92, 93, 94, 95, 422]),
+      },
+    },
+    async (request) => {
+      const { id, device_id } = request.params;
+      // A broker that cannot be reached is the send failure (95, row failed), as for one's own devices.
+      const publish = await publishDownlink().catch(() => undefined);
+      return {
+        payload: await switchSharedDevice(
+          db,
+          authOf(request),
+          id,
+          device_id,
+          request.body,
+          publish,
+          config.HTTP_ACTIONS_ALLOW_PRIVATE,
+        ),
       };
     },
   );

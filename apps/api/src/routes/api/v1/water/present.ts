@@ -42,6 +42,7 @@ export function presentNwaDetails(d: WaterAssociationDetails) {
       water_year_start_month: d.settings.waterYearStartMonth,
       time_zone: d.settings.timeZone,
       members_see_shared_devices: d.settings.membersSeeSharedDevices,
+      close_valves_at_limit: d.settings.closeValvesAtLimit,
     },
     members: d.members.map(presentNwaMember),
   };
