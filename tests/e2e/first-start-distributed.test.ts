@@ -32,6 +32,7 @@ const apps: AppProcess[] = [];
 let env: Record<string, string>;
 let apiUrl: string;
 let ingestUrl: string;
+const healthPorts = new Map<string, number>();
 
 async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${SERVER}/postgres` });
@@ -129,7 +130,14 @@ describe('first start of the distributed profile, as the README says', () => {
       ['rules-worker', 'apps/rules-worker/dist/main.js'],
       ['notifier', 'apps/notifier/dist/main.js'],
     ] as const) {
-      apps.push(startApp(name, [...(name === 'ingest' ? ['--max-semi-space-size=64'] : []), main], env));
+      const healthPort = await freePort();
+      healthPorts.set(name, healthPort);
+      apps.push(
+        startApp(name, [...(name === 'ingest' ? ['--max-semi-space-size=64'] : []), main], {
+          ...env,
+          HEALTH_PORT: String(healthPort),
+        }),
+      );
     }
 
     // npm run admin:create -- --email: a one-time link; never a second super admin.
@@ -193,7 +201,25 @@ describe('first start of the distributed profile, as the README says', () => {
     const token = credentials.body.payload?.token ?? '';
     expect(token).not.toBe('');
 
-    for (const app of apps.slice(1)) await app.waitForOutput(/"msg":"[a-z-]+ ready"/);
+    // Each worker app is ready on its HEALTH_PORT once its database, log or queue answer.
+    const expectedChecks: Record<string, string[]> = {
+      ingest: ['database', 'event_log', 'migrations', 'started'],
+      'rules-worker': ['database', 'event_log', 'job_queue', 'migrations', 'started'],
+      notifier: ['database', 'job_queue', 'migrations', 'started'],
+    };
+    for (const [name, port] of healthPorts) {
+      const ready = await waitFor(`${name} ready`, 60_000, async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);
+        return res?.status === 200
+          ? ((await res.json()) as { checks: Record<string, { ok: boolean }> })
+          : undefined;
+      });
+      expect(Object.keys(ready.checks).sort(), name).toEqual(expectedChecks[name]);
+      const metricsText = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metricsText, name).toContain('process_resident_memory_bytes');
+    }
+    const apiReady = await fetch(`${apiUrl}/health/ready`);
+    expect(apiReady.status).toBe(200);
     const uplink = await fetch(`${ingestUrl}/uplinks/${device.uuid}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -203,6 +229,11 @@ describe('first start of the distributed profile, as the README says', () => {
 
     const alarm = await mailTo('alerts@kuehlhaus.test', /Freezer too warm/);
     expect(alarm.text).toContain('now -4.5 degrees');
+    // The rule worker counted its firing where Prometheus would scrape it.
+    const workerMetrics = await (
+      await fetch(`http://127.0.0.1:${healthPorts.get('rules-worker')}/metrics`)
+    ).text();
+    expect(workerMetrics).toMatch(/^iot_rule_firings_total 1$/m);
   }, 240_000);
 });
 

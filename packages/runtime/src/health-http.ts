@@ -30,7 +30,7 @@ const json = (status: number, value: unknown): HealthAnswer => ({
   body: JSON.stringify(value),
 });
 
-export function isLoopback(address: string | undefined): boolean {
+function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }

@@ -12,11 +12,9 @@ client.collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPre
 const registers = [metricsRegistry];
 const LATENCY = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Sources asked at each scrape: gauges whose value lives elsewhere (consumer lag, queue depth, pool). */
+/** Sources asked at each scrape: gauges whose value lives elsewhere (consumer lag). */
 type Source = () => Promise<number> | number;
 const lagSources = new Map<string, Source>();
-const queueDepthSources = new Map<string, Source>();
-const connectionSources = new Map<string, Source>();
 
 async function collectFrom(gauge: client.Gauge<string>, label: string, sources: Map<string, Source>) {
   gauge.reset();
@@ -123,30 +121,12 @@ export const metrics = {
     labelNames: ['job'],
     registers,
   }),
-  jobQueueDepth: new client.Gauge({
-    name: 'iot_job_queue_depth',
-    help: 'Jobs waiting or delayed, by job',
-    labelNames: ['job'],
-    registers,
-    async collect() {
-      await collectFrom(this, 'job', queueDepthSources);
-    },
-  }),
   httpRequestSeconds: new client.Histogram({
     name: 'iot_http_request_seconds',
     help: 'API request latency by route and status',
     labelNames: ['method', 'route', 'status'],
     buckets: LATENCY,
     registers,
-  }),
-  dbConnections: new client.Gauge({
-    name: 'iot_db_connections_in_use',
-    help: 'Database connections in use (PostgreSQL pool; PGlite: its one connection while busy)',
-    labelNames: ['database'],
-    registers,
-    async collect() {
-      await collectFrom(this, 'database', connectionSources);
-    },
   }),
 };
 
@@ -159,11 +139,6 @@ function register(sources: Map<string, Source>, key: string, source: Source): ()
 
 /** Consumer lag of a group, asked at each scrape; returns the unregistration. */
 export const reportConsumerLag = (group: string, source: Source) => register(lagSources, group, source);
-/** Depth of a job's queue, asked at each scrape; returns the unregistration. */
-export const reportQueueDepth = (job: string, source: Source) => register(queueDepthSources, job, source);
-/** Connections in use of a database, asked at each scrape; returns the unregistration. */
-export const reportDbConnections = (database: string, source: Source) =>
-  register(connectionSources, database, source);
 
 /** Seconds since `started` (a performance.now() value), for histograms. */
 export function secondsSince(started: number): number {
