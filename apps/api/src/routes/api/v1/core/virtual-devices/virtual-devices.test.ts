@@ -36,6 +36,16 @@ forEachDb((suite) => {
         [res.body.payload.id],
       );
       expect(rows.map((r) => r.input)).toEqual([a.id, b.id].sort((x, y) => x - y));
+      // The info drawer reads its formulas and inputs with the device.
+      const shown = await admin.get(`/api/v1/core/devices/${res.body.payload.id}`);
+      expect(shown.body.payload.virtual.fields).toEqual([
+        { key: 'soil_humidity_mean', formula: `(d${a.id}.soil_humidity + d${b.id}.soil_humidity) / 2` },
+      ]);
+      expect(shown.body.payload.virtual.inputs.map((i: { id: number }) => i.id).sort()).toEqual(
+        [a.id, b.id].sort(),
+      );
+      const plain = await admin.get(`/api/v1/core/devices/${a.id}`);
+      expect(plain.body.payload.virtual).toBeUndefined();
     });
 
     it("refuses another company's device as an input (90017), a bad formula (89) and writes nothing", async () => {
