@@ -134,7 +134,13 @@ describe('parking in Chromium', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, () => 
     expect(areas.map((a) => a.name)).toEqual(['Parkplatz Rathaus', 'Marktplatz', 'Festwiese (Weinfest)']);
     for (const area of areas) {
       const badge = page.getByTestId(`parking-map-badge-${area.id}`);
-      await expect.poll(() => badge.isVisible(), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(() => badge.isVisible(), { timeout: 60_000 })
+        .toBe(true)
+        .catch(async (error: unknown) => {
+          await keepScreenshot(page, 'parking-map-missing-badge');
+          throw error;
+        });
       // Labelled: "n frei von capacity" (or "?" when nothing is known), never a bare "n/capacity".
       expect(await badge.textContent()).toMatch(new RegExp(`^(\\d+|\\?) frei von ${area.capacity}$`));
     }
