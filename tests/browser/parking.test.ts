@@ -162,6 +162,8 @@ describe('parking in Chromium', { timeout: 2 * BROWSER_TEST_TIMEOUT_MS }, () => 
 
   it('creates a car park with two bays and sees the free count drop after an occupied uplink', async () => {
     const { context, page } = await signedInWithMaps();
+    // The page draws its map in software WebGL on the main thread: on a loaded machine a click waits.
+    page.setDefaultTimeout(60_000);
     await page.goto('/parking');
     await expect.poll(() => page.getByTestId('parking-table').isVisible()).toBe(true);
 
