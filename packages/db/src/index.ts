@@ -127,9 +127,12 @@ export {
   type WidgetRecord,
 } from './repositories/dashboards';
 export {
+  COMPANY_CHANGED_CHANNEL,
   DEVICE_CHANGED_CHANNEL,
+  findIngestCompany,
   findIngestDeviceByDevEui,
   findIngestDeviceByUuid,
+  type IngestCompany,
   type IngestDevice,
 } from './repositories/device-credentials';
 export {

@@ -20,9 +20,11 @@ import { createHash } from 'node:crypto';
 import {
   type Db,
   findCodecScript,
+  findIngestCompany,
   findIngestDeviceByDevEui,
   findIngestDeviceByUuid,
   findIntegrationTokenByHash,
+  type IngestCompany,
   type IngestDevice,
   type IngestIntegrationToken,
   saveTtsDownlinkRoute,
@@ -30,7 +32,7 @@ import {
   touchIntegrationToken,
 } from '@iot/db';
 
-export type { IngestDevice, IngestIntegrationToken };
+export type { IngestCompany, IngestDevice, IngestIntegrationToken };
 
 /** A key a device is cached under: its uuid, and its DevEUI within its company. */
 export interface DeviceKey {
@@ -183,6 +185,8 @@ export class DeviceDirectory {
   private readonly byDevEui: TtlCache<IngestDevice>;
   private readonly tokens: TtlCache<IngestIntegrationToken>;
   private readonly codecs: TtlCache<string>;
+  /** Whether a company may send and its uplinks-per-minute limit (issue #27), by company id. */
+  private readonly companies: TtlCache<IngestCompany>;
   /** When this process last wrote last_used_at per token id. */
   private readonly tokenUseWritten = new Map<number, number>();
   /** The TTS downlink route last saved per device id by this process, as `url\nkey`. */
@@ -206,6 +210,7 @@ export class DeviceDirectory {
     this.byDevEui = new TtlCache(ttl, missTtl, max, now);
     this.tokens = new TtlCache(ttl, missTtl, max, now);
     this.codecs = new TtlCache(ttl, missTtl, 1_000, now);
+    this.companies = new TtlCache(ttl, missTtl, max, now);
     this.announcedTtlMs = options.announcedTtlMs ?? 3_600_000;
     this.ttlMs = ttl;
     this.tokenUseIntervalMs = options.tokenUseIntervalMs ?? 60_000;
@@ -278,6 +283,21 @@ export class DeviceDirectory {
     });
   }
 
+  /** The company of a device as the accept path needs it (blocked or deleted, uplink limit). */
+  company(companyId: number): Promise<IngestCompany | null> {
+    return this.companies.get(String(companyId), () => findIngestCompany(this.db, companyId));
+  }
+
+  /** The company when cached (the MQTT hot path); undefined when a lookup is needed. */
+  cachedCompany(companyId: number): IngestCompany | null | undefined {
+    return this.companies.peek(String(companyId));
+  }
+
+  /** A company was blocked, unblocked, deleted or got other limits: looked up again on its next uplink. */
+  invalidateCompany(companyId: number): void {
+    this.companies.delete(String(companyId));
+  }
+
   codecScript(companyId: number, codecId: number): Promise<string | null> {
     return this.codecs.get(`${companyId}:${codecId}`, () => findCodecScript(this.db, companyId, codecId));
   }
@@ -314,6 +334,7 @@ export class DeviceDirectory {
    * listens): they are kept `announcedTtlMs`. Codec scripts keep the short TTL.
    */
   changesAnnounced(): void {
+    this.companies.setTtl(this.announcedTtlMs);
     this.byUuid.setTtl(this.announcedTtlMs);
     this.byDevEui.setTtl(this.announcedTtlMs);
     this.tokens.setTtl(this.announcedTtlMs);
@@ -325,6 +346,7 @@ export class DeviceDirectory {
    */
   changesUnannounced(): void {
     this.invalidateAll();
+    this.companies.setTtl(this.ttlMs);
     this.byUuid.setTtl(this.ttlMs);
     this.byDevEui.setTtl(this.ttlMs);
     this.tokens.setTtl(this.ttlMs);
@@ -340,5 +362,6 @@ export class DeviceDirectory {
     this.byDevEui.clear();
     this.tokens.clear();
     this.codecs.clear();
+    this.companies.clear();
   }
 }
