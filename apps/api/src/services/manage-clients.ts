@@ -1,13 +1,16 @@
 /**
  * The super admin's client management (spec sections 1, 6; issue #27): block, license modules, edit base
- * data, limits, soft delete. A blocked or deleted client's sessions answer 75 from the next request on
- * (the session plugin checks the company on each), and its users cannot sign in; unblocking restores both.
+ * data, limits, soft delete. Blocking or deleting a client deletes its users' sessions in the same
+ * transaction (the session plugin's check of the company on each request stays as a second wall), its
+ * users cannot sign in (75), ingest refuses its uplinks and the rules worker skips it; unblocking
+ * restores all but the ended sessions.
  */
 import type { Db } from '@iot/db';
 import {
   type ClientChanges,
   type ClientLimitKey,
   type CompanyBaseData,
+  deleteCompanySessions,
   findCompany,
   recordAuditEvent,
   setClientLimits,
@@ -54,6 +57,8 @@ export async function changeClient(
     if (Object.keys(limits).length > 0) await setClientLimits(tx, companyId, limits);
     const company = await updateClient(tx, companyId, changes);
     if (!company) throw apiError('COMPANY_NOT_FOUND');
+    // Blocking ends the client's sessions in the same transaction: none outlives the block.
+    const endedSessions = changes.blocked === true ? await deleteCompanySessions(tx, companyId) : 0;
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,
@@ -62,6 +67,7 @@ export async function changeClient(
         ...changes,
         ...(Object.keys(baseData).length > 0 ? { fields: Object.keys(baseData) } : {}),
         ...(Object.keys(limits).length > 0 ? { limits } : {}),
+        ...(changes.blocked === true ? { ended_sessions: endedSessions } : {}),
         by_company_id: auth.realCompanyId,
       },
     });
@@ -73,11 +79,12 @@ export async function deleteClient(db: Db, auth: AuthContext, companyId: number)
   refuseSuperAdminCompany(companyId);
   await db.transaction(async (tx) => {
     if (!(await softDeleteCompany(tx, companyId))) throw apiError('COMPANY_NOT_FOUND');
+    const endedSessions = await deleteCompanySessions(tx, companyId);
     await recordAuditEvent(tx, {
       companyId,
       userId: auth.user.id,
       action: 'client.delete',
-      details: { by_company_id: auth.realCompanyId },
+      details: { by_company_id: auth.realCompanyId, ended_sessions: endedSessions },
     });
   });
 }

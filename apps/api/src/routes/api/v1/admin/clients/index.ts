@@ -67,6 +67,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         baseDataOf(rest),
         limits ?? {},
       );
+      app.deps.onCompanyChanged(request.params.id);
       return { payload: presentCompany(company) };
     },
   );
@@ -142,6 +143,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await deleteClient(db, authOf(request), request.params.id);
+      app.deps.onCompanyChanged(request.params.id);
       return { payload: { id: request.params.id } };
     },
   );
