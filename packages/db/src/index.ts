@@ -58,10 +58,20 @@ export {
   useApiKey,
 } from './repositories/api-keys';
 export {
+  type CompanyPurgePreview,
+  type DeletedCompany,
   deleteCompanySessions,
   findCountryCode,
+  findSupportAccess,
   type ImpersonationEntry,
+  listDeletedCompanies,
   listImpersonations,
+  previewCompanyPurge,
+  purgeOneDeletedCompany,
+  requestSupportAccess,
+  restoreCompany,
+  type SupportAccessRecord,
+  setSupportAccess,
 } from './repositories/client-admin';
 export {
   CLIENT_LIMIT_KEYS,

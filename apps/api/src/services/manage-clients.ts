@@ -12,7 +12,9 @@ import {
   type CompanyBaseData,
   deleteCompanySessions,
   findCompany,
+  previewCompanyPurge,
   recordAuditEvent,
+  restoreCompany,
   setClientLimits,
   softDeleteCompany,
   updateClient,
@@ -86,5 +88,35 @@ export async function deleteClient(db: Db, auth: AuthContext, companyId: number)
       action: 'client.delete',
       details: { by_company_id: auth.realCompanyId, ended_sessions: endedSessions },
     });
+  });
+}
+
+/**
+ * What purging the client will remove, and when (issue #27): shown before a delete is confirmed, and for
+ * a deleted client until its purge (`purgeAt`: deleted_at + CLIENT_PURGE_DAYS).
+ */
+export async function previewClientPurge(db: Db, companyId: number, purgeDays: number) {
+  refuseSuperAdminCompany(companyId);
+  const company = await findCompany(db, companyId);
+  if (!company) throw apiError('COMPANY_NOT_FOUND');
+  const counts = await previewCompanyPurge(db, companyId);
+  const purgeAt = company.deletedAt ? new Date(company.deletedAt.getTime() + purgeDays * 86_400_000) : null;
+  return { counts, purgeAt };
+}
+
+/** Takes a soft delete back before the purge: listed again, its users can sign in (sessions stay ended). */
+export async function restoreClient(db: Db, auth: AuthContext, companyId: number) {
+  refuseSuperAdminCompany(companyId);
+  return db.transaction(async (tx) => {
+    const company = await findCompany(tx, companyId);
+    if (!company) throw apiError('COMPANY_NOT_FOUND');
+    if (!(await restoreCompany(tx, companyId))) throw apiError('CLIENT_NOT_DELETED');
+    await recordAuditEvent(tx, {
+      companyId,
+      userId: auth.user.id,
+      action: 'client.restore',
+      details: { by_company_id: auth.realCompanyId },
+    });
+    return (await findCompany(tx, companyId))!;
   });
 }

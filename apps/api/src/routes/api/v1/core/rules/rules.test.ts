@@ -194,12 +194,19 @@ forEachDb((suite) => {
       const { device, client } = await world([]);
       for (const action of [
         { channel: 'sms', config: { phone: ['+49 151 23456789'], body: 'Hot' } },
-        { channel: 'voice_message', config: { phone: '+49 761 1234567', message: 'Alarm', language: 'en-GB' } },
+        {
+          channel: 'voice_message',
+          config: { phone: '+49 761 1234567', message: 'Alarm', language: 'en-GB' },
+        },
       ]) {
         const put = await client.put(`/api/v1/core/devices/${device.id}`, {
           rules: [{ ...EMAIL_RULE, actions: [action] }],
         });
-        expect([put.status, put.body.code, put.body.details]).toEqual([403, 27, { module: 'paid_messaging' }]);
+        expect([put.status, put.body.code, put.body.details]).toEqual([
+          403,
+          27,
+          { module: 'paid_messaging' },
+        ]);
       }
       expect(await ruleRows(device.id)).toEqual([]);
       const mail = await client.put(`/api/v1/core/devices/${device.id}`, { rules: [EMAIL_RULE] });
