@@ -108,11 +108,11 @@ describe.each(DB_KINDS)('client lifecycle and support consent on %s', (kind) => 
       200,
     );
     const messages = await main.get('/api/v1/core/messages?show_read=0');
-    expect(messages.body.payload.map((m: { kind: string | null }) => m.kind)).toContain(
+    expect(messages.body.payload.messages.map((m: { kind: string | null }) => m.kind)).toContain(
       'support_access_requested',
     );
     expect(
-      (await plain.get('/api/v1/core/messages?show_read=0')).body.payload.map(
+      (await plain.get('/api/v1/core/messages?show_read=0')).body.payload.messages.map(
         (m: { kind: string | null }) => m.kind,
       ),
     ).not.toContain('support_access_requested');
