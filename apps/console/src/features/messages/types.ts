@@ -37,6 +37,8 @@ export type Message = MessageFields &
     | { kind: 'downlink_failed'; params: DownlinkFailedParams }
     | { kind: 'action_failed'; params: ActionFailedParams }
     | { kind: 'login_failures'; params: LoginFailuresParams }
+    /** Support asks for access to a company that requires consent (issue #27). */
+    | { kind: 'support_access_requested'; params: { requester: string } }
     /** A rule's system action, worded by the rule. */
     | { kind: null; params: null }
   );

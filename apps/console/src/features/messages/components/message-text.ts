@@ -66,5 +66,11 @@ export function messageText(
       }),
     };
   }
+  if (message.kind === 'support_access_requested' && message.params) {
+    return {
+      subject: t('messages.kind.support_access_requested.subject'),
+      body: t('messages.kind.support_access_requested.body', { requester: message.params.requester }),
+    };
+  }
   return { subject: message.subject, body: message.body };
 }
