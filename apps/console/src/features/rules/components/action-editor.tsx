@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
 import { Input, Textarea } from '../../../components/ui/input';
 import { NativeSelect } from '../../../components/ui/native-select';
+import { useCurrentUser } from '../../../lib/auth';
+import { hasModule } from '../../../lib/guards';
 import {
   ACTION_CHANNELS,
   actionErrors,
@@ -28,6 +30,9 @@ export function ActionEditor({
   onRemove: () => void;
 }) {
   const { t } = useTranslation();
+  // SMS and voice calls are the paid messaging module's: offered locked without it (issue #27).
+  const paid = hasModule(useCurrentUser(), 'paid_messaging');
+  const locked = (ch: string) => !paid && (ch === 'sms' || ch === 'voice_message');
   const errors = actionErrors(action);
   const c = action.config;
   const id = `rule-action-${index}`;
@@ -58,12 +63,22 @@ export function ActionEditor({
             data-testid={`${id}-channel`}
           >
             {ACTION_CHANNELS.map((ch) => (
-              <option key={ch} value={ch}>
-                {t(`rules.channels.${ch}`)}
+              <option
+                key={ch}
+                value={ch}
+                disabled={locked(ch)}
+                title={locked(ch) ? t('rules.locked-paid-messaging') : undefined}
+              >
+                {locked(ch) ? `🔒 ${t(`rules.channels.${ch}`)}` : t(`rules.channels.${ch}`)}
               </option>
             ))}
           </NativeSelect>
         </ConfigField>
+        {locked(action.channel) && (
+          <p className="text-xs text-destructive" data-testid={`${id}-locked`}>
+            {t('rules.locked-paid-messaging')}
+          </p>
+        )}
         <Button
           type="button"
           size="icon"
