@@ -72,6 +72,8 @@ export interface BuildAppOptions {
    * checks; by default the database and its migrations.
    */
   health?: Health;
+  /** Told after a company was blocked, deleted or got other limits or modules (ingest's company cache). */
+  onCompanyChanged?: (companyId: number) => void;
 }
 
 const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -145,6 +147,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     resetTokenLifetimeSeconds: options.resetTokenLifetimeSeconds ?? 3600,
     supportEmail: options.supportEmail ?? addressOf(config.MAIL_FROM),
     onDeviceChanged: options.onDeviceChanged ?? (() => {}),
+    onCompanyChanged: options.onCompanyChanged ?? (() => {}),
     publishDownlink: async () => {
       if (options.publishDownlink) return options.publishDownlink;
       if (config.PROFILE !== 'distributed') return undefined;

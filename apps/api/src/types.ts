@@ -69,6 +69,8 @@ export interface AppDeps {
   supportEmail: string;
   /** Called after a device's identity, state or token changed (see BuildAppOptions.onDeviceChanged). */
   onDeviceChanged: (deviceId: number) => void;
+  /** Called after a company was blocked, deleted or its limits or modules changed (BuildAppOptions). */
+  onCompanyChanged: (companyId: number) => void;
   /** How POST /core/devices/{id}/downlink reaches the broker; undefined: downlinks fail with 95. */
   publishDownlink: () => Promise<DownlinkPublish | undefined>;
 }

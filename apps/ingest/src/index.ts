@@ -4,6 +4,7 @@ import { type EventLog, openEventLog } from '@iot/event-log';
 import type { Logger, Service } from '@iot/runtime';
 import type { FastifyInstance } from 'fastify';
 import type { IngestContext } from './accept/ingest-context.js';
+import { UplinkGate, type UplinkGateStats } from './accept/uplink-gate.js';
 import { UplinkPublisher, type UplinkPublisherOptions } from './accept/uplink-publisher.js';
 import { CodecRunner, type CodecRunnerOptions } from './decode/codec-runner.js';
 import { DeviceDirectory, type DeviceDirectoryOptions } from './devices/device-directory.js';
@@ -79,8 +80,12 @@ export interface IngestService extends Service {
   readonly http: FastifyInstance | undefined;
   /** Counters of the storage writer, when it runs in this process. */
   readonly writerStats: StorageWriterStats | undefined;
+  /** Uplinks refused for their company (blocked, deleted, over its uplinks per minute), by reason. */
+  readonly gateStats: UplinkGateStats;
   /** Drop a device from the lookup cache at once (after the API changed or deleted it). */
   invalidateDevice(id: number): void;
+  /** Drop a company from the cache at once (after the API blocked, deleted it or changed its limits). */
+  invalidateCompany(id: number): void;
   /** Drop every cached device, token and codec. */
   invalidateAll(): void;
 }
@@ -165,8 +170,10 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
     ...options.directory,
   });
   const codecs = new CodecRunner({ db, directory, log: log.child({ part: 'codecs' }) }, options.codecs);
+  const gate = new UplinkGate(log.child({ part: 'uplink-gate' }));
   const ctx: IngestContext = {
     directory,
+    gate,
     codecs,
     publisher: new UplinkPublisher(eventLog, options.publisher),
     log,
@@ -232,7 +239,9 @@ export async function startIngest(options: StartIngestOptions): Promise<IngestSe
       topic: ctx.publisher.topic,
       http,
       writerStats,
+      gateStats: gate.stats,
       invalidateDevice: (id) => directory.invalidateDevice(id),
+      invalidateCompany: (id) => directory.invalidateCompany(id),
       invalidateAll: () => directory.invalidateAll(),
       stop: async () => {
         for (const stop of stops.reverse()) await stop();

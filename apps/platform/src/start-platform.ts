@@ -140,6 +140,7 @@ export async function startPlatform({
     version: PLATFORM_VERSION,
     logger: log.child({ app: 'api' }),
     onDeviceChanged: (deviceId) => ingest.invalidateDevice(deviceId),
+    onCompanyChanged: (companyId) => ingest.invalidateCompany(companyId),
     ...(publishDownlink ? { publishDownlink } : {}),
   });
   const address = await app.listen({ port: config.PORT, host: config.HOST });

@@ -108,6 +108,11 @@ export const ConfigSchema = Type.Object({
    * older ones. 0 keeps them for good. Device data is not affected.
    */
   LOG_RETENTION_DAYS: Type.Integer({ minimum: 0, maximum: 3650, default: 90 }),
+  /**
+   * Days a deleted client is kept (it can be restored meanwhile) before the rules worker's timer purges
+   * it with all its data (issue #27).
+   */
+  CLIENT_PURGE_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },

@@ -60,10 +60,20 @@ export {
   useApiKey,
 } from './repositories/api-keys';
 export {
+  type CompanyPurgePreview,
+  type DeletedCompany,
   deleteCompanySessions,
   findCountryCode,
+  findSupportAccess,
   type ImpersonationEntry,
+  listDeletedCompanies,
   listImpersonations,
+  previewCompanyPurge,
+  purgeOneDeletedCompany,
+  requestSupportAccess,
+  restoreCompany,
+  type SupportAccessRecord,
+  setSupportAccess,
 } from './repositories/client-admin';
 export {
   CLIENT_LIMIT_KEYS,
@@ -132,9 +142,12 @@ export {
   type WidgetRecord,
 } from './repositories/dashboards';
 export {
+  COMPANY_CHANGED_CHANNEL,
   DEVICE_CHANGED_CHANNEL,
+  findIngestCompany,
   findIngestDeviceByDevEui,
   findIngestDeviceByUuid,
+  type IngestCompany,
   type IngestDevice,
 } from './repositories/device-credentials';
 export {

@@ -39,7 +39,7 @@ describe.each(DB_KINDS)('authorization matrix of API keys on %s', (kind) => {
       }
     });
     await app.ready();
-    const team = await createTeam(db, { modules: ['external_api'] });
+    const team = await createTeam(db, { modules: ['external_api', 'map_view'] });
     const main = new TestClient(app);
     await main.login(team.main.email, PASSWORD);
     const create = async (scopes: readonly string[]) =>

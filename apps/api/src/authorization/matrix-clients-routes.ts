@@ -8,6 +8,8 @@ import { NO_IMPERSONATION, NOT_LOGGED_IN, OK, type Row, UNAUTHORIZED } from './m
 const NOT_LICENSED = [403, 27] as const;
 const KEY_NOT_FOUND = [404, 90034] as const;
 const NO_SUPPORT_LOG = [403, 90038] as const;
+const NOT_DELETED = [409, 90047] as const;
+const NO_GRANT = [403, 90046] as const;
 
 //                         anonymous      plain          main           admin          superAdmin     otherMain
 export const CLIENTS_ROWS: Row[] = [
@@ -52,4 +54,43 @@ export const CLIENTS_ROWS: Row[] = [
     expect: [NOT_LOGGED_IN, NO_SUPPORT_LOG, OK, OK, OK, OK],
   },
   { method: 'GET', path: () => '/api/v1/core/company/limits', expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK] },
+  {
+    method: 'GET',
+    path: () => '/api/v1/admin/clients/deleted',
+    expect: [NOT_LOGGED_IN, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, OK, UNAUTHORIZED],
+  },
+  {
+    method: 'GET',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}/purge-preview`,
+    expect: [NOT_LOGGED_IN, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, OK, UNAUTHORIZED],
+  },
+  {
+    method: 'POST',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}/restore`,
+    expect: [
+      NOT_LOGGED_IN,
+      NO_IMPERSONATION,
+      NO_IMPERSONATION,
+      NO_IMPERSONATION,
+      NOT_DELETED,
+      NO_IMPERSONATION,
+    ],
+  },
+  {
+    method: 'POST',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}/support-access-request`,
+    expect: [NOT_LOGGED_IN, NO_IMPERSONATION, NO_IMPERSONATION, NO_IMPERSONATION, OK, NO_IMPERSONATION],
+  },
+  {
+    method: 'GET',
+    path: () => '/api/v1/core/company/support-access',
+    expect: [NOT_LOGGED_IN, OK, OK, OK, OK, OK],
+  },
+  {
+    // The client decides on support access; the super admin company has no one to ask.
+    method: 'PUT',
+    path: () => '/api/v1/core/company/support-access',
+    body: () => ({ grant_hours: 1 }),
+    expect: [NOT_LOGGED_IN, NO_GRANT, OK, OK, NO_GRANT, OK],
+  },
 ];

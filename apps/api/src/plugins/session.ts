@@ -19,6 +19,7 @@ import {
   findCompany,
   findLiveSession,
   findUserById,
+  recordAuditEvent,
   rotateSessionId,
   setSessionImpersonation,
   touchSession,
@@ -28,6 +29,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens';
+import { supportMayAct } from '../services/support-access';
 import type { AuthContext } from '../types';
 import { presentedApiKey, resolveApiKeyAuth } from './api-keys';
 
@@ -142,9 +144,17 @@ async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promis
   const realCompanyId = session.userCompanyId;
   let companyId = session.impersonatedCompanyId ?? realCompanyId;
   let company = await findCompany(db, companyId);
-  if (companyId !== realCompanyId && (!company || company.deletedAt)) {
-    // The impersonated client was deleted meanwhile: fall back to acting as oneself.
+  if (companyId !== realCompanyId && (!company || company.deletedAt || !supportMayAct(company))) {
+    // The impersonated client was deleted meanwhile, or its consent to support access ran out (issue
+    // #27): fall back to acting as oneself.
     await setSessionImpersonation(db, id, null);
+    if (company && !company.deletedAt)
+      await recordAuditEvent(db, {
+        companyId,
+        userId: session.userId,
+        action: 'impersonation.end',
+        details: { real_company_id: realCompanyId, reason: 'consent_expired', ip: request.ip },
+      });
     companyId = realCompanyId;
     company = await findCompany(db, companyId);
   }

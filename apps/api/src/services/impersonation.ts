@@ -9,11 +9,14 @@ import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { rotateSessionCookie } from '../plugins/session';
 import type { AuthContext } from '../types';
+import { supportMayAct } from './support-access';
 
 export async function startImpersonation(db: Db, auth: AuthContext, companyId: number, ip?: string) {
   if (companyId === SUPER_ADMIN_COMPANY_ID) throw apiError('IMPERSONATION_NOT_ALLOWED');
   const company = await findCompany(db, companyId);
   if (!company || company.deletedAt) throw apiError('COMPANY_NOT_FOUND');
+  // A client that requires consent is reachable only while a grant of its main users runs (issue #27).
+  if (!supportMayAct(company)) throw apiError('SUPPORT_ACCESS_CONSENT_REQUIRED');
   await db.transaction(async (tx) => {
     if (auth.impersonated) {
       await recordAuditEvent(tx, {

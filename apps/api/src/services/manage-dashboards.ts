@@ -19,7 +19,7 @@ import {
   type WidgetInput,
   withTenant,
 } from '@iot/db';
-import { isApiError, rule } from '@iot/domain';
+import { hasModule, isApiError, rule } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
@@ -83,6 +83,15 @@ export async function getCompanyDashboard(db: Db, auth: AuthContext, id: number)
   return found;
 }
 
+/** A map widget needs the map view module (27 without it; issue #27). */
+function refuseUnlicensedWidgets(auth: AuthContext, widgets: readonly { type: string }[]): void {
+  if (
+    widgets.some((w) => w.type === 'map') &&
+    !hasModule(auth.realCompanyId, auth.company.modules, 'map_view')
+  )
+    throw apiError('MODULE_NOT_LICENSED', { module: 'map_view' });
+}
+
 export async function createDashboard(
   db: Db,
   auth: AuthContext,
@@ -91,6 +100,7 @@ export async function createDashboard(
   requireManager(auth);
   const name = checkName(input.name, false) ?? '';
   const widgets = checkWidgets(input.widgets ?? []);
+  refuseUnlicensedWidgets(auth, widgets);
   return write(db, auth, 'DASHBOARD_CREATE_FAILED', async (tx) => {
     await refuseForeignDevices(tx, auth, widgets);
     await refuseAtLimit(tx, auth.companyId, 'max_dashboards');
@@ -122,6 +132,7 @@ export async function updateCompanyDashboard(
   requireManager(auth);
   const name = checkName(input.name, true);
   const widgets = input.widgets === undefined ? undefined : checkWidgets(input.widgets);
+  if (widgets) refuseUnlicensedWidgets(auth, widgets);
   return write(db, auth, 'DASHBOARD_UPDATE_FAILED', async (tx) => {
     // The update locks the dashboard row first: two saves at once replace the layout one after the other.
     const changes = {

@@ -1,12 +1,17 @@
 import type { Db, Queryable } from '@iot/db';
 import { clearOpenAlarms, insertRule, replaceRuleActions, updateRule, withTenant } from '@iot/db';
-import { isApiError } from '@iot/domain';
+import { hasModule, isApiError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 import { refuseTooManyRules } from './check-limits';
 import type { PreparedRule } from './prepare-device-rules';
 
-/** Writes prepared rules in one transaction: new ones inserted, listed ones updated, actions replaced. */
+const PAID_CHANNELS = new Set(['sms', 'voice_message']);
+
+/**
+ * Writes prepared rules in one transaction: new ones inserted, listed ones updated, actions replaced.
+ * SMS and voice actions need the paid messaging module (27 without it; issue #27).
+ */
 export async function saveDeviceRules(
   db: Db,
   auth: AuthContext,
@@ -14,6 +19,9 @@ export async function saveDeviceRules(
   rules: readonly PreparedRule[],
 ): Promise<void> {
   if (rules.length === 0) return;
+  const paid = rules.some((r) => r.actions.some((a) => PAID_CHANNELS.has(a.type)));
+  if (paid && !hasModule(auth.realCompanyId, auth.company.modules, 'paid_messaging'))
+    throw apiError('MODULE_NOT_LICENSED', { module: 'paid_messaging' });
   const creates = rules.some((r) => r.id === undefined);
   try {
     await withTenant(db, auth.companyId, async (tx: Queryable) => {

@@ -1,16 +1,62 @@
 import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import { type Logger, metrics } from '@iot/runtime';
 import type { CodecRunner } from '../decode/codec-runner.js';
-import type { DeviceDirectory } from '../devices/device-directory.js';
+import type { DeviceDirectory, IngestCompany } from '../devices/device-directory.js';
 import { buildUplinkEnvelope, type IncomingUplink } from './build-uplink-envelope.js';
+import type { UplinkGate, UplinkRefusal } from './uplink-gate.js';
 import { OverloadedError, type UplinkPublisher } from './uplink-publisher.js';
 
-/** What every front door shares: lookups, decoding, the publisher and the logger. */
+/** What every front door shares: lookups, the company gate, decoding, the publisher and the logger. */
 export interface IngestContext {
   directory: DeviceDirectory;
   codecs: CodecRunner;
+  gate: UplinkGate;
   publisher: UplinkPublisher;
   log: Logger;
+}
+
+interface GatedDevice {
+  id: number;
+  companyId: number;
+}
+
+function judge(
+  ctx: IngestContext,
+  device: GatedDevice,
+  company: IngestCompany | null,
+  door: string,
+): UplinkRefusal | null {
+  const refusal = ctx.gate.admit(device.companyId, company);
+  if (refusal) ctx.gate.refused(refusal, device, door);
+  return refusal;
+}
+
+/**
+ * The company's verdict on one uplink of the device (uplink-gate.ts): null lets it pass (and counts it
+ * against the minute's limit); a refusal is counted and logged. Call before anything is written.
+ */
+export async function gateUplink(
+  ctx: IngestContext,
+  device: GatedDevice,
+  door: string,
+): Promise<UplinkRefusal | null> {
+  return judge(ctx, device, await ctx.directory.company(device.companyId), door);
+}
+
+/** gateUplink without a lookup: undefined when the company is not cached (then call gateUplink). */
+export function gateUplinkCached(
+  ctx: IngestContext,
+  device: GatedDevice,
+  door: string,
+): UplinkRefusal | null | undefined {
+  const company = ctx.directory.cachedCompany(device.companyId);
+  return company === undefined ? undefined : judge(ctx, device, company, door);
+}
+
+/** Whether the device's company may send at all (for connects: counts nothing against the limit). */
+export async function companyMaySend(ctx: IngestContext, device: GatedDevice): Promise<boolean> {
+  const company = await ctx.directory.company(device.companyId);
+  return company !== null && company.refusal === null;
 }
 
 /**

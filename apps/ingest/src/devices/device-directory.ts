@@ -20,10 +20,12 @@ import { createHash } from 'node:crypto';
 import {
   type Db,
   findIngestCodec,
+  findIngestCompany,
   findIngestDeviceByDevEui,
   findIngestDeviceByUuid,
   findIntegrationTokenByHash,
   type IngestCodec,
+  type IngestCompany,
   type IngestDevice,
   type IngestIntegrationToken,
   saveTtsDownlinkRoute,
@@ -31,7 +33,7 @@ import {
   touchIntegrationToken,
 } from '@iot/db';
 
-export type { IngestCodec, IngestDevice, IngestIntegrationToken };
+export type { IngestCodec, IngestCompany, IngestDevice, IngestIntegrationToken };
 
 /** A key a device is cached under: its uuid, and its DevEUI within its company. */
 export interface DeviceKey {
@@ -190,6 +192,8 @@ export class DeviceDirectory {
   private readonly byDevEui: TtlCache<IngestDevice>;
   private readonly tokens: TtlCache<IngestIntegrationToken>;
   private readonly codecs: TtlCache<IngestCodec>;
+  /** Whether a company may send and its uplinks-per-minute limit (issue #27), by company id. */
+  private readonly companies: TtlCache<IngestCompany>;
   /** When this process last wrote last_used_at per token id. */
   private readonly tokenUseWritten = new Map<number, number>();
   /** The TTS downlink route last saved per device id by this process, as `url\nkey`. */
@@ -214,6 +218,7 @@ export class DeviceDirectory {
     this.tokens = new TtlCache(ttl, missTtl, max, now);
     // A codec's edit (or its suspension) reaches every process within CODEC_TTL_MS, whatever the TTL of devices.
     this.codecs = new TtlCache(Math.min(ttl, CODEC_TTL_MS), missTtl, 1_000, now);
+    this.companies = new TtlCache(ttl, missTtl, max, now);
     this.announcedTtlMs = options.announcedTtlMs ?? 3_600_000;
     this.ttlMs = ttl;
     this.tokenUseIntervalMs = options.tokenUseIntervalMs ?? 60_000;
@@ -296,6 +301,21 @@ export class DeviceDirectory {
     this.codecs.delete(`${companyId}:${codecId}`);
   }
 
+  /** The company of a device as the accept path needs it (blocked or deleted, uplink limit). */
+  company(companyId: number): Promise<IngestCompany | null> {
+    return this.companies.get(String(companyId), () => findIngestCompany(this.db, companyId));
+  }
+
+  /** The company when cached (the MQTT hot path); undefined when a lookup is needed. */
+  cachedCompany(companyId: number): IngestCompany | null | undefined {
+    return this.companies.peek(String(companyId));
+  }
+
+  /** A company was blocked, unblocked, deleted or got other limits: looked up again on its next uplink. */
+  invalidateCompany(companyId: number): void {
+    this.companies.delete(String(companyId));
+  }
+
   /** The device's own token checked against devices.credentials_hash (sha-256 hex). */
   static checkDeviceToken(device: IngestDevice, token: string): boolean {
     return device.credentialsHash !== null && device.credentialsHash === sha256Hex(token);
@@ -328,6 +348,7 @@ export class DeviceDirectory {
    * listens): they are kept `announcedTtlMs`. Codec scripts keep the short TTL.
    */
   changesAnnounced(): void {
+    this.companies.setTtl(this.announcedTtlMs);
     this.byUuid.setTtl(this.announcedTtlMs);
     this.byDevEui.setTtl(this.announcedTtlMs);
     this.tokens.setTtl(this.announcedTtlMs);
@@ -339,6 +360,7 @@ export class DeviceDirectory {
    */
   changesUnannounced(): void {
     this.invalidateAll();
+    this.companies.setTtl(this.ttlMs);
     this.byUuid.setTtl(this.ttlMs);
     this.byDevEui.setTtl(this.ttlMs);
     this.tokens.setTtl(this.ttlMs);
@@ -354,5 +376,6 @@ export class DeviceDirectory {
     this.byDevEui.clear();
     this.tokens.clear();
     this.codecs.clear();
+    this.companies.clear();
   }
 }

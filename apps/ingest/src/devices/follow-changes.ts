@@ -10,7 +10,13 @@
  * well; the API's direct invalidateDevice stays, as it acts before the commit's notification arrives.
  * A Db without listen (PGlite on the main thread) is not followed.
  */
-import { type Db, DEVICE_CHANGED_CHANNEL, INTEGRATION_TOKEN_CHANGED_CHANNEL, type Unlisten } from '@iot/db';
+import {
+  COMPANY_CHANGED_CHANNEL,
+  type Db,
+  DEVICE_CHANGED_CHANNEL,
+  INTEGRATION_TOKEN_CHANGED_CHANNEL,
+  type Unlisten,
+} from '@iot/db';
 import type { Logger } from '@iot/runtime';
 import type { DeviceChange, DeviceDirectory, DeviceKey } from './device-directory.js';
 
@@ -79,6 +85,18 @@ export async function followDeviceChanges(
           else directory.invalidateAll();
         },
         // One loss or reconnect drops everything once; the device channel's callbacks do it.
+        () => {},
+        () => {},
+      ),
+    );
+    unlisten.push(
+      await db.listen(
+        COMPANY_CHANGED_CHANNEL,
+        (payload) => {
+          const id = Number(payload);
+          if (Number.isSafeInteger(id)) directory.invalidateCompany(id);
+          else directory.invalidateAll();
+        },
         () => {},
         () => {},
       ),

@@ -6,7 +6,7 @@
 
 import type { DownlinkOutcome, UplinkEnvelope, UplinkSource } from '@iot/contracts/uplinks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import { acceptUplink, gateUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
 import {
   type IngestDevice,
   type IngestIntegrationToken,
@@ -33,6 +33,14 @@ async function integrationToken(
   const token = readToken(request, true);
   const found = token ? await ctx.directory.integrationToken(token) : null;
   if (!found || found.kind !== kind) throw ingestErrors.unauthorized();
+  // A blocked or deleted company's network server is refused before anything is written (issue #27).
+  const company = await ctx.directory.company(found.companyId);
+  const refusal = company?.refusal ?? 'deleted';
+  if (company === null || company.refusal !== null) {
+    const reason = refusal === 'blocked' ? 'company_blocked' : 'company_deleted';
+    ctx.gate.refused(reason, { id: null, companyId: found.companyId }, kind);
+    throw ingestErrors.company(reason, 0);
+  }
   void ctx.directory.integrationTokenUsed(found);
   return found;
 }
@@ -60,6 +68,8 @@ export function accepted(envelope: UplinkEnvelope) {
 }
 
 async function acceptLns(ctx: IngestContext, device: IngestDevice, source: UplinkSource, lns: LnsUplink) {
+  const refusal = await gateUplink(ctx, device, source);
+  if (refusal) throw ingestErrors.company(refusal, ctx.gate.retryAfterSeconds());
   return acceptUplink(
     ctx,
     {

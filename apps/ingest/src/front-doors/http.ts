@@ -8,13 +8,19 @@ import { isUtf8 } from 'node:buffer';
 import { ApiError, isApiError } from '@iot/domain';
 import { metrics } from '@iot/runtime';
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import {
+  acceptUplink,
+  companyMaySend,
+  gateUplink,
+  type IngestContext,
+  refusalFor,
+} from '../accept/ingest-context.js';
 import { unstorableJson } from '../accept/uplink-json.js';
 import { OverloadedError } from '../accept/uplink-publisher.js';
 import { DeviceDirectory } from '../devices/device-directory.js';
 import { isRecord } from '../lns/lns-uplink.js';
 import { readToken } from './http-auth.js';
-import { ingestErrors } from './http-errors.js';
+import { ingestErrors, UplinkRateLimitedError } from './http-errors.js';
 import { accepted, registerLnsRoutes } from './http-lns.js';
 import { mqttAclAllows } from './mqtt-acl.js';
 
@@ -47,13 +53,17 @@ async function deviceForUplink(ctx: IngestContext, request: FastifyRequest<{ Par
   if (!device) throw ingestErrors.unknownDevice();
   const token = readToken(request, true);
   if (!token) throw ingestErrors.unauthorized();
+  let integration: Awaited<ReturnType<typeof ctx.directory.integrationToken>> = null;
   if (!DeviceDirectory.checkDeviceToken(device, token)) {
-    const integration = await ctx.directory.integrationToken(token);
+    integration = await ctx.directory.integrationToken(token);
     if (integration?.kind !== 'http') throw ingestErrors.unauthorized();
     if (integration.companyId !== device.companyId) throw ingestErrors.unknownDevice();
-    void ctx.directory.integrationTokenUsed(integration);
   }
   if (refusalFor(device) === 'disposed') throw ingestErrors.disposed();
+  // The company's verdict before anything is written, the token's last use included.
+  const refusal = await gateUplink(ctx, device, 'http');
+  if (refusal) throw ingestErrors.company(refusal, ctx.gate.retryAfterSeconds());
+  if (integration) void ctx.directory.integrationTokenUsed(integration);
   return device;
 }
 
@@ -97,6 +107,7 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
         .header('retry-after', String(error.retryAfterSeconds))
         .send({ code: 41, message: error.message });
     }
+    if (error instanceof UplinkRateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
     const apiError = toApiError(error, bodyLimit);
     // Refused before it reached the event log (authentication, input): counted here, the rest in
     // ingest-context.ts.
@@ -149,7 +160,10 @@ export const ingestHttpRoutes: FastifyPluginAsync<IngestHttpOptions> = async (
     const password = typeof body.password === 'string' ? body.password : '';
     const device = await ctx.directory.deviceByUuid(username);
     const allow =
-      device !== null && refusalFor(device) === null && DeviceDirectory.checkDeviceToken(device, password);
+      device !== null &&
+      refusalFor(device) === null &&
+      DeviceDirectory.checkDeviceToken(device, password) &&
+      (await companyMaySend(ctx, device));
     if (!allow)
       request.log.warn({ username, clientid: body.clientid, ip: request.ip }, 'mqtt authentication refused');
     return reply.code(allow ? 200 : 403).send({ result: allow ? 'allow' : 'deny', is_superuser: false });

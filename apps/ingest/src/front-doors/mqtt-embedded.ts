@@ -7,7 +7,13 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { Aedes, type AuthenticateError, type Client } from 'aedes';
-import { acceptUplink, type IngestContext, refusalFor } from '../accept/ingest-context.js';
+import {
+  acceptUplink,
+  companyMaySend,
+  gateUplink,
+  type IngestContext,
+  refusalFor,
+} from '../accept/ingest-context.js';
 import { DeviceDirectory } from '../devices/device-directory.js';
 import { downTopic, upTopic } from './mqtt-acl.js';
 import { ConnectionGuard, DEFAULT_MQTT_LIMITS, type MqttLimits } from './mqtt-guard.js';
@@ -46,8 +52,9 @@ export async function startEmbeddedBroker(options: {
     connectTimeout: limits.connectTimeoutMs,
     authenticate: (client, username, password, done) => {
       const token = password?.toString('utf8') ?? '';
-      ctx.directory.deviceByUuid(username ?? '').then(
-        (device) => {
+      ctx.directory
+        .deviceByUuid(username ?? '')
+        .then(async (device) => {
           if (!device || refusalFor(device) !== null || !DeviceDirectory.checkDeviceToken(device, token)) {
             log.warn(
               {
@@ -59,15 +66,21 @@ export async function startEmbeddedBroker(options: {
             );
             return done(authError('bad username or password'), false);
           }
+          if (!(await companyMaySend(ctx, device))) {
+            log.warn(
+              { username, clientId: client.id, reason: 'company blocked or deleted' },
+              'mqtt connect refused',
+            );
+            return done(authError('company blocked or deleted'), false);
+          }
           uuids.set(client, device.uuid);
           guard.authenticated(client.conn as Socket);
           done(null, true);
-        },
-        (error: unknown) => {
+        })
+        .catch((error: unknown) => {
           log.error({ err: error }, 'mqtt authentication failed');
           done(Object.assign(new Error('server unavailable'), { returnCode: 3 }) as AuthenticateError, false);
-        },
-      );
+        });
     },
     authorizePublish: (client, packet, done) => {
       // Publishes of the broker itself (client null) are ours.
@@ -92,6 +105,10 @@ export async function startEmbeddedBroker(options: {
             log.warn({ uuid, reason: device ? 'disposed' : 'unknown device' }, 'mqtt uplink refused');
             throw new Error('device may not send');
           }
+          // Blocked, deleted or over the company's uplinks per minute: no PUBACK, the connection closes
+          // (MQTT 3.1.1 has no refusal for a publish); counted and logged by the gate.
+          const refusal = await gateUplink(ctx, device, 'mqtt-embedded');
+          if (refusal) throw new Error(`uplink refused: ${refusal}`);
           await acceptUplink(
             ctx,
             { device, source: 'mqtt', payload: readMqttPayload(packet.payload as Buffer), receivedAt },

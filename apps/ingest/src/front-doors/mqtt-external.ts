@@ -17,7 +17,13 @@ import { hostname } from 'node:os';
 import type { UplinkEnvelope } from '@iot/contracts/uplinks';
 import mqtt, { type MqttClient } from 'mqtt';
 import { buildUplinkEnvelope, buildUplinkEnvelopeSync } from '../accept/build-uplink-envelope.js';
-import { type IngestContext, refusalFor, submitEnvelope } from '../accept/ingest-context.js';
+import {
+  gateUplink,
+  gateUplinkCached,
+  type IngestContext,
+  refusalFor,
+  submitEnvelope,
+} from '../accept/ingest-context.js';
 import { needsUserCodec } from '../decode/decode-uplink.js';
 import { uuidOfUpTopic } from './mqtt-acl.js';
 import { MAX_MQTT_PAYLOAD, readMqttPayload } from './mqtt-uplink.js';
@@ -79,6 +85,8 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
       log.warn({ topic: packet.topic, reason: refusal ?? 'not an uplink topic' }, 'mqtt uplink dropped');
       return null;
     }
+    // A blocked or deleted company's uplink, or one over its limit, is dropped (counted and logged).
+    if (await gateUplink(ctx, device, 'mqtt-external')) return null;
     return buildUplinkEnvelope(
       { device, source: 'mqtt', payload: readMqttPayload(packet.payload as Buffer), receivedAt: new Date() },
       ctx,
@@ -86,16 +94,20 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
   };
 
   /**
-   * The envelope of an uplink whose device is cached and needs no user codec, built at once; undefined
-   * for any other (`prepare` then looks up, decodes, or drops and logs it).
+   * The envelope of an uplink whose device and company are cached and which needs no user codec, built
+   * at once; null when its company refuses it (counted and logged); undefined for any other (`prepare`
+   * then looks up, decodes, or drops and logs it).
    */
-  const prepareNow = (packet: mqtt.IPublishPacket): UplinkEnvelope | undefined => {
+  const prepareNow = (packet: mqtt.IPublishPacket): UplinkEnvelope | null | undefined => {
     if (packet.payload.length > MAX_MQTT_PAYLOAD) return undefined;
     const uuid = uuidOfUpTopic(packet.topic);
     const device = uuid ? ctx.directory.cachedDeviceByUuid(uuid) : undefined;
     if (!device || refusalFor(device)) return undefined;
     const payload = readMqttPayload(packet.payload as Buffer);
     if (needsUserCodec(device, payload)) return undefined;
+    const refusal = gateUplinkCached(ctx, device, 'mqtt-external');
+    if (refusal === undefined) return undefined;
+    if (refusal !== null) return null;
     return buildUplinkEnvelopeSync({ device, source: 'mqtt', payload, receivedAt: new Date() });
   };
 
@@ -184,11 +196,15 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
         if (client.stream === stream) stream.destroy();
       };
       if (slow === 0) {
-        let envelope: UplinkEnvelope | undefined;
+        let envelope: UplinkEnvelope | null | undefined;
         try {
           envelope = prepareNow(packet);
         } catch (error) {
           settled(error);
+          return;
+        }
+        if (envelope === null) {
+          settled();
           return;
         }
         if (envelope) {

@@ -139,6 +139,27 @@ describe('SMS and voice actions through the real twilio library', () => {
     );
   });
 
+  it('sends no SMS for a company without paid messaging, nor for a blocked one: refused, not sent (issue #27)', async () => {
+    const unlicensed = await createFixture(db, { modules: [] });
+    const blocked = await createFixture(db);
+    await db.query('UPDATE companies SET blocked = true WHERE id = $1', [blocked.companyId]);
+    const before = twilio.requests.length;
+    const refusedIds: number[] = [];
+    for (const f of [unlicensed, blocked]) {
+      const actionId = await createAction(db, f, { type: 'sms', recipients: ['+4915123456789'], body: 'x' });
+      refusedIds.push(actionId);
+      await notifier.enqueue(payloadFor(f, actionId));
+    }
+    await waitFor(
+      async () =>
+        (await notifier.queue.deadLetters('notify.action')).filter((d) =>
+          refusedIds.some((id) => d.idempotencyKey.endsWith(`:${id}`)),
+        ).length === 2,
+      'both refused',
+    );
+    expect(twilio.requests.length).toBe(before);
+  });
+
   it('retries only the number that failed: the other is not texted twice', async () => {
     const actionId = await createAction(db, fixture, {
       type: 'sms',

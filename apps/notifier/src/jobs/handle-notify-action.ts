@@ -50,7 +50,7 @@ export async function handleNotifyAction(
       : await deps.load({ payload, idempotencyKey: job.idempotencyKey, withSettled: !job.firstRun });
   if (!loaded) {
     throw new PermanentJobError(
-      `action ${payload.actionId} of rule ${payload.ruleId} or device ${payload.deviceId} not found in company ${payload.companyId}`,
+      `action ${payload.actionId} of rule ${payload.ruleId} or device ${payload.deviceId} not found in company ${payload.companyId}, or the company is blocked or deleted, or lacks paid messaging for SMS and voice`,
     );
   }
   const { action, ctx, settled } = loaded;

@@ -20,11 +20,18 @@ export interface Fixture {
 
 export async function createFixture(
   db: Queryable,
-  options: { companyName?: string; deviceName?: string; driverId?: string | null; ruleName?: string } = {},
+  options: {
+    companyName?: string;
+    deviceName?: string;
+    driverId?: string | null;
+    ruleName?: string;
+    /** Licensed modules; default paid messaging, which SMS and voice actions need. */
+    modules?: string[];
+  } = {},
 ): Promise<Fixture> {
   const company = await db.query<{ id: number }>(
-    `INSERT INTO companies (name, timezone) VALUES ($1, 'Europe/Berlin') RETURNING id`,
-    [options.companyName ?? `Company ${randomUUID().slice(0, 8)}`],
+    `INSERT INTO companies (name, timezone, modules) VALUES ($1, 'Europe/Berlin', $2) RETURNING id`,
+    [options.companyName ?? `Company ${randomUUID().slice(0, 8)}`, options.modules ?? ['paid_messaging']],
   );
   const companyId = company.rows[0]!.id;
   const deviceUuid = randomUUID();

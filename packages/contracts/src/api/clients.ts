@@ -111,3 +111,48 @@ export type CreateClientInput = Static<typeof CreateClientBody>;
 export type ImpersonationRecord = Static<typeof ImpersonationRecordPayload>;
 
 export type Client = Static<typeof ClientPayload>;
+
+/** What purging the client removes (issue #27): shown before the delete is confirmed. */
+export const ClientPurgePreviewPayload = Type.Object({
+  /** Days after the delete until the purge (CLIENT_PURGE_DAYS); the client can be restored until then. */
+  purge_after_days: Type.Integer(),
+  /** When a deleted client is purged; null while it is not deleted. */
+  purge_at: Nullable(Type.String({ format: 'date-time' })),
+  users: Type.Integer(),
+  devices: Type.Integer(),
+  data_points: Type.Integer(),
+  rules: Type.Integer(),
+  alarms: Type.Integer(),
+  dashboards: Type.Integer(),
+  groups: Type.Integer(),
+  api_keys: Type.Integer(),
+});
+export type ClientPurgePreview = Static<typeof ClientPurgePreviewPayload>;
+
+/** A deleted client waiting for its purge (issue #27). */
+export const DeletedClientPayload = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  deleted_at: Type.String({ format: 'date-time' }),
+  purge_at: Type.String({ format: 'date-time' }),
+});
+export type DeletedClient = Static<typeof DeletedClientPayload>;
+
+/** Support access of the client (issue #27): 'consent' lets support in only while a grant runs. */
+export const SupportAccessPayload = Type.Object({
+  mode: Type.Union([Type.Literal('always'), Type.Literal('consent')]),
+  /** Support may act as the client until then (consent mode); null: no grant running. */
+  granted_until: Nullable(Type.String({ format: 'date-time' })),
+  /** When support last asked for access; null: never. */
+  requested_at: Nullable(Type.String({ format: 'date-time' })),
+});
+export type SupportAccess = Static<typeof SupportAccessPayload>;
+
+export const UpdateSupportAccessBody = Type.Object(
+  {
+    mode: Type.Optional(Type.Union([Type.Literal('always'), Type.Literal('consent')])),
+    /** Grant access for this many hours from now (1 to 168); 0 ends a running grant. */
+    grant_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168 })),
+  },
+  { additionalProperties: false },
+);

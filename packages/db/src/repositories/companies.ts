@@ -28,6 +28,9 @@ export interface CompanyRecord {
   latitude: number | null;
   longitude: number | null;
   timezone: string;
+  /** Support access (issue #27): 'consent' lets the super admin act as the client only while a grant runs. */
+  supportAccess: 'always' | 'consent';
+  supportAccessUntil: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -55,13 +58,16 @@ interface CompanyRow {
   latitude: number | null;
   longitude: number | null;
   timezone: string;
+  support_access: 'always' | 'consent';
+  support_access_until: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `c.id::int AS id, c.name, c.name2, c.street, c.street_number, c.zip, c.city, c.district_id,
   c.state_id, c.country_id, co.code AS country_code, c.phone, c.email, c.customer_number, c.logo, c.modules,
-  c.is_nwa, c.blocked, c.deleted_at, c.latitude, c.longitude, c.timezone, c.created_at, c.updated_at`;
+  c.is_nwa, c.blocked, c.deleted_at, c.latitude, c.longitude, c.timezone, c.support_access,
+  c.support_access_until, c.created_at, c.updated_at`;
 
 function toCompany(row: CompanyRow): CompanyRecord {
   return {
@@ -87,6 +93,8 @@ function toCompany(row: CompanyRow): CompanyRecord {
     latitude: row.latitude,
     longitude: row.longitude,
     timezone: row.timezone,
+    supportAccess: row.support_access,
+    supportAccessUntil: row.support_access_until,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -69,3 +69,38 @@ export async function findIngestDeviceByDevEui(
   );
   return rows[0] ? toDevice(rows[0]) : null;
 }
+
+/**
+ * What ingest needs of a device's company for every uplink (issue #27): whether it may send at all (not
+ * blocked, not deleted) and its uplinks-per-minute limit (null: none). Cached by ingest per company;
+ * a change is announced on COMPANY_CHANGED_CHANNEL (migration 0039), payload the company id.
+ */
+export interface IngestCompany {
+  id: number;
+  /** 'blocked' or 'deleted' when the company's uplinks are refused, else null. */
+  refusal: 'blocked' | 'deleted' | null;
+  uplinksPerMinute: number | null;
+}
+
+export const COMPANY_CHANGED_CHANNEL = 'iot_company_changed';
+
+export async function findIngestCompany(q: Queryable, companyId: number): Promise<IngestCompany | null> {
+  const { rows } = await q.query<{
+    id: number;
+    blocked: boolean;
+    deleted: boolean;
+    per_minute: number | null;
+  }>(
+    `SELECT id::int AS id, blocked, deleted_at IS NOT NULL AS deleted,
+            (limits->>'max_uplinks_per_minute')::int AS per_minute
+       FROM companies WHERE id = $1`,
+    [companyId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    refusal: row.deleted ? 'deleted' : row.blocked ? 'blocked' : null,
+    uplinksPerMinute: row.per_minute,
+  };
+}

@@ -2,7 +2,9 @@
  * Rule actions as their delivery reads them (rule_actions with the rule's name, the device and the
  * company the placeholders name). The rules worker reads them in the transaction that fires the rule
  * (`findActionDeliveries`), the notifier before a job sends (`loadCompanyActionDeliveries`). Every join
- * names the request's own company, so a request pointing at another company's rows finds nothing.
+ * names the request's own company, so a request pointing at another company's rows finds nothing. Nor
+ * does an action of a blocked or deleted company, nor an SMS or voice action of a company without the
+ * paid messaging module (issue #27): such a job is refused, not sent.
  */
 import type { Queryable } from '../db';
 
@@ -52,6 +54,13 @@ const ACTION_COLUMNS = `a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.v
   d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
   c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone`;
 
+/**
+ * The company may act (not blocked, not deleted), and an SMS or voice action needs its paid messaging
+ * licence (the super admin company, id 1, has every module).
+ */
+const MAY_ACT = `NOT c.blocked AND c.deleted_at IS NULL
+  AND (a.type NOT IN ('sms', 'voice_message') OR c.id = 1 OR 'paid_messaging' = ANY(c.modules))`;
+
 function toRecord(row: Row): ActionDeliveryRecord {
   const {
     ref: _ref,
@@ -86,7 +95,8 @@ export async function findActionDeliveries(
        JOIN companies c ON c.id = p.company_id
        JOIN rule_actions a ON a.id = p.action_id AND a.rule_id = p.rule_id AND a.company_id = c.id
        JOIN rules r ON r.id = a.rule_id AND r.company_id = a.company_id
-       JOIN devices d ON d.id = p.device_id AND d.company_id = c.id`,
+       JOIN devices d ON d.id = p.device_id AND d.company_id = c.id
+      WHERE ${MAY_ACT}`,
     [
       JSON.stringify(
         requests.map((p, ref) => ({
@@ -126,7 +136,8 @@ export async function loadCompanyActionDeliveries(
        JOIN companies c ON c.id = $2::bigint
        JOIN rule_actions a ON a.id = p.action_id AND a.rule_id = p.rule_id AND a.company_id = c.id
        JOIN rules r ON r.id = a.rule_id AND r.company_id = a.company_id
-       JOIN devices d ON d.id = p.device_id AND d.company_id = c.id`,
+       JOIN devices d ON d.id = p.device_id AND d.company_id = c.id
+      WHERE ${MAY_ACT}`,
     [
       JSON.stringify(
         requests.map((request, ref) => ({

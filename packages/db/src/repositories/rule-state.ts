@@ -91,7 +91,10 @@ const pairsParam = (refs: readonly DeviceRef[]) =>
 
 const PAIRS = `jsonb_to_recordset($1::jsonb) AS p(device_id bigint, company_id bigint)`;
 
-/** A batch's devices (`p`: the pairs) that exist in the company their uplinks name, with the company's zone. */
+/**
+ * A batch's devices (`p`: the pairs) that exist in the company their uplinks name, with the company's zone.
+ * A blocked or deleted company's devices are left out: its rules, fields and checks do not act (issue #27).
+ */
 const DEVICES_OF_PAIRS = `SELECT d.id, d.company_id AS "companyId", d.name, c.timezone AS "timeZone",
             COALESCE(ARRAY(SELECT jsonb_array_elements_text(
               CASE WHEN jsonb_typeof(d.device_details->'data_fields') = 'array'
@@ -100,7 +103,12 @@ const DEVICES_OF_PAIRS = `SELECT d.id, d.company_id AS "companyId", d.name, c.ti
        FROM p
        JOIN devices d ON d.id = p.device_id AND d.company_id = p.company_id
        JOIN companies c ON c.id = d.company_id
-       LEFT JOIN device_current s ON s.device_id = d.id AND s.company_id = d.company_id`;
+       LEFT JOIN device_current s ON s.device_id = d.id AND s.company_id = d.company_id
+      WHERE NOT c.blocked AND c.deleted_at IS NULL`;
+
+/** The row's company is neither blocked nor deleted (alias `x` names the row). */
+const COMPANY_ACTIVE = (alias: string) =>
+  `EXISTS (SELECT 1 FROM companies c WHERE c.id = ${alias}.company_id AND NOT c.blocked AND c.deleted_at IS NULL)`;
 
 /** The devices of a batch that exist in the company their uplinks name, with the company's zone. */
 export async function loadRulesWorkerDevices(
@@ -282,7 +290,8 @@ export interface TimerWork {
 }
 
 /**
- * What the timer judges: active no_data rules and no_data checks of every company, locked with
+ * What the timer judges: active no_data rules and no_data checks of every company that is neither blocked
+ * nor deleted, locked with
  * SKIP LOCKED, so a row an uplink batch (or another worker's tick) holds is simply left for the next
  * tick instead of being waited on or evaluated twice. At most `limit` rows of each kind per tick.
  */
@@ -290,7 +299,7 @@ export async function lockTimerWork(q: Queryable, limit: number): Promise<TimerW
   const rules = await q.query<RulesWorkerRule>(
     `SELECT ${RULE_COLUMNS}
        FROM rules r
-      WHERE r.is_active AND r.trigger = 'no_data' AND r.time_window_seconds > 0
+      WHERE r.is_active AND r.trigger = 'no_data' AND r.time_window_seconds > 0 AND ${COMPANY_ACTIVE('r')}
       ORDER BY r.id
       LIMIT $1
         FOR UPDATE OF r SKIP LOCKED`,
@@ -299,7 +308,7 @@ export async function lockTimerWork(q: Queryable, limit: number): Promise<TimerW
   const checks = await q.query<RulesWorkerSensorCheck>(
     `SELECT ${CHECK_COLUMNS}
        FROM sensor_checks s
-      WHERE s.is_active AND s.kind = 'no_data'
+      WHERE s.is_active AND s.kind = 'no_data' AND ${COMPANY_ACTIVE('s')}
       ORDER BY s.id
       LIMIT $1
         FOR UPDATE OF s SKIP LOCKED`,

@@ -1161,6 +1161,35 @@ export const ERROR_DEFINITIONS = [
     en: 'Through a water association only valves and pumps can be switched.',
     de: 'Über einen Wasserverband lassen sich nur Ventile und Pumpen schalten.',
   },
+  // Client administration, remaining parts (issue #27): 90044-90049, 90120-90129.
+  {
+    code: 90044,
+    name: 'UPLINK_RATE_LIMITED',
+    status: 429,
+    en: 'The company has sent more uplinks this minute than its limit allows. Send again next minute.',
+    de: 'Das Unternehmen hat in dieser Minute mehr Uplinks gesendet, als sein Limit erlaubt. Bitte in der nächsten Minute erneut senden.',
+  },
+  {
+    code: 90045,
+    name: 'SUPPORT_ACCESS_CONSENT_REQUIRED',
+    status: 403,
+    en: 'This client allows support access only with its consent. Ask for access; a main user of the client grants it.',
+    de: 'Dieser Kunde erlaubt den Support-Zugriff nur mit seiner Zustimmung. Fragen Sie den Zugriff an; ein Hauptbenutzer des Kunden gewährt ihn.',
+  },
+  {
+    code: 90046,
+    name: 'NO_PERMISSION_TO_GRANT_SUPPORT_ACCESS',
+    status: 403,
+    en: 'Only main users and administrators of the company decide on support access.',
+    de: 'Nur Hauptbenutzer und Administratoren des Unternehmens entscheiden über den Support-Zugriff.',
+  },
+  {
+    code: 90047,
+    name: 'CLIENT_NOT_DELETED',
+    status: 409,
+    en: 'The client is not deleted.',
+    de: 'Der Kunde ist nicht gelöscht.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

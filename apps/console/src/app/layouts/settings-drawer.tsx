@@ -3,6 +3,7 @@ import { SheetBody } from '../../components/ui/sheet';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { ApiKeysPanel } from '../../features/clients/components/api-keys-panel';
 import { CompanyLimits, SupportAccessLog } from '../../features/clients/components/company-limits';
+import { SupportAccessPanel } from '../../features/clients/components/support-access-panel';
 import { CompanyForm } from '../../features/company/components/company-form';
 import { IntegrationsPanel } from '../../features/integrations/components/integrations-panel';
 import { hasModule } from '../../lib/guards';
@@ -44,6 +45,7 @@ export function SettingsDrawer({ user, onDone }: { user: CurrentUser; onDone: ()
         <SheetBody className="flex flex-col gap-6 py-3">
           <ApiKeysPanel licensed={hasModule(user, 'external_api')} />
           <CompanyLimits />
+          {!user.impersonated && user.company_id !== 1 && <SupportAccessPanel />}
           <SupportAccessLog />
         </SheetBody>
       </TabsContent>

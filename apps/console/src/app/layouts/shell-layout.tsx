@@ -98,7 +98,12 @@ function ShellFrame({ user }: { user: CurrentUser }) {
       data-menu={overlayMode ? (overlayOpen ? 'open' : 'closed') : staticHidden ? 'closed' : 'open'}
     >
       {!overlayMode && !staticHidden && (
-        <Sidebar entries={entries} footer={footer} className="sticky top-0 h-dvh shrink-0" />
+        <Sidebar
+          entries={entries}
+          footer={footer}
+          logo={user.company.logo ?? null}
+          className="sticky top-0 h-dvh shrink-0"
+        />
       )}
       {overlayMode && overlayOpen && (
         <div className="fixed inset-0 z-40 flex">
@@ -106,6 +111,7 @@ function ShellFrame({ user }: { user: CurrentUser }) {
             entries={entries}
             footer={footer}
             onNavigate={() => setOverlayOpen(false)}
+            logo={user.company.logo ?? null}
             className="shadow-xl"
           />
           <button

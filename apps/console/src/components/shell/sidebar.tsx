@@ -147,10 +147,12 @@ export interface SidebarProps {
   footer: MenuEntry[];
   onNavigate?: () => void;
   className?: string;
+  /** The acting company's logo (a data URL), shown in place of the dot (issue #27). */
+  logo?: string | null;
 }
 
 /** Side menu: entries per role, module and NWA relation, footer links at the bottom. */
-export function Sidebar({ entries, footer, onNavigate, className }: SidebarProps) {
+export function Sidebar({ entries, footer, onNavigate, className, logo }: SidebarProps) {
   const { t } = useTranslation();
   return (
     <aside
@@ -158,7 +160,11 @@ export function Sidebar({ entries, footer, onNavigate, className }: SidebarProps
       data-testid="sidebar"
     >
       <div className="flex h-14 items-center gap-2 px-4 text-lg font-semibold">
-        <span className="inline-block size-6 rounded-full bg-primary" aria-hidden />
+        {logo ? (
+          <img src={logo} alt="" className="size-8 rounded object-contain" data-testid="company-logo" />
+        ) : (
+          <span className="inline-block size-6 rounded-full bg-primary" aria-hidden />
+        )}
         IoT Console
       </div>
       <nav className="flex-1 overflow-y-auto px-2 py-2" aria-label={t('menu.label')}>

@@ -47,6 +47,8 @@ export type Message = MessageFields &
     | { kind: 'action_failed'; params: ActionFailedParams }
     | { kind: 'login_failures'; params: LoginFailuresParams }
     | { kind: 'codec_suspended'; params: CodecSuspendedParams }
+    /** Support asks for access to a company that requires consent (issue #27). */
+    | { kind: 'support_access_requested'; params: { requester: string } }
     /** A rule's system action, worded by the rule. */
     | { kind: null; params: null }
   );

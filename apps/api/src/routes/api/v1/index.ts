@@ -29,6 +29,7 @@ import versionRoute from './core/platform/version';
 import referenceRoutes from './core/reference/index';
 import rulesRoutes from './core/rules/index';
 import sensorChecksRoutes from './core/sensor-checks/index';
+import supportAccessRoutes from './core/support-access/index';
 import currentUserRoutes from './core/user/index';
 import usersRoutes from './core/users/index';
 import virtualDevicesRoutes from './core/virtual-devices/index';
@@ -71,6 +72,7 @@ const apiV1: FastifyPluginAsync = async (app) => {
     await secured.register(apiKeysRoutes, { prefix: '/core/company/api-keys' });
     await secured.register(impersonationsRoutes, { prefix: '/core/company/impersonations' });
     await secured.register(companyLimitsRoutes, { prefix: '/core/company/limits' });
+    await secured.register(supportAccessRoutes, { prefix: '/core/company/support-access' });
     await secured.register(parkingRoutes, { prefix: '/parking' });
     await secured.register(codecsRoutes, { prefix: '/core/codecs' });
     await secured.register(virtualDevicesRoutes, { prefix: '/core/devices' });

@@ -16,6 +16,7 @@ import type { TranslationKey } from '../../../types/translation-key';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
 import { CreateClientDialog } from './create-client-dialog';
+import { EditClientDialog } from './edit-client-dialog';
 
 /** Client management for the super admin: list, filter, act as a client after a warning. */
 export function ClientsTable() {
@@ -48,6 +49,11 @@ export function ClientsTable() {
           <Building2Icon className="size-4 text-muted-foreground" />
           {row.original.name}
           {row.original.is_nwa && <Badge variant="secondary">{t('clients.nwa')}</Badge>}
+          {row.original.blocked && (
+            <Badge variant="destructive" data-testid={`client-blocked-${row.original.id}`}>
+              {t('clients.blocked')}
+            </Badge>
+          )}
         </span>
       ),
     },
@@ -86,16 +92,19 @@ export function ClientsTable() {
       header: '',
       enableSorting: false,
       cell: ({ row }) => (
-        <Button
-          size="sm"
-          variant="outline"
-          onClick={() => void actAs(row.original)}
-          disabled={impersonate.isPending}
-          data-testid={`client-impersonate-${row.original.id}`}
-        >
-          <VenetianMaskIcon />
-          {t('clients.impersonate')}
-        </Button>
+        <div className="flex gap-2">
+          <EditClientDialog client={row.original} />
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => void actAs(row.original)}
+            disabled={impersonate.isPending}
+            data-testid={`client-impersonate-${row.original.id}`}
+          >
+            <VenetianMaskIcon />
+            {t('clients.impersonate')}
+          </Button>
+        </div>
       ),
     },
   ];

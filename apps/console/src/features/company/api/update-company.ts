@@ -14,6 +14,8 @@ export interface CompanyInput {
   district_id: number | null;
   phone: string;
   email: string;
+  /** A data URL; null removes the logo; left out, it stays. */
+  logo?: string | null;
 }
 
 /** PUT /core/company/ (the acting company's base data); the user, which carries the company, is re-read. */

@@ -1,13 +1,17 @@
 import { DEFAULT_PHONE_COUNTRY, type FieldRules, FORM_RULES, rule } from '@iot/domain';
 import { SaveIcon } from 'lucide-react';
+import { useState } from 'react';
 import { type Control, Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { LogoInput } from '../../../components/logo/logo-input';
 import { Button } from '../../../components/ui/button';
 import { FormErrorMarker, FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { SheetBody, SheetFooter } from '../../../components/ui/sheet';
+import { useCurrentUser } from '../../../lib/auth';
 import { notifySuccess } from '../../../lib/notify';
+import { canEdit } from '../../../lib/roles';
 import { useDomainForm } from '../../../lib/use-domain-form';
 import type { CurrentCompany, NamedItem } from '../../../types/api';
 import { useCountries } from '../api/get-countries';
@@ -82,6 +86,7 @@ function IdSelect({
 /** Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR). */
 export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDone: () => void }) {
   const { t } = useTranslation();
+  const user = useCurrentUser();
   const countries = useCountries();
   const update = useUpdateCompany();
   const countryCode = (countryId: unknown) =>
@@ -106,8 +111,9 @@ export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDo
   const stateId = form.watch('state_id');
   const states = useStates(countryId);
   const districts = useDistricts(stateId);
+  const [logo, setLogo] = useState<string | null>(company.logo ?? null);
   const onSubmit = form.handleSubmit((values) =>
-    update.mutate(values, {
+    update.mutate(logo === (company.logo ?? null) ? values : { ...values, logo }, {
       onSuccess: () => {
         notifySuccess(t('company.saved'));
         onDone();
@@ -184,6 +190,11 @@ export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDo
         </FormField>
         {text('phone')}
         {text('email')}
+        {canEdit(user?.roles) && (
+          <div className="col-span-2">
+            <LogoInput value={logo} onChange={setLogo} testId="company-logo" />
+          </div>
+        )}
       </SheetBody>
       <SheetFooter className="items-center">
         <FormErrorMarker summary={summary} className="mr-auto" />

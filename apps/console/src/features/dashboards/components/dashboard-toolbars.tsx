@@ -2,6 +2,7 @@ import type { WidgetType } from '@iot/domain';
 import {
   ChartLineIcon,
   LayoutDashboardIcon,
+  LockIcon,
   MapIcon,
   PencilIcon,
   PlusIcon,
@@ -12,6 +13,8 @@ import {
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
+import { useCurrentUser } from '../../../lib/auth';
+import { hasModule } from '../../../lib/guards';
 import { cn } from '../../../lib/utils';
 import type { Dashboard } from '../types';
 
@@ -112,23 +115,31 @@ export function DashboardEditToolbar({
   onDelete: () => void;
 }) {
   const { t } = useTranslation();
+  const mapView = hasModule(useCurrentUser(), 'map_view');
   return (
     <div
       className="flex flex-wrap items-center gap-2 rounded-lg border bg-muted/50 p-2"
       data-testid="dashboard-toolbar"
     >
-      {ADD_TYPES.map(({ type, icon: Icon }) => (
-        <Button
-          key={type}
-          variant="outline"
-          size="sm"
-          onClick={() => onAdd(type)}
-          data-testid={`widget-add-${type}`}
-        >
-          <Icon />
-          {t(`dashboards.add.${type}`)}
-        </Button>
-      ))}
+      {ADD_TYPES.map(({ type, icon: Icon }) => {
+        // A map widget is the map view module's: offered locked, with the hint, without it (issue #27).
+        const locked = type === 'map' && !mapView;
+        return (
+          <Button
+            key={type}
+            variant="outline"
+            size="sm"
+            onClick={() => onAdd(type)}
+            disabled={locked}
+            title={locked ? t('dashboards.locked-map') : undefined}
+            data-testid={`widget-add-${type}`}
+            data-locked={locked || undefined}
+          >
+            {locked ? <LockIcon /> : <Icon />}
+            {t(`dashboards.add.${type}`)}
+          </Button>
+        );
+      })}
       <span className="flex-1" />
       <Button variant="outline" size="sm" onClick={onRename} data-testid="dashboard-rename">
         <PencilIcon />

@@ -1,4 +1,8 @@
-import { Suspense } from 'react';
+import { LockIcon } from 'lucide-react';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../../lib/auth';
+import { hasModule } from '../../../lib/guards';
 import type { Device } from '../../../types/device';
 import type { LineChartSettings, Widget } from '../types';
 import { LineChartWidget } from './lazy-widgets';
@@ -26,6 +30,13 @@ export function DashboardWidget({
   onRemove: () => void;
   onPeriodChange: (period: Pick<LineChartSettings, 'range' | 'tab'>) => void;
 }) {
+  const { t } = useTranslation();
+  const mapView = hasModule(useCurrentUser(), 'map_view');
+  const lockedMap = widget.type === 'map' && !mapView;
+  // A locked map draws nothing: it counts as settled at once for the dashboard's readiness.
+  useEffect(() => {
+    if (lockedMap) onSettled(widget.id);
+  }, [lockedMap, onSettled, widget.id]);
   return (
     <WidgetCard widget={widget} editing={editing} onSettings={onSettings} onRemove={onRemove}>
       {widget.type === 'table' && (
@@ -44,9 +55,19 @@ export function DashboardWidget({
           />
         </Suspense>
       )}
-      {widget.type === 'map' && (
-        <MapWidget widgetId={widget.id} settings={widget.settings} onSettled={onSettled} />
-      )}
+      {widget.type === 'map' &&
+        (mapView ? (
+          <MapWidget widgetId={widget.id} settings={widget.settings} onSettled={onSettled} />
+        ) : (
+          // Without the map view module the widget stays, locked, and loads nothing (issue #27).
+          <p
+            className="flex h-full items-center justify-center gap-2 text-sm text-muted-foreground"
+            data-testid={`widget-locked-${widget.id}`}
+          >
+            <LockIcon className="size-4" />
+            {t('dashboards.locked-map')}
+          </p>
+        ))}
     </WidgetCard>
   );
 }

@@ -73,5 +73,11 @@ export function messageText(
       body: t('messages.kind.codec_suspended.body', { codec: p.codec ?? '–', device: p.device ?? '–' }),
     };
   }
+  if (message.kind === 'support_access_requested' && message.params) {
+    return {
+      subject: t('messages.kind.support_access_requested.subject'),
+      body: t('messages.kind.support_access_requested.body', { requester: message.params.requester }),
+    };
+  }
   return { subject: message.subject, body: message.body };
 }

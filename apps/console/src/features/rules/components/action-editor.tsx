@@ -33,6 +33,9 @@ export function ActionEditor({
   const { t } = useTranslation();
   const farming = hasModule(useCurrentUser(), 'farming');
   const channels = ACTION_CHANNELS.filter((ch) => ch !== 'farming_task' || farming || action.channel === ch);
+  // SMS and voice calls are the paid messaging module's: offered locked without it (issue #27).
+  const paid = hasModule(useCurrentUser(), 'paid_messaging');
+  const locked = (ch: string) => !paid && (ch === 'sms' || ch === 'voice_message');
   const errors = actionErrors(action);
   const c = action.config;
   const id = `rule-action-${index}`;
@@ -63,12 +66,22 @@ export function ActionEditor({
             data-testid={`${id}-channel`}
           >
             {channels.map((ch) => (
-              <option key={ch} value={ch}>
-                {t(`rules.channels.${ch}`)}
+              <option
+                key={ch}
+                value={ch}
+                disabled={locked(ch)}
+                title={locked(ch) ? t('rules.locked-paid-messaging') : undefined}
+              >
+                {locked(ch) ? `🔒 ${t(`rules.channels.${ch}`)}` : t(`rules.channels.${ch}`)}
               </option>
             ))}
           </NativeSelect>
         </ConfigField>
+        {locked(action.channel) && (
+          <p className="text-xs text-destructive" data-testid={`${id}-locked`}>
+            {t('rules.locked-paid-messaging')}
+          </p>
+        )}
         <Button
           type="button"
           size="icon"

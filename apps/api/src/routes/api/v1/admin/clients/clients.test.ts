@@ -122,32 +122,52 @@ describe.each(DB_KINDS)('super admin: clients, impersonation, module guard on %s
     expect((await superAdmin.get('/api/v1/admin/clients/999999/impersonate')).body.code).toBe(4);
   });
 
-  it('blocks and unblocks a client: its sessions answer 75 while blocked; company 1 cannot be blocked', async () => {
+  async function sessionsOf(companyId: number) {
+    const { rows } = await db.query(
+      'SELECT s.id FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.company_id = $1',
+      [companyId],
+    );
+    return rows.length;
+  }
+
+  it('blocks and unblocks a client: its sessions are deleted, sign-in answers 75; company 1 cannot be blocked', async () => {
     const team = await createTeam(db);
     const user = await signIn(team.plain.email);
     const admin = await signIn((await createSuperAdmin(db)).email);
+    // A super admin acting as the client keeps acting (support for a blocked client).
+    const support = await signIn((await createSuperAdmin(db)).email);
+    await support.get(`/api/v1/admin/clients/${team.company.id}/impersonate`);
+    expect(await sessionsOf(team.company.id)).toBe(1);
     const blocked = await admin.put(`/api/v1/admin/clients/${team.company.id}`, {
       blocked: true,
       modules: ['parking'],
     });
     expect(blocked.body.payload).toMatchObject({ blocked: true, modules: ['parking'] });
-    expect((await user.get('/api/v1/core/user')).body.code).toBe(75);
+    expect(await sessionsOf(team.company.id)).toBe(0);
+    expect((await user.get('/api/v1/core/user')).body.code).toBe(76);
+    const signIn75 = new TestClient(app);
+    await signIn75.csrf();
+    expect(
+      (await signIn75.post('/api/v1/auth/login', { email: team.plain.email, password: PASSWORD })).body.code,
+    ).toBe(75);
+    expect((await support.get('/api/v1/core/user')).body.payload.company_id).toBe(team.company.id);
     await admin.put(`/api/v1/admin/clients/${team.company.id}`, { blocked: false });
-    expect((await user.get('/api/v1/core/user')).status).toBe(200);
+    expect((await (await signIn(team.plain.email)).get('/api/v1/core/user')).status).toBe(200);
     expect((await admin.put('/api/v1/admin/clients/1', { blocked: true })).status).toBe(400);
     expect(
       (await admin.put(`/api/v1/admin/clients/${team.company.id}`, { modules: ['teleport'] })).status,
     ).toBe(422);
   });
 
-  it('soft-deletes a client: gone from the list, its sessions answer 75, its users cannot log in', async () => {
+  it('soft-deletes a client: gone from the list, its sessions deleted, its users cannot log in (75)', async () => {
     const team = await createTeam(db);
     const user = await signIn(team.plain.email);
     const admin = await signIn((await createSuperAdmin(db)).email);
     expect((await admin.delete(`/api/v1/admin/clients/${team.company.id}`)).status).toBe(200);
     const list = await admin.get('/api/v1/admin/clients');
     expect(list.body.payload.map((c: { id: number }) => c.id)).not.toContain(team.company.id);
-    expect((await user.get('/api/v1/core/user')).body.code).toBe(75);
+    expect(await sessionsOf(team.company.id)).toBe(0);
+    expect((await user.get('/api/v1/core/user')).body.code).toBe(76);
     const again = new TestClient(app);
     await again.csrf();
     expect(

@@ -3,21 +3,29 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   ClientLimitsPayload,
   ClientPayload,
+  ClientPurgePreviewPayload,
   CompanyPayload,
   CreateClientBody,
   CurrentUserPayload,
+  DeletedClientPayload,
   IdParams,
   ImpersonationRecordPayload,
   responses,
   UpdateClientBody,
 } from '@iot/contracts';
-import { listClients } from '@iot/db';
+import { listClients, listDeletedCompanies } from '@iot/db';
 import { Type } from 'typebox';
 import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../../../plugins/guards';
 import { createClient } from '../../../../../services/create-client';
 import { listCompanyImpersonations, startImpersonation } from '../../../../../services/impersonation';
-import { changeClient, deleteClient } from '../../../../../services/manage-clients';
+import {
+  changeClient,
+  deleteClient,
+  previewClientPurge,
+  restoreClient,
+} from '../../../../../services/manage-clients';
 import { readClientLimits } from '../../../../../services/read-client-limits';
+import { askForSupportAccess } from '../../../../../services/support-access';
 import { baseDataOf } from '../../core/company/base-data';
 import { presentCompany } from '../../core/company/present';
 import { presentCurrentUser } from '../../core/user/present';
@@ -38,6 +46,99 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async () => ({ payload: (await listClients(db)).map(presentClient) }),
+  );
+
+  app.get(
+    '/deleted',
+    {
+      preHandler: requireSuperAdmin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'listDeletedClients',
+        summary: 'Deleted clients waiting for their purge, with its date (super admin)',
+        response: responses(Type.Array(DeletedClientPayload), [401]),
+      },
+    },
+    async () => {
+      const days = app.deps.config.CLIENT_PURGE_DAYS;
+      return {
+        payload: (await listDeletedCompanies(db)).map((c) => ({
+          id: c.id,
+          name: c.name,
+          deleted_at: c.deletedAt.toISOString(),
+          purge_at: new Date(c.deletedAt.getTime() + days * 86_400_000).toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/:id/purge-preview',
+    {
+      preHandler: requireSuperAdmin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'previewClientPurge',
+        summary: 'What purging the client removes and when; shown before a delete is confirmed (super admin)',
+        params: IdParams,
+        response: responses(ClientPurgePreviewPayload, [401, 4, 400]),
+      },
+    },
+    async (request) => {
+      const days = app.deps.config.CLIENT_PURGE_DAYS;
+      const { counts, purgeAt } = await previewClientPurge(db, request.params.id, days);
+      return {
+        payload: {
+          purge_after_days: days,
+          purge_at: purgeAt ? purgeAt.toISOString() : null,
+          users: counts.users,
+          devices: counts.devices,
+          data_points: counts.dataPoints,
+          rules: counts.rules,
+          alarms: counts.alarms,
+          dashboards: counts.dashboards,
+          groups: counts.groups,
+          api_keys: counts.apiKeys,
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/:id/restore',
+    {
+      preHandler: requireSuperAdminManager,
+      schema: {
+        tags: ['admin'],
+        operationId: 'restoreClient',
+        summary: 'Take back the delete of a client before its purge (super admin)',
+        params: IdParams,
+        response: responses(CompanyPayload, [401, 4, 400, 72, 90047, 77]),
+      },
+    },
+    async (request) => {
+      const company = await restoreClient(db, authOf(request), request.params.id);
+      app.deps.onCompanyChanged(request.params.id);
+      return { payload: presentCompany(company) };
+    },
+  );
+
+  app.post(
+    '/:id/support-access-request',
+    {
+      preHandler: requireSuperAdminManager,
+      schema: {
+        tags: ['admin'],
+        operationId: 'requestSupportAccess',
+        summary: 'Ask a client that requires consent for access; its main users get a message (super admin)',
+        params: IdParams,
+        response: responses(Type.Object({ id: Type.Integer() }), [401, 4, 72, 77]),
+      },
+    },
+    async (request) => {
+      await askForSupportAccess(db, authOf(request), request.params.id);
+      return { payload: { id: request.params.id } };
+    },
   );
 
   app.put(
@@ -67,6 +168,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         baseDataOf(rest),
         limits ?? {},
       );
+      app.deps.onCompanyChanged(request.params.id);
       return { payload: presentCompany(company) };
     },
   );
@@ -142,6 +244,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       await deleteClient(db, authOf(request), request.params.id);
+      app.deps.onCompanyChanged(request.params.id);
       return { payload: { id: request.params.id } };
     },
   );
@@ -157,7 +260,7 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'impersonateClient',
         summary: 'Act as the client from now on; answers the user acting for it (super admin)',
         params: IdParams,
-        response: responses(CurrentUserPayload, [401, 4, 72, 422]),
+        response: responses(CurrentUserPayload, [401, 4, 72, 422, 90045]),
       },
     },
     async (request) => {

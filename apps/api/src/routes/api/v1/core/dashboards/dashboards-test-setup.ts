@@ -13,7 +13,7 @@ export function useDashboardsSuite(suite: DbSuite) {
 
   /** A company, its users, two devices and a dashboard with one widget of each type. */
   async function world() {
-    const team = await createTeam(suite.db);
+    const team = await createTeam(suite.db, { modules: ['map_view'] });
     const d1 = await createDevice(suite.db, team.company.id);
     const d2 = await createDevice(suite.db, team.company.id);
     const layout = [

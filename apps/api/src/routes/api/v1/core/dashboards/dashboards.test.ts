@@ -97,6 +97,20 @@ forEachDb((suite) => {
       expect(await storedLayout(dashboard.id)).toEqual([]);
     });
 
+    it('refuses a map widget without the map view module (27); other widgets save (issue #27)', async () => {
+      const team = await createTeam(suite.db);
+      const main = await signIn(team.main.email);
+      const map = await main.post(BASE, { name: 'Karte', widgets: [widget('map', { color_by: 'state' })] });
+      expect([map.status, map.body.code, map.body.details]).toEqual([403, 27, { module: 'map_view' }]);
+      const plain = await main.post(BASE, { name: 'Leer', widgets: [] });
+      expect(plain.status).toBe(200);
+      const put = await main.put(`${BASE}/${plain.body.payload.id}`, {
+        widgets: [widget('map', { color_by: 'state' })],
+      });
+      expect(put.body.code).toBe(27);
+      expect(await storedLayout(plain.body.payload.id)).toEqual([]);
+    });
+
     it('lets every user of the company read, but only admins and main users edit (90006)', async () => {
       const { team, main, dashboard } = await world();
       const plain = await signIn(team.plain.email);

@@ -27,7 +27,7 @@ forEachDb((suite) => {
 
   describe('GET /core/devices/current', () => {
     it('answers the latest values of many devices in one call, cut to the asked fields, with stale flags', async () => {
-      const team = await createTeam(suite.db);
+      const team = await createTeam(suite.db, { modules: ['map_view'] });
       const a = await createDevice(suite.db, team.company.id);
       const b = await createDevice(suite.db, team.company.id);
       const silent = await createDevice(suite.db, team.company.id);
@@ -88,8 +88,8 @@ forEachDb((suite) => {
     });
 
     it("treats another company's device ids like unknown ones: listed as missing, none of their values", async () => {
-      const team = await createTeam(suite.db);
-      const other = await createTeam(suite.db);
+      const team = await createTeam(suite.db, { modules: ['map_view'] });
+      const other = await createTeam(suite.db, { modules: ['map_view'] });
       const mine = await createDevice(suite.db, team.company.id);
       const theirs = await createDevice(suite.db, other.company.id);
       await setCurrent(suite.db, other.company.id, theirs.id, { secret: 42 }, {}, new Date());
@@ -108,14 +108,14 @@ forEachDb((suite) => {
       ['ids=1&data_fields=a;drop', 'bad field name'],
       [`ids=${Array.from({ length: 1001 }, (_, i) => i + 1).join(',')}`, 'more than 1000 ids'],
     ])('refuses %s (%s) with 422', async (query) => {
-      const team = await createTeam(suite.db);
+      const team = await createTeam(suite.db, { modules: ['map_view'] });
       const main = await signIn(team.main.email);
       const res = await main.get(`/api/v1/core/devices/current?${query}`);
       expect([res.status, res.body.code]).toEqual([422, 422]);
     });
 
     it('is not captured by /core/devices/{id}, which still answers devices', async () => {
-      const team = await createTeam(suite.db);
+      const team = await createTeam(suite.db, { modules: ['map_view'] });
       const device = await createDevice(suite.db, team.company.id);
       const main = await signIn(team.main.email);
       expect((await main.get(`/api/v1/core/devices/${device.id}`)).body.payload.id).toBe(device.id);
@@ -124,12 +124,26 @@ forEachDb((suite) => {
       );
       expect((await main.get('/api/v1/core/devices/positions')).status).toBe(200);
     });
+
+    it('keeps the map data (positions, view=map) to the map view module: 27 without it (issue #27)', async () => {
+      const team = await createTeam(suite.db);
+      const main = await signIn(team.main.email);
+      for (const path of ['/api/v1/core/devices/positions', '/api/v1/core/devices?view=map']) {
+        const res = await main.get(path);
+        expect([res.status, res.body.code, res.body.details], path).toEqual([
+          403,
+          27,
+          { module: 'map_view' },
+        ]);
+      }
+      expect((await main.get('/api/v1/core/devices')).status).toBe(200);
+    });
   });
 
   describe('GET /core/devices/positions', () => {
     it('answers compact positions of the devices that have one; a reported position wins', async () => {
-      const team = await createTeam(suite.db);
-      const other = await createTeam(suite.db);
+      const team = await createTeam(suite.db, { modules: ['map_view'] });
+      const other = await createTeam(suite.db, { modules: ['map_view'] });
       const group = await createGroup(suite.db, team.company.id, 'Feld');
       const fixed = await createDevice(suite.db, team.company.id, {
         name: 'Pegel',

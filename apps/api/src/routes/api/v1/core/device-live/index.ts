@@ -15,7 +15,7 @@ import {
 import type { DevicePositionRecord } from '@iot/db';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { authOf } from '../../../../../plugins/guards';
+import { authOf, requireModule } from '../../../../../plugins/guards';
 import {
   listCompanyDevicePositionsJson,
   readCurrentValuesOfMany,
@@ -64,12 +64,15 @@ const deviceLiveRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/positions',
     {
+      // The map's data: the map view module's (issue #27).
+      preHandler: requireModule('map_view'),
       schema: {
         tags: ['devices'],
         operationId: 'listDevicePositions',
-        summary: 'Compact positions of the company’s devices for the map (only devices with a position)',
+        summary:
+          'Compact positions of the company’s devices for the map (only devices with a position; map view module)',
         querystring: PositionsQuery,
-        response: responses(Type.Array(PositionItem), [422]),
+        response: responses(Type.Array(PositionItem), [422, 27]),
       },
     },
     async (request, reply) => {

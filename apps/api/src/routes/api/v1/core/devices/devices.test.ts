@@ -136,7 +136,7 @@ forEachDb((suite) => {
     });
 
     it('answers only the asked ids, and with view=map only what a map draws, both within the company', async () => {
-      const team = await createTeam(suite.db);
+      const team = await createTeam(suite.db, { modules: ['map_view'] });
       const other = await createTeam(suite.db);
       const c = team.company.id;
       const now = new Date();

@@ -26,7 +26,7 @@ import {
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { apiError } from '../../../../../lib/errors';
-import { authOf } from '../../../../../plugins/guards';
+import { authOf, requireModule } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
 import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
@@ -44,6 +44,8 @@ import { presentDevice, presentDeviceListItem } from './present';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
+const requireMapView = requireModule('map_view');
+
 const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.deps;
 
@@ -53,9 +55,10 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['devices'],
         operationId: 'listDevices',
-        summary: "The acting company's devices with group and latest values, filtered and sorted",
+        summary:
+          "The acting company's devices with group and latest values, filtered and sorted (view=map: the map view module)",
         querystring: DeviceListQuery,
-        response: responses(Type.Union([Type.Array(DeviceListItem), DeviceMapColumns]), [422]),
+        response: responses(Type.Union([Type.Array(DeviceListItem), DeviceMapColumns]), [422, 27]),
       },
       // 10,000 devices of forty fields: fast-json-stringify takes several times as long as JSON.stringify
       // on this shape (open records, nullable fields). presentDeviceListItem builds every object field by
@@ -64,6 +67,8 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       if (request.query.view === 'map') {
+        // The map's list (map page and map widgets) is the map view module's (issue #27).
+        await requireMapView(request);
         // The database writes the columns as JSON text (listDevicePinColumnsJson): sent as they are,
         // neither parsed nor serialized here. The text has exactly DeviceMapColumns' fields.
         const columns = await listCompanyDevicePins(db, authOf(request), request.query);

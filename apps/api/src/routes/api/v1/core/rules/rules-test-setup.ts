@@ -31,8 +31,9 @@ export const EMAIL_RULE = {
 export function useRulesSuite(suite: DbSuite) {
   const { signIn } = useRouteApp(suite);
 
-  async function world() {
-    const team = await createTeam(suite.db);
+  /** A company with the paid messaging module (SMS and voice actions) unless `modules` says otherwise. */
+  async function world(modules: string[] = ['paid_messaging']) {
+    const team = await createTeam(suite.db, { modules });
     const device = await createDevice(suite.db, team.company.id);
     const client = await signIn(team.main.email);
     return { team, device, client };

@@ -189,6 +189,31 @@ forEachDb((suite) => {
     });
   });
 
+  describe('paid messaging (issue #27)', () => {
+    it('refuses SMS and voice actions without the paid messaging module (27); other channels pass', async () => {
+      const { device, client } = await world([]);
+      for (const action of [
+        { channel: 'sms', config: { phone: ['+49 151 23456789'], body: 'Hot' } },
+        {
+          channel: 'voice_message',
+          config: { phone: '+49 761 1234567', message: 'Alarm', language: 'en-GB' },
+        },
+      ]) {
+        const put = await client.put(`/api/v1/core/devices/${device.id}`, {
+          rules: [{ ...EMAIL_RULE, actions: [action] }],
+        });
+        expect([put.status, put.body.code, put.body.details]).toEqual([
+          403,
+          27,
+          { module: 'paid_messaging' },
+        ]);
+      }
+      expect(await ruleRows(device.id)).toEqual([]);
+      const mail = await client.put(`/api/v1/core/devices/${device.id}`, { rules: [EMAIL_RULE] });
+      expect(mail.status).toBe(200);
+    });
+  });
+
   describe('DELETE /core/devices/{device_id}/rules/{rule_id}', () => {
     it('deletes the rule with its actions; 50 for unknown, 10 and nothing deleted for another company', async () => {
       const { team, device, client } = await world();
