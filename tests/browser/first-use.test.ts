@@ -19,6 +19,9 @@ const CONSOLE_TEST_BUILD = fileURLToPath(new URL('../../apps/console/dist-test',
 
 /** What the test calls on a MapLibre map registered by the console's test build. */
 interface TestMap {
+  once(event: 'idle', listener: () => void): void;
+  jumpTo(options: { center: [number, number]; zoom: number }): void;
+  getContainer(): HTMLElement;
   project(lngLat: [number, number]): { x: number; y: number };
   queryRenderedFeatures(
     point: { x: number; y: number } | [[number, number], [number, number]],
@@ -119,7 +122,7 @@ function seriesPixels(page: Page, chartTestId: string): Promise<number> {
 }
 
 describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
-  it('a signed-out start makes no failing call; modules load only where licensed', async () => {
+  it('a signed-out start makes no failing call', async () => {
     const context = await browser.newContext({ baseURL: platform.url, locale: 'en-US' });
     const page = await context.newPage();
     const start = watchFailures(page);
@@ -130,8 +133,10 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
     expect(start.failures).toEqual([]);
     expect(start.apiPaths).not.toContain('/api/v1/core/user');
     await context.close();
+  });
 
-    // main@other.test's company licenses the map alone: no parking or farming calls at all.
+  it('a company without parking and farming makes no parking or farming calls', async () => {
+    // main@other.test's company licenses the map alone.
     const other = await signedIn('main@other.test');
     const unlicensed = watchFailures(other.page);
     await other.page.reload();
@@ -140,8 +145,9 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
     expect(unlicensed.apiPaths.filter((p) => /\/(parking|farming)\//.test(p))).toEqual([]);
     expect(unlicensed.failures).toEqual([]);
     await other.context.close();
+  });
 
-    // main@demo.test licenses both: the lists load, and nothing fails.
+  it('a company with both modules loads their lists at start-up, and nothing fails', async () => {
     const demo = await signedIn('main@demo.test');
     const licensed = watchFailures(demo.page);
     await demo.page.reload();
@@ -181,24 +187,38 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
     const map = page.getByTestId(testId);
     await expect.poll(() => map.getAttribute('data-base'), { timeout: 30_000 }).toBe('true');
     await expect.poll(() => map.getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
-    const drawn = (lngLat: [number, number], layer: string) =>
-      page.evaluate(
-        ({ testId, lngLat, layer }) => {
-          const m = (window as MapWindow).__IOT_MAPS__?.[testId];
-          if (!m) return -1;
+    /**
+     * What MapLibre drew of the base layers with the map over north-west Germany: land features under
+     * Kassel and the North Sea west of Heligoland (both on screen), border features anywhere on the map.
+     */
+    const drawn = () =>
+      page.evaluate(async (testId) => {
+        const m = (window as MapWindow).__IOT_MAPS__?.[testId];
+        if (!m) return null;
+        await new Promise<void>((resolve) => {
+          m.once('idle', () => resolve());
+          m.jumpTo({ center: [7, 52.5], zoom: 4 });
+        });
+        const { width, height } = m.getContainer().getBoundingClientRect();
+        const landAt = (lngLat: [number, number]) => {
           const p = m.project(lngLat);
-          const around: [[number, number], [number, number]] = [
-            [p.x - 40, p.y - 40],
-            [p.x + 40, p.y + 40],
-          ];
-          return m.queryRenderedFeatures(layer === 'base-land' ? p : around, { layers: [layer] }).length;
-        },
-        { testId, lngLat, layer },
-      );
-    // Kassel is on land; the German-Dutch border near Emmerich; the North Sea is water.
-    await expect.poll(() => drawn([9.5, 51.3], 'base-land')).toBeGreaterThan(0);
-    await expect.poll(() => drawn([6.6, 51.85], 'base-borders')).toBeGreaterThan(0);
-    expect(await drawn([4.0, 55.5], 'base-land')).toBe(0);
+          const onScreen = p.x >= 0 && p.y >= 0 && p.x <= width && p.y <= height;
+          return onScreen ? m.queryRenderedFeatures(p, { layers: ['base-land'] }).length : -1;
+        };
+        const all: [[number, number], [number, number]] = [
+          [0, 0],
+          [width, height],
+        ];
+        return {
+          kassel: landAt([9.5, 51.3]),
+          northSea: landAt([4.0, 54.0]),
+          borders: m.queryRenderedFeatures(all, { layers: ['base-borders'] }).length,
+        };
+      }, testId);
+    await expect.poll(async () => (await drawn())?.kassel ?? -1).toBeGreaterThan(0);
+    const seen = await drawn();
+    expect(seen?.northSea).toBe(0);
+    expect(seen?.borders).toBeGreaterThan(0);
     // The device layers are drawn above the base layer.
     const order = await page.evaluate(
       (testId) => (window as MapWindow).__IOT_MAPS__?.[testId]?.getStyle().layers.map((l) => l.id) ?? [],
