@@ -26,7 +26,8 @@ beforeAll(async () => {
   platform = await startTestPlatform({ CONSOLE_DIR: CONSOLE_BUILD });
   browser = await launchBrowser({ webgl: true });
   main = await signedIn(browser, platform.url, 'main@demo.test', { viewport: { width: 1440, height: 900 } });
-});
+  // A busy two-core machine (other suites beside this one) can take minutes to start the platform.
+}, 300_000);
 afterAll(async () => {
   await main?.context.close();
   await browser?.close();

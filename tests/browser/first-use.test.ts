@@ -42,7 +42,8 @@ beforeAll(async () => {
   }
   platform = await startTestPlatform({ CONSOLE_DIR: CONSOLE_TEST_BUILD });
   browser = await launchBrowser({ webgl: true });
-});
+  // A busy two-core machine (other suites beside this one) can take minutes to start the platform.
+}, 300_000);
 afterAll(async () => {
   await browser?.close();
   await platform?.stop();
