@@ -6,7 +6,7 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import countriesUrl from 'world-atlas/countries-50m.json?url';
 
 /** Ids of the offline base layers (tests ask MapLibre for what these draw). */
-export const BASE_LAYERS = { land: 'base-land', borders: 'base-borders' } as const;
+const BASE_LAYERS = { land: 'base-land', borders: 'base-borders' } as const;
 const LAND_SOURCE = 'base-land';
 const BORDER_SOURCE = 'base-borders';
 

@@ -5,7 +5,7 @@ import { Button } from '../ui/button';
 import { Input } from '../ui/input';
 import { PageHeader } from './page-header';
 
-export interface ListToolbarProps {
+interface ListToolbarProps {
   title: string;
   /** a search field filtering the list (its text lives in the URL, see use-url-list-table.ts) */
   search?: { value: string; onChange: (value: string) => void; testId: string };

@@ -6,7 +6,7 @@ import type { Widget } from '../types';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT } from '../widget-layout';
 
 /** Narrower than this (a phone), the widgets stack in one column at full width instead of the grid. */
-export const STACK_BELOW_PX = 640;
+const STACK_BELOW_PX = 640;
 const GRID_MARGIN = 12;
 
 /** A widget's height in the grid, in pixels (rows and the margins between them). */
