@@ -337,8 +337,8 @@ describe('device screens in Chromium', { timeout: BROWSER_TEST_TIMEOUT_MS }, () 
     );
     expect(stateRows[0]?.state).toBe('maintenance');
 
-    await drawer.getByTestId('device-action-edit').click();
-    await page.getByTestId('credentials-rotate').click();
+    // "Issue new token" is in the device drawer itself (README), not behind the edit drawer.
+    await drawer.getByTestId('credentials-rotate').click();
     await page.getByTestId('credentials-confirm').getByTestId('confirm-accept').click();
     const token = await page.getByTestId('credentials-token').inputValue();
     expect(token.length).toBeGreaterThanOrEqual(32);

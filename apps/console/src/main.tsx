@@ -12,14 +12,15 @@ import { currentUserQueryOptions, getCurrentUser, setSignedInUser } from './lib/
 import { decideStartup } from './lib/guards';
 import { i18n, setLanguage } from './lib/i18n';
 import { queryClient } from './lib/query-client';
-import { readAuthenticatedFlag, writeAuthenticatedFlag, writeRedirectTo } from './lib/session';
+import { maySignedIn, readAuthenticatedFlag, writeAuthenticatedFlag, writeRedirectTo } from './lib/session';
 import type { CurrentUser } from './types/api';
 
 /** Start-up of spec section 2: fetch the current user before mounting, then decide where to open. */
 async function start(): Promise<void> {
   setLanguage(startupLanguage(navigator.language));
   let user: CurrentUser | null = null;
-  if (readAuthenticatedFlag() !== false) {
+  // Signed out (this tab says so, or no session marker cookie): no call that would only answer 401.
+  if (readAuthenticatedFlag() !== false && maySignedIn()) {
     try {
       user = await getCurrentUser();
     } catch {

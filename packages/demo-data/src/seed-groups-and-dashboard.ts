@@ -51,7 +51,7 @@ export async function seedDashboard(
       x: 0,
       y: 0,
       w: 6,
-      h: 5,
+      h: 9,
       settings: { device_ids: climate, data_fields: ['temperature', 'humidity', 'battery_level'] },
     },
     {
@@ -60,14 +60,15 @@ export async function seedDashboard(
       x: 6,
       y: 0,
       w: 6,
-      h: 5,
+      // The console's own size for a new chart: room for the period controls, the plot and its legend.
+      h: 9,
       settings: {
         series: climate.slice(0, 20).map((id) => ({ device_id: id, data_field: 'temperature' })),
         range: '24h',
         tab: 'day',
       },
     },
-    { type: 'map', title: 'Karte', x: 0, y: 5, w: 12, h: 6, settings: { color_by: 'state', device_ids: [] } },
+    { type: 'map', title: 'Karte', x: 0, y: 9, w: 12, h: 6, settings: { color_by: 'state', device_ids: [] } },
   ];
   for (const w of widgets) {
     await tx.query(

@@ -25,6 +25,7 @@ import {
   touchSession,
 } from '@iot/db';
 import { isHealthPath } from '@iot/runtime';
+import { SIGNED_IN_COOKIE } from '@iot/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';
@@ -86,12 +87,14 @@ export function issueCsrfCookie(request: FastifyRequest, reply: FastifyReply): v
 export function setSessionCookies(reply: FastifyReply, token: string, csrfToken: string): void {
   const { config } = reply.server.deps;
   reply.setCookie(SESSION_COOKIE, token, { ...baseCookie(config.COOKIE_SECURE), httpOnly: true });
+  reply.setCookie(SIGNED_IN_COOKIE, '1', baseCookie(config.COOKIE_SECURE));
   reply.setCookie(XSRF_COOKIE, csrfToken, baseCookie(config.COOKIE_SECURE));
   reply.clearCookie(PRESESSION_COOKIE, { path: '/' });
 }
 
 export function clearSessionCookies(reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+  reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
   reply.clearCookie(XSRF_COOKIE, { path: '/' });
 }
 
@@ -128,7 +131,11 @@ async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promis
   const { db, session: settings } = request.server.deps;
   const id = sha256(token);
   const session = await findLiveSession(db, id);
-  if (!session) return;
+  if (!session) {
+    // An ended session: the console's next start asks for no user.
+    reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
+    return;
+  }
   if (session.userDeleted || session.createdAt.getTime() + settings.maxAgeSeconds * 1000 <= Date.now()) {
     await deleteSession(db, id);
     return;

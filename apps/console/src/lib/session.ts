@@ -1,5 +1,5 @@
 /** Session storage keys of spec section 3: redirectTo (a path) and authenticated ('true' / 'false'). */
-import { SESSION_STORAGE_KEYS } from '@iot/domain';
+import { SESSION_STORAGE_KEYS, SIGNED_IN_COOKIE } from '@iot/domain';
 
 export const REDIRECT_TO_KEY = SESSION_STORAGE_KEYS.redirectTo;
 export const AUTHENTICATED_KEY = SESSION_STORAGE_KEYS.authenticated;
@@ -26,4 +26,13 @@ export function readRedirectTo(): string | null {
 
 export function writeRedirectTo(path: string): void {
   storage()?.setItem(REDIRECT_TO_KEY, path);
+}
+
+/**
+ * Whether the browser may hold a session: the API sets a readable marker cookie with the session cookie
+ * and clears it with it. Without it a start asks for no user (spec section 2 "Start-up": no user, /login).
+ */
+export function maySignedIn(): boolean {
+  if (typeof document === 'undefined') return false;
+  return document.cookie.split(';').some((c) => c.trim().startsWith(`${SIGNED_IN_COOKIE}=`));
 }

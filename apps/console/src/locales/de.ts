@@ -18,6 +18,7 @@ export const de: ConsoleMessages = {
   'common.loading': 'Wird geladen…',
   'common.no-data': 'Keine Einträge gefunden.',
   'common.save': 'Speichern',
+  'common.actions': 'Aktionen',
   'common.search': 'Suchen…',
 
   'public.language': 'Sprache',

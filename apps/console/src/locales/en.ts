@@ -20,6 +20,7 @@ export const en = {
   'common.loading': 'Loading…',
   'common.no-data': 'No entries found.',
   'common.save': 'Save',
+  'common.actions': 'Actions',
   'common.search': 'Search…',
 
   'public.language': 'Language',

@@ -39,6 +39,12 @@ export const DEFAULT_TIME_ZONE = 'Europe/Berlin';
 
 export const SESSION_STORAGE_KEYS = { redirectTo: 'redirectTo', authenticated: 'authenticated' } as const;
 
+/**
+ * A readable cookie beside the HttpOnly session cookie, set and cleared with it: a console starting
+ * without it knows nobody is signed in and asks for no current user (no 401 at a signed-out start).
+ */
+export const SIGNED_IN_COOKIE = 'iot_signed_in';
+
 /** Interface languages (spec section 1). */
 export const INTERFACE_LANGUAGES = ['de', 'en'] as const;
 export type InterfaceLanguage = (typeof INTERFACE_LANGUAGES)[number];

@@ -65,6 +65,16 @@ function ShellFrame({ user }: { user: CurrentUser }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on path changes only
   useEffect(() => setOverlayOpen(false), [location.pathname]);
 
+  // Escape closes the overlay menu, as it closes dialogs and drawers.
+  useEffect(() => {
+    if (!overlayOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOverlayOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [overlayOpen]);
+
   const toggleMenu = () => (overlayMode ? setOverlayOpen((o) => !o) : setStaticHidden((h) => !h));
   const toggleLayoutMode = () => {
     const next = layoutMode === 'static' ? 'overlay' : 'static';

@@ -5,6 +5,7 @@ import { DashboardsPage } from '../../features/dashboards/components/dashboards-
 import { preloadWidgetChunks } from '../../features/dashboards/components/lazy-widgets';
 import { prefetchWidgetData } from '../../features/dashboards/prefetch-widget-data';
 import { useDeviceDrawers } from '../../features/devices/components/device-drawers';
+import { currentUserQueryOptions, isAuthenticated } from '../../lib/auth';
 import { queryClient } from '../../lib/query-client';
 import { holdStartupDevices } from '../../lib/startup-gate';
 
@@ -14,6 +15,8 @@ import { holdStartupDevices } from '../../lib/startup-gate';
  * chunks start loading while the shell renders. Nothing waits for them here.
  */
 export function loader({ request }: LoaderFunctionArgs) {
+  // Signed out, the shell sends the browser to /login: nothing to load (it would only answer 401).
+  if (!isAuthenticated(queryClient.getQueryData(currentUserQueryOptions().queryKey))) return null;
   holdStartupDevices();
   const wanted = Number(new URL(request.url).searchParams.get('dashboard'));
   queryClient.fetchQuery(dashboardsQueryOptions()).then(

@@ -26,11 +26,20 @@ export interface UplotChartProps {
   /** pairs of series indexes (1-based like uPlot: upper, lower) filled as a band */
   bands?: [number, number][];
   height?: number;
+  /**
+   * Plot and legend together fill this many pixels (a dashboard widget): the plot takes what the legend
+   * leaves, and a long legend scrolls inside its share instead of running out of the widget.
+   */
+  fitHeight?: number;
   lang: string;
   /** legend label of the time axis */
   timeLabel?: string;
   testId?: string;
 }
+
+/** A fitted chart's legend takes at most this share of the height; more series scroll inside it. */
+const MAX_LEGEND_SHARE = 0.4;
+const MIN_FIT_PLOT_HEIGHT = 60;
 
 function cssColor(name: string, fallback: string): string {
   if (typeof document === 'undefined') return fallback;
@@ -121,6 +130,7 @@ function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
 export function UplotChart(props: UplotChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
+  const resizeRef = useRef<(() => void) | null>(null);
   const propsRef = useRef(props);
   propsRef.current = props;
   // The plot is rebuilt only when what its options depend on changes.
@@ -128,6 +138,7 @@ export function UplotChart(props: UplotChartProps) {
     props.series.map((s) => [s.label, s.colorVar, s.scale, s.bandEdge]),
     props.bands,
     props.height,
+    props.fitHeight === undefined,
     props.lang,
     props.timeLabel,
   ]);
@@ -141,23 +152,46 @@ export function UplotChart(props: UplotChartProps) {
       el,
     );
     plotRef.current = plot;
-    const observer = new ResizeObserver(() => {
+    const plotHeight = () => {
+      const fit = propsRef.current.fitHeight;
+      if (fit === undefined) return propsRef.current.height ?? 220;
+      const legend = plot.root.querySelector<HTMLElement>('.u-legend');
+      if (legend) legend.style.maxHeight = `${Math.floor(fit * MAX_LEGEND_SHARE)}px`;
+      return Math.max(MIN_FIT_PLOT_HEIGHT, fit - (legend?.offsetHeight ?? 0) - 4);
+    };
+    const resize = () => {
       const width = Math.max(el.clientWidth, 200);
-      if (width !== plot.width) plot.setSize({ width, height: propsRef.current.height ?? 220 });
-    });
+      const height = plotHeight();
+      if (width !== plot.width || height !== plot.height) plot.setSize({ width, height });
+    };
+    resize();
+    resizeRef.current = resize;
+    const observer = new ResizeObserver(resize);
     observer.observe(el);
     return () => {
       observer.disconnect();
       plot.destroy();
       plotRef.current = null;
+      resizeRef.current = null;
     };
   }, [layoutKey]);
+
+  // A widget resized: the plot takes the new height.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the height is read through propsRef
+  useEffect(() => {
+    resizeRef.current?.();
+  }, [props.fitHeight]);
 
   useEffect(() => {
     plotRef.current?.setData(props.data);
   }, [props.data]);
 
   return (
-    <div ref={containerRef} className="w-full" data-testid={props.testId} data-series={props.series.length} />
+    <div
+      ref={containerRef}
+      className={props.fitHeight === undefined ? 'w-full' : 'uplot-fit w-full'}
+      data-testid={props.testId}
+      data-series={props.series.length}
+    />
   );
 }

@@ -1,6 +1,7 @@
-import type { Row, Table as TanstackTable } from '@tanstack/react-table';
+import type { Row, RowData, Table as TanstackTable } from '@tanstack/react-table';
 import { ArrowUpDownIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { cn } from '../../lib/utils';
 import {
   renderTableContent,
   Table,
@@ -10,6 +11,17 @@ import {
   TableHeader,
   TableRow,
 } from '../ui/table';
+
+declare module '@tanstack/react-table' {
+  // biome-ignore lint/correctness/noUnusedVariables: the parameters must match TanStack's declaration
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** the column stays at the table's right edge when the table scrolls sideways (row actions) */
+    pinRight?: boolean;
+  }
+}
+
+/** A pinned column's cells: at the right edge, on the card's background, above the scrolled cells. */
+const PINNED = 'sticky right-0 z-10 bg-card';
 
 export interface DataTableProps<T> {
   table: TanstackTable<T>;
@@ -40,7 +52,7 @@ export function DataTable<T>({
         {table.getHeaderGroups().map((group) => (
           <TableRow key={group.id}>
             {group.headers.map((header) => (
-              <TableHead key={header.id}>
+              <TableHead key={header.id} className={cn(header.column.columnDef.meta?.pinRight && PINNED)}>
                 {header.column.getCanSort() ? (
                   <button
                     type="button"
@@ -67,7 +79,7 @@ export function DataTable<T>({
             {...(onRowClick && { onClick: () => onRowClick(row), className: 'cursor-pointer' })}
           >
             {row.getVisibleCells().map((cell) => (
-              <TableCell key={cell.id}>
+              <TableCell key={cell.id} className={cn(cell.column.columnDef.meta?.pinRight && PINNED)}>
                 {renderTableContent(cell.column.columnDef.cell, cell.getContext())}
               </TableCell>
             ))}

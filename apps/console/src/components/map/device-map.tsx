@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { localeTag } from '../../lib/format';
 import { testHooks } from '../../lib/test-hooks';
+import { BASE_STYLE, loadBaseLayers } from './base-map';
 import { ClusterClient } from './cluster-client';
 import { ClusterCountsCanvas } from './cluster-counts';
 import {
@@ -29,7 +30,8 @@ import {
  * smoothly as an empty map; it runs in a worker (cluster-worker.ts), so building the index of 10,000
  * devices does not hold the main thread. A click on a cluster zooms in, a click on a device calls
  * onPointClick.
- * Without a style URL (or offline) the devices are drawn on a plain background.
+ * Without a style URL (or when it cannot be loaded) the devices are drawn on the bundled base layer
+ * (base-map.ts: Natural Earth land and borders).
  */
 maplibregl.setWorkerUrl(workerUrl);
 
@@ -52,13 +54,6 @@ if (typeof resizeCanvas === 'function') {
     canvas.style.height = `${canvas.height / ratio}px`;
   };
 }
-
-/** A style with nothing but a background: no tiles, no glyphs, nothing fetched. */
-const PLAIN_STYLE: maplibregl.StyleSpecification = {
-  version: 8,
-  sources: {},
-  layers: [{ id: 'background', type: 'background', paint: { 'background-color': '#e8eef2' } }],
-};
 
 export interface DeviceMapProps {
   points: readonly MapPoint[];
@@ -242,18 +237,28 @@ export function DeviceMap({
     if (!el) return;
     const map = new maplibregl.Map({
       container: el,
-      style: styleUrl || PLAIN_STYLE,
+      style: styleUrl || BASE_STYLE,
       center: [DEFAULT_CENTER.longitude, DEFAULT_CENTER.latitude],
       zoom: DEFAULT_ZOOM,
       attributionControl: false,
     });
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
-    // A style that cannot be loaded (offline, bad URL) falls back to the plain background.
+    // The bundled base layer fills in once its shapes are fetched (data-base tells tests it is there).
+    const fillBase = () => {
+      void loadBaseLayers(map)
+        .then((filled) => {
+          if (filled && mapRef.current === map) el.dataset.base = 'true';
+        })
+        .catch(() => undefined);
+    };
+    if (!styleUrl) map.once('load', fillBase);
+    // A style that cannot be loaded (offline, bad URL) falls back to the bundled base layer.
     let fellBack = !styleUrl;
     map.on('error', () => {
       if (!fellBack && !map.isStyleLoaded()) {
         fellBack = true;
-        map.setStyle(PLAIN_STYLE);
+        map.setStyle(BASE_STYLE);
+        map.once('style.load', fillBase);
       }
     });
     // deck.gl draws into MapLibre's WebGL context (one context fewer to create, about 0.3 s in SwiftShader).

@@ -6,7 +6,7 @@ export function PageHeader({ title, actions }: { title: string; actions?: React.
       <h1 className="text-2xl font-semibold" data-testid="page-title">
         {title}
       </h1>
-      {actions && <div className="flex items-center gap-2">{actions}</div>}
+      {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type * as React from 'react';
+import { useTranslation } from 'react-i18next';
 import { cn } from '../../lib/utils';
 
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
@@ -21,7 +22,13 @@ export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
   return <tr className={cn('border-b transition-colors hover:bg-muted/50', className)} {...props} />;
 }
 
-export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
+/**
+ * A column header. One without a visible title (the row actions) is still named, for screen readers:
+ * an empty header cell tells them nothing.
+ */
+export function TableHead({ className, children, ...props }: React.ComponentProps<'th'>) {
+  const { t } = useTranslation();
+  const untitled = children === undefined || children === null || children === '' || children === false;
   return (
     <th
       className={cn(
@@ -29,7 +36,9 @@ export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
         className,
       )}
       {...props}
-    />
+    >
+      {untitled ? <span className="sr-only">{t('common.actions')}</span> : children}
+    </th>
   );
 }
 

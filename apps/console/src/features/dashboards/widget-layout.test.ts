@@ -82,7 +82,7 @@ describe('line chart periods (24 hours, 1 week, 1 month, 6 months, 1 year; day/w
 });
 
 describe('alignSeries', () => {
-  it('joins the series on the union of their times, null where a series has no reading', () => {
+  it('joins the series on the union of their times: undefined (drawn across) where a series has no reading, null where its reading is empty', () => {
     expect(
       alignSeries([
         [
@@ -94,10 +94,10 @@ describe('alignSeries', () => {
           [5, null],
         ],
       ]),
-    ).toEqual([
+    ).toStrictEqual([
       [10, 15, 20],
-      [1, null, 2],
-      [null, 5, null],
+      [1, undefined, 2],
+      [undefined, 5, null],
     ]);
   });
 });

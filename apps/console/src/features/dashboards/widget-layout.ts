@@ -98,15 +98,17 @@ export function periodToSettings(period: Period): Pick<LineChartSettings, 'range
 
 /**
  * Several series on one time axis for uPlot: the union of their x values (seconds, ascending) and each
- * series' values at those times, null where it has no reading (gaps are joined by spanGaps).
+ * series' values at those times. Where a series has no reading at another series' time the value is
+ * undefined, which uPlot draws across (the line goes on); a reading that is itself empty stays null, a gap.
+ * (With null in both places, four devices reporting at different seconds drew no line at all.)
  */
 export function alignSeries(
   series: readonly (readonly [readonly number[], readonly (number | null)[]])[],
-): (number | null)[][] {
+): (number | null | undefined)[][] {
   const xs = [...new Set(series.flatMap(([x]) => x))].sort((a, b) => a - b);
   const index = new Map(xs.map((x, i) => [x, i]));
   const columns = series.map(([x, y]) => {
-    const column: (number | null)[] = new Array(xs.length).fill(null);
+    const column: (number | null | undefined)[] = new Array(xs.length).fill(undefined);
     x.forEach((t, i) => {
       const at = index.get(t);
       if (at !== undefined) column[at] = y[i] ?? null;

@@ -15,6 +15,13 @@ const errorsOf = (values: ReturnType<typeof base>) =>
   validateObject(values as unknown as Record<string, unknown>, ruleFormRules(values as never));
 
 describe('rule form', () => {
+  it('a new rule starts without actions, so nothing blocks saving it (issue #30)', () => {
+    const form = ruleToForm(null);
+    expect(form.actions).toEqual([]);
+    expect(form.actions.some((a) => Object.keys(actionErrors(a)).length > 0)).toBe(false);
+    expect(formToRule(base(), null).actions).toEqual([]);
+  });
+
   it('a data rule gte 8 becomes the API body with its value and no range or click fields', () => {
     const body = formToRule({ ...base(), operator: 'gte' }, null);
     expect(body).toMatchObject({

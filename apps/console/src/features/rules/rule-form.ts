@@ -82,7 +82,7 @@ function configToForm(action: RuleAction): Record<string, unknown> {
   return c;
 }
 
-/** Form values of a stored rule, or of a new one (a data rule with one system message). */
+/** Form values of a stored rule, or of a new one (a data rule without actions). */
 export function ruleToForm(stored: Rule | null): RuleFormValues {
   return {
     name: stored?.name ?? '',
@@ -106,9 +106,8 @@ export function ruleToForm(stored: Rule | null): RuleFormValues {
     max_actions_period_seconds: text(stored?.max_actions_period_seconds),
     click_type: text(stored?.click_type ?? 1),
     max_clicks: text(stored?.max_clicks),
-    actions: stored?.actions.map((a) => ({ channel: a.channel, config: configToForm(a) })) ?? [
-      { channel: 'system', config: { subject: '', text: '' } },
-    ],
+    // A new rule starts without actions: an empty one would block saving until filled in or removed.
+    actions: stored?.actions.map((a) => ({ channel: a.channel, config: configToForm(a) })) ?? [],
   };
 }
 

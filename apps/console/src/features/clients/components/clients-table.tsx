@@ -4,12 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DataTable } from '../../../components/data-table/data-table';
 import { useUrlListTable } from '../../../components/data-table/use-url-list-table';
+import { ListToolbar } from '../../../components/shell/list-toolbar';
 import { useOverlay } from '../../../components/shell/overlay-host';
-import { PageHeader } from '../../../components/shell/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
 import { formatNumber } from '../../../lib/format';
 import type { Client } from '../../../types/api';
 import type { TranslationKey } from '../../../types/translation-key';
@@ -91,6 +90,8 @@ export function ClientsTable() {
       id: 'actions',
       header: '',
       enableSorting: false,
+      // Reachable without scrolling the table sideways, however wide the modules make it.
+      meta: { pinRight: true },
       cell: ({ row }) => (
         <div className="flex gap-2">
           <EditClientDialog client={row.original} />
@@ -117,21 +118,12 @@ export function ClientsTable() {
 
   return (
     <div className="flex flex-col gap-4" data-testid="clients-page">
-      <PageHeader
+      <ListToolbar
         title={t('page.admin-clients')}
-        actions={
-          <div className="flex gap-2">
-            <Input
-              placeholder={t('common.search')}
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              className="w-64"
-              data-testid="clients-filter"
-            />
-            <CreateClientDialog />
-          </div>
-        }
-      />
+        search={{ value: filter, onChange: setFilter, testId: 'clients-filter' }}
+      >
+        <CreateClientDialog />
+      </ListToolbar>
       <Card className="p-2">
         <DataTable
           table={table}

@@ -5,7 +5,19 @@ import type { ReactNode } from 'react';
 import type { Widget } from '../types';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT } from '../widget-layout';
 
-/** The 12-column widget grid; widgets move (by their handle) and resize only while editing. */
+/** Narrower than this (a phone), the widgets stack in one column at full width instead of the grid. */
+const STACK_BELOW_PX = 640;
+const GRID_MARGIN = 12;
+
+/** A widget's height in the grid, in pixels (rows and the margins between them). */
+function gridHeight(h: number): number {
+  return h * GRID_ROW_HEIGHT + (h - 1) * GRID_MARGIN;
+}
+
+/**
+ * The 12-column widget grid; widgets move (by their handle) and resize only while editing. On a phone the
+ * widgets stack, in the grid's reading order (top to bottom, left to right), each as high as in the grid.
+ */
 export function DashboardGrid({
   widgets,
   editing,
@@ -18,14 +30,37 @@ export function DashboardGrid({
   renderWidget: (widget: Widget) => ReactNode;
 }) {
   const { width, containerRef, mounted } = useContainerWidth();
+  const stacked = mounted && width < STACK_BELOW_PX;
   const layout = widgets.map((w) => ({ i: String(w.id), x: w.x, y: w.y, w: w.w, h: w.h, minW: 2, minH: 3 }));
   return (
-    <div ref={containerRef} data-testid="dashboard-grid" data-editing={editing}>
-      {mounted && (
+    <div
+      ref={containerRef}
+      data-testid="dashboard-grid"
+      data-editing={editing}
+      data-layout={stacked ? 'stacked' : 'grid'}
+    >
+      {stacked && (
+        <div className="flex flex-col" style={{ gap: GRID_MARGIN }}>
+          {[...widgets]
+            .sort((a, b) => a.y - b.y || a.x - b.x)
+            .map((w) => (
+              <div
+                key={String(w.id)}
+                data-testid={`widget-${w.id}`}
+                data-type={w.type}
+                data-grid-pos={`${w.x},${w.y},${w.w},${w.h}`}
+                style={{ height: gridHeight(w.h) }}
+              >
+                {renderWidget(w)}
+              </div>
+            ))}
+        </div>
+      )}
+      {mounted && !stacked && (
         <ReactGridLayout
           layout={layout}
           width={width}
-          gridConfig={{ cols: GRID_COLUMNS, rowHeight: GRID_ROW_HEIGHT, margin: [12, 12] }}
+          gridConfig={{ cols: GRID_COLUMNS, rowHeight: GRID_ROW_HEIGHT, margin: [GRID_MARGIN, GRID_MARGIN] }}
           dragConfig={{ enabled: editing, handle: '.widget-drag-handle' }}
           resizeConfig={{ enabled: editing, handles: ['se'] }}
           onLayoutChange={(next) => editing && onLayoutChange(next)}

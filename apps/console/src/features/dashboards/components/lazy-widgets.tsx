@@ -1,6 +1,5 @@
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
-import { preloadDeviceMap } from '../../../components/map/lazy-device-map';
 import { useDevices } from '../../../lib/devices/get-devices';
 import type { Widget } from '../types';
 
@@ -20,8 +19,10 @@ export function SettingsWithDevices(props: Omit<Parameters<typeof WidgetSettings
   return <WidgetSettingsForm {...props} devices={devices.data} />;
 }
 
-/** Starts loading the chunks of these widgets (MapLibre and deck.gl for a map, uPlot for a chart). */
+/**
+ * Starts loading the chunks of these widgets (uPlot for a chart). A map's chunk (MapLibre and deck.gl)
+ * loads when the map is about to be visible (LazyDeviceMap), not with the first paint.
+ */
 export function preloadWidgetChunks(widgets: readonly Widget[]): void {
-  if (widgets.some((w) => w.type === 'map')) void preloadDeviceMap();
   if (widgets.some((w) => w.type === 'line_chart')) void loadLineChart();
 }

@@ -13,8 +13,6 @@ import { alignSeries, periodToSettings, settingsToPeriod } from '../widget-layou
 
 // Theme colours that tell lines apart (the theme defines no chart palette).
 const COLORS = ['--primary', '--destructive', '--sidebar-accent', '--muted-foreground', '--foreground'];
-/** Room for uPlot's legend row below the plot. */
-const LEGEND_HEIGHT = 36;
 /** Ranges that end now move forward on this interval, so the chart shows the latest readings. */
 export const LIVE_REFRESH_MS = 30_000;
 
@@ -107,11 +105,11 @@ export function LineChartWidget({
         }}
         testId={`widget-${widgetId}-period`}
       />
-      <div ref={areaRef} className="min-h-24 flex-1">
+      <div ref={areaRef} className="min-h-24 flex-1 overflow-hidden">
         <UplotChart
           data={data as never}
           series={series}
-          height={Math.max(80, area - LEGEND_HEIGHT)}
+          fitHeight={Math.max(96, area)}
           lang={i18n.language}
           timeLabel={t('devices.data.time')}
           testId={`widget-${widgetId}-chart`}

@@ -178,7 +178,7 @@ export function DeviceDataDrawer({ device: row }: { device: Device }) {
                     data-testid="data-chart"
                     data-field={f.field}
                   >
-                    <h4 className="text-sm font-medium">{label}</h4>
+                    <h3 className="text-sm font-medium">{label}</h3>
                     <UplotChart
                       data={uplotFieldData(chart, index) as uPlotData}
                       series={chartSeries}

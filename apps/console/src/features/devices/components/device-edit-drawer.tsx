@@ -1,6 +1,6 @@
 import { DEVICE_STATES, type FieldRules, parseDecimal, rule } from '@iot/domain';
-import { CopyIcon, KeyRoundIcon, SaveIcon } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { SaveIcon } from 'lucide-react';
+import { useMemo } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,7 +16,6 @@ import { useDomainForm } from '../../../lib/use-domain-form';
 import type { DeviceDetails } from '../../../types/device';
 import { useCodecs } from '../../codecs/api/codecs';
 import { useDevice } from '../api/get-device';
-import { useRotateCredentials } from '../api/rotate-credentials';
 import { useUpdateDevice } from '../api/update-device';
 import { filterOptions } from '../device-filters';
 import { useCanEditDevices } from './can-edit';
@@ -47,64 +46,6 @@ const NO_CODEC = '__driver';
 
 function numberOrNull(text: string): number | null {
   return text.trim() === '' ? null : parseDecimal(text);
-}
-
-/** Shows a freshly issued device token once, with a copy button; it cannot be read again. */
-function Credentials({ device }: { device: DeviceDetails }) {
-  const { t } = useTranslation();
-  const overlay = useOverlay();
-  const rotate = useRotateCredentials();
-  const [token, setToken] = useState<string | null>(null);
-  if (!device.credentials) return null;
-  const confirmRotate = async () => {
-    const ok = await overlay.confirm({
-      title: t('devices.credentials.rotate-title'),
-      message: t('devices.credentials.rotate-message', { name: device.name }),
-      testId: 'credentials-confirm',
-    });
-    if (ok) rotate.mutate(device.id, { onSuccess: (r) => setToken(r.token) });
-  };
-  return (
-    <section className="flex flex-col gap-2 rounded-md border p-3" data-testid="device-credentials">
-      <h3 className="text-sm font-semibold">{t('devices.field.credentials')}</h3>
-      <p className="text-xs text-muted-foreground">
-        {device.credentials.is_set ? t('devices.credentials.set') : t('devices.credentials.not-set')}
-      </p>
-      {token ? (
-        <div className="flex flex-col gap-1">
-          <p className="text-xs text-amber-600">{t('devices.credentials.once')}</p>
-          <div className="flex gap-2">
-            <Input readOnly value={token} className="font-mono text-xs" data-testid="credentials-token" />
-            <Button
-              size="icon"
-              variant="outline"
-              aria-label={t('devices.credentials.copy')}
-              onClick={() =>
-                void navigator.clipboard
-                  ?.writeText(token)
-                  .then(() => notifySuccess(t('devices.credentials.copied')))
-              }
-              data-testid="credentials-copy"
-            >
-              <CopyIcon />
-            </Button>
-          </div>
-        </div>
-      ) : (
-        <Button
-          variant="outline"
-          size="sm"
-          className="self-start"
-          disabled={rotate.isPending}
-          onClick={() => void confirmRotate()}
-          data-testid="credentials-rotate"
-        >
-          <KeyRoundIcon />
-          {t('devices.credentials.rotate')}
-        </Button>
-      )}
-    </section>
-  );
 }
 
 function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => void }) {
@@ -253,7 +194,6 @@ function EditForm({ device, onDone }: { device: DeviceDetails; onDone: () => voi
             )}
           />
         </FormField>
-        <Credentials device={device} />
       </SheetBody>
       <SheetFooter className="items-center">
         <FormErrorMarker summary={summary} className="mr-auto" />

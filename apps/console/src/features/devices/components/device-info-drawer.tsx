@@ -32,6 +32,7 @@ import {
   StateBadge,
   useTypeLabel,
 } from './device-cells';
+import { DeviceCredentials } from './device-credentials';
 import { type DeviceDrawerKind, deviceHeader } from './device-drawers';
 
 const ACTIONS: { kind: DeviceDrawerKind; icon: React.ElementType }[] = [
@@ -129,6 +130,7 @@ export function DeviceInfoDrawer({
             </Button>
           ))}
       </div>
+      {canEdit && details.data && <DeviceCredentials device={details.data} />}
       <section>
         <h3 className="mb-1 text-sm font-semibold">{t('devices.info.attributes')}</h3>
         <dl>
@@ -179,7 +181,7 @@ export function DeviceInfoDrawer({
               ? null
               : `${number(device.mobile_data_volume / 1024, 1)} KiB`}
           </Row>
-          {details.data?.credentials && (
+          {!canEdit && details.data?.credentials && (
             <Row label={t('devices.field.credentials')} testId="device-credentials-state">
               {details.data.credentials.is_set
                 ? t('devices.credentials.set')

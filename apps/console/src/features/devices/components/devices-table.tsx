@@ -23,6 +23,7 @@ const GRID =
 
 /** Column headers; each but the stale marker's sorts its column. */
 function DevicesTableHead({ table }: { table: Table<Device> }) {
+  const { t } = useTranslation();
   return (
     <thead className="sticky top-0 z-10 grid border-b bg-muted text-xs font-medium text-muted-foreground">
       <tr className="grid" style={{ gridTemplateColumns: GRID }}>
@@ -32,7 +33,9 @@ function DevicesTableHead({ table }: { table: Table<Device> }) {
             sorted === 'asc' ? ArrowUpIcon : sorted === 'desc' ? ArrowDownIcon : ArrowUpDownIcon;
           return (
             <th key={header.id} className="px-3 py-2 text-left font-medium">
-              {header.id === 'stale' ? null : (
+              {header.id === 'stale' ? (
+                <span className="sr-only">{t('devices.preset.stale')}</span>
+              ) : (
                 <button
                   type="button"
                   className="inline-flex items-center gap-1"

@@ -6,12 +6,12 @@ import {
   getSortedRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { EyeIcon, PencilIcon, PlusIcon, SproutIcon, Trash2Icon } from 'lucide-react';
+import { EyeIcon, PencilIcon, SproutIcon, Trash2Icon } from 'lucide-react';
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMapStyleUrl } from '../../../components/map/use-map-style';
+import { ListToolbar } from '../../../components/shell/list-toolbar';
 import { useOverlay } from '../../../components/shell/overlay-host';
-import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
@@ -174,15 +174,10 @@ export function FieldsPage() {
 
   return (
     <div className="flex flex-col gap-4" data-testid="farming-fields-page">
-      <PageHeader
+      <ListToolbar
         title={t('page.farming-fields')}
-        actions={
-          editable && (
-            <Button onClick={() => openForm(null)} data-testid="field-add">
-              <PlusIcon />
-              {t('farming.add-field')}
-            </Button>
-          )
+        add={
+          editable && { label: t('farming.add-field'), onClick: () => openForm(null), testId: 'field-add' }
         }
       />
       <div className="grid gap-4 lg:grid-cols-2">

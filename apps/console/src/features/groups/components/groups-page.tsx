@@ -1,8 +1,8 @@
-import { EyeIcon, FolderIcon, ListIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { EyeIcon, FolderIcon, ListIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { ListToolbar } from '../../../components/shell/list-toolbar';
 import { useOverlay } from '../../../components/shell/overlay-host';
-import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
@@ -53,16 +53,9 @@ export function GroupsPage() {
   const rows = [...(groups.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <div className="flex flex-col gap-4" data-testid="groups-page">
-      <PageHeader
+      <ListToolbar
         title={t('page.groups')}
-        actions={
-          editable && (
-            <Button onClick={() => openForm(null)} data-testid="group-add">
-              <PlusIcon />
-              {t('groups.add')}
-            </Button>
-          )
-        }
+        add={editable && { label: t('groups.add'), onClick: () => openForm(null), testId: 'group-add' }}
       />
       <Card className="p-0">
         <Table data-testid="groups-table">

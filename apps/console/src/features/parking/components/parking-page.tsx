@@ -1,17 +1,9 @@
-import {
-  ChartLineIcon,
-  EyeIcon,
-  InfoIcon,
-  ParkingSquareIcon,
-  PencilIcon,
-  PlusIcon,
-  Trash2Icon,
-} from 'lucide-react';
+import { ChartLineIcon, EyeIcon, InfoIcon, ParkingSquareIcon, PencilIcon, Trash2Icon } from 'lucide-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMapStyleUrl } from '../../../components/map/use-map-style';
+import { ListToolbar } from '../../../components/shell/list-toolbar';
 import { useOverlay } from '../../../components/shell/overlay-host';
-import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
@@ -93,16 +85,9 @@ export function ParkingPage() {
   );
   return (
     <div className="flex flex-col gap-4" data-testid="parking-page">
-      <PageHeader
+      <ListToolbar
         title={t('page.parking')}
-        actions={
-          editable && (
-            <Button onClick={() => openForm(null)} data-testid="parking-add">
-              <PlusIcon />
-              {t('parking.add')}
-            </Button>
-          )
-        }
+        add={editable && { label: t('parking.add'), onClick: () => openForm(null), testId: 'parking-add' }}
       />
       {located.length > 0 && styleUrl !== undefined && (
         <div className="flex flex-col gap-1">

@@ -1,14 +1,13 @@
 import type { ColumnDef } from '@tanstack/react-table';
-import { PencilIcon, PlusIcon, Trash2Icon, UserIcon } from 'lucide-react';
+import { PencilIcon, Trash2Icon, UserIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table';
 import { useUrlListTable } from '../../../components/data-table/use-url-list-table';
+import { ListToolbar } from '../../../components/shell/list-toolbar';
 import { useOverlay } from '../../../components/shell/overlay-host';
-import { PageHeader } from '../../../components/shell/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
-import { Input } from '../../../components/ui/input';
 import { Tooltip, TooltipContent, TooltipTrigger } from '../../../components/ui/tooltip';
 import { useCurrentUser } from '../../../lib/auth';
 import { formatDateTime } from '../../../lib/format';
@@ -145,23 +144,10 @@ export function UsersTable() {
 
   return (
     <div className="flex flex-col gap-4" data-testid="users-page">
-      <PageHeader
+      <ListToolbar
         title={t('page.users')}
-        actions={
-          <>
-            <Input
-              placeholder={t('common.search')}
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              className="w-56"
-              data-testid="users-filter"
-            />
-            <Button onClick={() => openDrawer(null)} data-testid="user-add">
-              <PlusIcon />
-              {t('users.add')}
-            </Button>
-          </>
-        }
+        search={{ value: filter, onChange: setFilter, testId: 'users-filter' }}
+        add={{ label: t('users.add'), onClick: () => openDrawer(null), testId: 'user-add' }}
       />
       <Card className="p-2">
         <DataTable
