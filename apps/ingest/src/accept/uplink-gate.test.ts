@@ -48,7 +48,7 @@ forEachDb((suite) => {
       (await suite.db.query('SELECT 1 FROM device_data WHERE device_id = $1', [deviceId])).rows.length;
     const setCompany = async (companyId: number, set: string) => {
       await suite.db.query(`UPDATE companies SET ${set} WHERE id = $1`, [companyId]);
-      // The database announces the change (migration 0039); without LISTEN the API's direct call does it.
+      // The database announces the change (migration 0038); without LISTEN the API's direct call does it.
       if (!suite.db.listen) ingest.service.invalidateCompany(companyId);
     };
 

@@ -73,7 +73,7 @@ export async function findIngestDeviceByDevEui(
 /**
  * What ingest needs of a device's company for every uplink (issue #27): whether it may send at all (not
  * blocked, not deleted) and its uplinks-per-minute limit (null: none). Cached by ingest per company;
- * a change is announced on COMPANY_CHANGED_CHANNEL (migration 0039), payload the company id.
+ * a change is announced on COMPANY_CHANGED_CHANNEL (migration 0038), payload the company id.
  */
 export interface IngestCompany {
   id: number;
