@@ -9,7 +9,7 @@
  *
  * The timer acts for the platform, not as a tenant: it reads every association's shares and readings.
  */
-import type { NotifyWaterPayload } from '@iot/contracts';
+import type { NotifyWaterPayload } from '@iot/contracts/jobs';
 import {
   claimUsageWarning,
   companyCards,

@@ -558,8 +558,8 @@ export {
 } from './repositories/water-shared-devices';
 export {
   claimUsageWarning,
-  findWaterWarning,
   findWarningRecipient,
+  findWaterWarning,
   insertWaterWarningMessage,
   listControlValves,
   listWarningRecipients,

@@ -24,8 +24,8 @@ import {
   setSessionImpersonation,
   touchSession,
 } from '@iot/db';
-import { isHealthPath } from '@iot/runtime';
 import { SIGNED_IN_COOKIE } from '@iot/domain';
+import { isHealthPath } from '@iot/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { apiError } from '../lib/errors';

@@ -13,10 +13,7 @@ export function RootGuard() {
   const authenticated = isAuthenticated(current);
   const path = location.pathname;
   // A water path without the module: an nwa membership opens it, known once GET /nwa answered.
-  const water = useWaterGuardUser(
-    current,
-    authenticated && isWaterPath(path) && !hasWaterAccess(current),
-  );
+  const water = useWaterGuardUser(current, authenticated && isWaterPath(path) && !hasWaterAccess(current));
   if (water.pending) return null;
   const user = water.user;
   const redirect =

@@ -68,18 +68,20 @@ forEachDb((suite) => {
       expect(refused).not.toBeNull();
       expect(await refused!.json()).toMatchObject({ code: 75, details: { reason: 'company_blocked' } });
       // The company's integration token is refused too, and its last use is not written.
-      const before = await suite.db.query('SELECT last_used_at FROM integration_tokens WHERE company_id = $1', [
-        company,
-      ]);
+      const before = await suite.db.query(
+        'SELECT last_used_at FROM integration_tokens WHERE company_id = $1',
+        [company],
+      );
       const viaToken = await fetch(`${ingest.url}/uplinks/${device.uuid}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-integration-token': http },
         body: JSON.stringify({ temperature: 3 }),
       });
       expect(viaToken.status).toBe(403);
-      const after = await suite.db.query('SELECT last_used_at FROM integration_tokens WHERE company_id = $1', [
-        company,
-      ]);
+      const after = await suite.db.query(
+        'SELECT last_used_at FROM integration_tokens WHERE company_id = $1',
+        [company],
+      );
       expect(after.rows).toEqual(before.rows);
       await drained(ingest.service);
       expect(await stored(device.id)).toBe(1);

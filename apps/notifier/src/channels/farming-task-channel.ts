@@ -44,8 +44,10 @@ export function createFarmingTaskChannel(db: Db): NotificationChannel<FarmingTas
           const open = await findOpenTaskOfRule(tx, companyId, ctx.rule.id);
           if (open !== null) return { id: open, created: false };
         }
-        const wanted =
-          config.fieldIds.length > 0 ? config.fieldIds : [await fieldOfDevice(tx, companyId, ctx.device.id)];
+        // A rule without fields plans on the firing device's field; an action without a device (a water
+        // warning) has none.
+        const deviceField = ctx.device.id === null ? null : await fieldOfDevice(tx, companyId, ctx.device.id);
+        const wanted = config.fieldIds.length > 0 ? config.fieldIds : [deviceField];
         // A field deleted since the rule was saved is left out rather than failing the action.
         const fieldIds = await ownedFieldIds(
           tx,
