@@ -32,20 +32,17 @@ export async function sendDeviceDownlink(
       : apiError('DOWNLINK_PARAMETER_INVALID', { parameter: parsed.parameter });
   }
   const { command, ...params } = parsed.value;
-  const sent = await sendDownlink({
-    db,
-    device,
-    command,
-    params,
-    publish,
-    userId: auth.user.id,
-    allowPrivateTargets,
-  });
+  return sendAndPresent({ db, device, command, params, publish, userId: auth.user.id, allowPrivateTargets });
+}
+
+/** Sends a checked command to a loaded device and answers as the downlink routes do. */
+export async function sendAndPresent(request: Parameters<typeof sendDownlink>[0]) {
+  const sent = await sendDownlink(request);
   return {
     id: sent.id,
     state: sent.state,
-    command,
-    params,
+    command: request.command,
+    params: request.params,
     fport: sent.fPort,
     encoded: Buffer.from(sent.bytes).toString('hex'),
     via: sent.via,

@@ -7,9 +7,10 @@
  * 90058 any other command; then the downlink codes 92 to 95 as for one's own devices.
  */
 import { type Db, findSharedDevice } from '@iot/db';
-import { type DownlinkPublish, loadDownlinkDevice, sendDownlink } from '@iot/delivery';
+import { type DownlinkPublish, loadDownlinkDevice } from '@iot/delivery';
 import { apiError, isWaterShareCommand, parseActionCommand } from '@iot/domain';
 import type { AuthContext } from '../types';
+import { sendAndPresent } from './device-downlinks';
 import { inWaterScope, requireWaterManager } from './water-access';
 
 export async function switchSharedDevice(
@@ -37,24 +38,6 @@ export async function switchSharedDevice(
   const device = await loadDownlinkDevice(db, share.ownerCompanyId, deviceId);
   if (!device) throw apiError('SHARED_DEVICE_NOT_FOUND');
   const { command, ...params } = parsed.value;
-  const sent = await sendDownlink({
-    db,
-    device,
-    command,
-    params,
-    publish,
-    userId: auth.user.id,
-    allowPrivateTargets,
-  });
-  return {
-    id: sent.id,
-    state: sent.state,
-    command,
-    params,
-    fport: sent.fPort,
-    encoded: Buffer.from(sent.bytes).toString('hex'),
-    via: sent.via,
-    topic: sent.topic,
-    reference: sent.reference,
-  };
+  // In the owner's name: the owner's device, its driver and its downlink route.
+  return sendAndPresent({ db, device, command, params, publish, userId: auth.user.id, allowPrivateTargets });
 }

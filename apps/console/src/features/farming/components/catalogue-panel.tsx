@@ -1,4 +1,4 @@
-import { CheckIcon, PencilIcon, PlusIcon, Trash2Icon, XIcon } from 'lucide-react';
+import { PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
@@ -11,6 +11,7 @@ import {
   useDeleteCatalogueEntry,
   useSaveCatalogueEntry,
 } from '../api/farming-api';
+import { InlineEditActions } from './inline-edit-actions';
 
 type Kind = 'soils' | 'plants';
 const EMPTY = { code: '', name_de: '', name_en: '' };
@@ -102,26 +103,12 @@ function OwnEntries({ kind, editable }: { kind: Kind; editable: boolean }) {
                     data-testid={`catalogue-${kind}-edit-en`}
                   />
                 </TableCell>
-                <TableCell className="flex gap-1">
-                  <Button
-                    size="icon"
-                    variant="ghost"
-                    aria-label={t('common.save')}
-                    disabled={!editing.name_de.trim() || !editing.name_en.trim()}
-                    onClick={rename}
-                    data-testid={`catalogue-${kind}-save`}
-                  >
-                    <CheckIcon />
-                  </Button>
-                  <Button
-                    size="icon"
-                    variant="ghost"
-                    aria-label={t('common.cancel')}
-                    onClick={() => setEditing(null)}
-                  >
-                    <XIcon />
-                  </Button>
-                </TableCell>
+                <InlineEditActions
+                  canSave={Boolean(editing.name_de.trim() && editing.name_en.trim())}
+                  onSave={rename}
+                  onCancel={() => setEditing(null)}
+                  saveTestId={`catalogue-${kind}-save`}
+                />
               </TableRow>
             ) : (
               <TableRow key={entry.id} data-testid={`catalogue-${kind}-row-${entry.code}`}>

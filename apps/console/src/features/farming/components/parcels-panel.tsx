@@ -1,6 +1,6 @@
 import { formatArea } from '@iot/domain';
 import { useQueryClient } from '@tanstack/react-query';
-import { CheckIcon, PencilIcon, PlusIcon, Trash2Icon, UploadIcon, XIcon } from 'lucide-react';
+import { PencilIcon, PlusIcon, Trash2Icon, UploadIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/button';
@@ -9,6 +9,7 @@ import { Input } from '../../../components/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { notifySuccess } from '../../../lib/notify';
 import { saveParcel, useDeleteParcel, useParcels, useSaveParcel } from '../api/farming-api';
+import { InlineEditActions } from './inline-edit-actions';
 import { compareImport, type ImportRow, parseImport } from './parcel-import';
 
 interface ParcelEdit {
@@ -208,26 +209,12 @@ export function ParcelsPanel({ editable }: { editable: boolean }) {
                     aria-label={t('farming.valid-to')}
                   />
                 </TableCell>
-                <TableCell className="flex gap-1">
-                  <Button
-                    size="icon"
-                    variant="ghost"
-                    aria-label={t('common.save')}
-                    disabled={!editing.parcel_id.trim() || !editing.size_m2.trim()}
-                    onClick={saveEdit}
-                    data-testid="parcel-edit-save"
-                  >
-                    <CheckIcon />
-                  </Button>
-                  <Button
-                    size="icon"
-                    variant="ghost"
-                    aria-label={t('common.cancel')}
-                    onClick={() => setEditing(null)}
-                  >
-                    <XIcon />
-                  </Button>
-                </TableCell>
+                <InlineEditActions
+                  canSave={Boolean(editing.parcel_id.trim() && editing.size_m2.trim())}
+                  onSave={saveEdit}
+                  onCancel={() => setEditing(null)}
+                  saveTestId="parcel-edit-save"
+                />
               </TableRow>
             ) : (
               <TableRow key={p.id} data-testid={`parcel-row-${p.id}`}>
