@@ -2,47 +2,25 @@
  * Client administration of issue #27, the remaining parts: soft delete with a preview of the purge, restore,
  * the purge itself, and support access with the client's consent.
  */
-import { type Db, purgeOneDeletedCompany } from '@iot/db';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../../../test/app';
-import { TestClient } from '../../../../../test/client';
-import { DB_KINDS, openTestDb, type TestDb } from '../../../../../test/databases';
+import { purgeOneDeletedCompany } from '@iot/db';
+import { forEachDb } from '@iot/db/testing';
+import { expect, it } from 'vitest';
 import { createDevice, insertData, insertRule } from '../../../../../test/device-fixtures';
-import { createSuperAdmin, createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { createSuperAdmin, createTeam } from '../../../../../test/fixtures';
+import { useRouteApp } from '../../../../../test/route-suite';
 
-describe.each(DB_KINDS)('client lifecycle and support consent on %s', (kind) => {
-  let testDb: TestDb;
-  let db: Db;
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    testDb = await openTestDb(kind);
-    db = testDb.db;
-    app = buildTestApp(db);
-    await app.ready();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await testDb?.drop();
-  });
-
-  async function signIn(email: string) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+forEachDb((suite) => {
+  const { signIn } = useRouteApp(suite);
 
   it('previews the purge, deletes softly, restores, and the purge removes the client with its data', async () => {
-    const team = await createTeam(db);
-    const device = await createDevice(db, team.company.id);
-    await insertData(db, team.company.id, device.id, [
+    const team = await createTeam(suite.db);
+    const device = await createDevice(suite.db, team.company.id);
+    await insertData(suite.db, team.company.id, device.id, [
       { at: new Date(Date.now() - 60_000), data: { temperature: 4 } },
       { at: new Date(), data: { temperature: 5 } },
     ]);
-    await insertRule(db, team.company.id, device.id, 'Too warm');
-    const admin = await signIn((await createSuperAdmin(db)).email);
+    await insertRule(suite.db, team.company.id, device.id, 'Too warm');
+    const admin = await signIn((await createSuperAdmin(suite.db)).email);
     const base = `/api/v1/admin/clients/${team.company.id}`;
 
     const preview = await admin.get(`${base}/purge-preview`);
@@ -68,28 +46,28 @@ describe.each(DB_KINDS)('client lifecycle and support consent on %s', (kind) => 
 
     // Deleted again: not purged before its time, purged after it with everything it owned.
     await admin.delete(base);
-    expect(await purgeOneDeletedCompany(db, new Date(Date.now() - 86_400_000))).toBeNull();
+    expect(await purgeOneDeletedCompany(suite.db, new Date(Date.now() - 86_400_000))).toBeNull();
     const purged: number[] = [];
     for (;;) {
-      const id = await purgeOneDeletedCompany(db, new Date(Date.now() + 1000));
+      const id = await purgeOneDeletedCompany(suite.db, new Date(Date.now() + 1000));
       if (id === null) break;
       purged.push(id);
     }
     expect(purged).toContain(team.company.id);
     for (const table of ['companies', 'users', 'devices', 'device_data', 'rules']) {
       const column = table === 'companies' ? 'id' : 'company_id';
-      const { rows } = await db.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [team.company.id]);
+      const { rows } = await suite.db.query(`SELECT 1 FROM ${table} WHERE ${column} = $1`, [team.company.id]);
       expect(rows, table).toEqual([]);
     }
     // Company 1 is never purged.
-    expect((await db.query('SELECT 1 FROM companies WHERE id = 1')).rows).toHaveLength(1);
+    expect((await suite.db.query('SELECT 1 FROM companies WHERE id = 1')).rows).toHaveLength(1);
   });
 
   it('with consent required, support may act only while a main user grants it; asking leaves a message', async () => {
-    const team = await createTeam(db);
+    const team = await createTeam(suite.db);
     const main = await signIn(team.main.email);
     const plain = await signIn(team.plain.email);
-    const admin = await signIn((await createSuperAdmin(db)).email);
+    const admin = await signIn((await createSuperAdmin(suite.db)).email);
     const impersonate = `/api/v1/admin/clients/${team.company.id}/impersonate`;
 
     expect((await main.get('/api/v1/core/company/support-access')).body.payload).toEqual({
@@ -128,12 +106,13 @@ describe.each(DB_KINDS)('client lifecycle and support consent on %s', (kind) => 
     );
 
     // The grant runs out (here: moved into the past): the next request acts as the super admin again.
-    await db.query("UPDATE companies SET support_access_until = now() - interval '1 second' WHERE id = $1", [
-      team.company.id,
-    ]);
+    await suite.db.query(
+      "UPDATE companies SET support_access_until = now() - interval '1 second' WHERE id = $1",
+      [team.company.id],
+    );
     const after = await admin.get('/api/v1/core/user');
     expect(after.body.payload).toMatchObject({ company_id: 1, impersonated: false });
-    const { rows } = await db.query<{ details: { reason?: string } }>(
+    const { rows } = await suite.db.query<{ details: { reason?: string } }>(
       "SELECT details FROM audit_log WHERE company_id = $1 AND action = 'impersonation.end' ORDER BY id DESC LIMIT 1",
       [team.company.id],
     );
