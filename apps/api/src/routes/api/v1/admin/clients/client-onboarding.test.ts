@@ -121,13 +121,14 @@ describe.each(DB_KINDS)('client administration on %s', (kind) => {
     expect([own.status, own.body.code]).toEqual([415, 50109]);
   });
 
-  it("refuses a blocked client's sessions and sign-in with 75, and unblocking restores both", async () => {
+  it("ends a blocked client's sessions, refuses sign-in with 75, and unblocking lets it sign in", async () => {
     const admin = await superAdmin();
     const team = await createTeam(db);
     const main = await signIn(team.main.email);
     expect((await admin.put(`/api/v1/admin/clients/${team.company.id}`, { blocked: true })).status).toBe(200);
+    // Blocking deletes the client's sessions (issue #27): the next call is signed out.
     const during = await main.get('/api/v1/core/devices');
-    expect([during.status, during.body.code]).toEqual([403, 75]);
+    expect([during.status, during.body.code]).toEqual([401, 76]);
     const again = new TestClient(app);
     await again.csrf();
     const login = await again.post('/api/v1/auth/login', { email: team.main.email, password: PASSWORD });
@@ -135,17 +136,17 @@ describe.each(DB_KINDS)('client administration on %s', (kind) => {
     expect((await admin.put(`/api/v1/admin/clients/${team.company.id}`, { blocked: false })).status).toBe(
       200,
     );
-    expect((await main.get('/api/v1/core/devices')).status).toBe(200);
+    expect((await main.get('/api/v1/core/devices')).status).toBe(401);
     expect((await (await signIn(team.main.email)).get('/api/v1/core/devices')).status).toBe(200);
   });
 
-  it("refuses a deleted client's sessions and sign-in (75)", async () => {
+  it("ends a deleted client's sessions and refuses its sign-in (75)", async () => {
     const admin = await superAdmin();
     const team = await createTeam(db);
     const plain = await signIn(team.plain.email);
     expect((await admin.delete(`/api/v1/admin/clients/${team.company.id}`)).status).toBe(200);
     const after = await plain.get('/api/v1/core/devices');
-    expect([after.status, after.body.code]).toEqual([403, 75]);
+    expect([after.status, after.body.code]).toEqual([401, 76]);
     const again = new TestClient(app);
     await again.csrf();
     const login = await again.post('/api/v1/auth/login', { email: team.plain.email, password: PASSWORD });
