@@ -15,7 +15,9 @@ export async function seedCompanies(tx: Queryable): Promise<void> {
     },
     {
       ...DEMO_COMPANIES.demo,
-      modules: ['map_view', 'parking', 'farming', 'water_association'],
+      // Every module, so the demo shows them all (SMS and voice alarms need paid messaging, the parking
+      // NGSI-LD export the external API).
+      modules: ['map_view', 'parking', 'farming', 'water_association', 'external_api', 'paid_messaging'],
       isNwa: false,
     },
     { ...DEMO_COMPANIES.other, modules: ['map_view'], isNwa: false },

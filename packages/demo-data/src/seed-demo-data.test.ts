@@ -41,7 +41,9 @@ describe('seedDemoData', () => {
       // 1 to 4 fixed; 5 is the water association's second farm (seed-water.ts).
       expect(rows.map((r) => r.id)).toEqual([1, 2, 3, 4, 5]);
       expect(rows[0]?.name).toBe(DEMO_COMPANIES.superAdmin.name);
-      expect(rows[1]?.modules).toEqual(expect.arrayContaining(['farming', 'parking', 'water_association']));
+      expect(rows[1]?.modules).toEqual(
+        expect.arrayContaining(['farming', 'parking', 'water_association', 'external_api', 'paid_messaging']),
+      );
       expect(rows[3]?.is_nwa).toBe(true);
       // New companies continue after the fixed ids.
       const next = await suite.db.query<{ id: number }>(
