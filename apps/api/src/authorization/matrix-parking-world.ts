@@ -10,8 +10,8 @@ const homeAreas = new WeakMap<object, number>();
 export const homeParkingAreaOf = (world: object) => homeAreas.get(world);
 
 /**
- * Licenses parking (and the external API, which the NGSI-LD export needs) to both companies of the world
- * and gives the home company a car park.
+ * Licenses parking to both companies of the world (not the external API: its refusal stays in the
+ * matrix) and gives the home company a car park.
  */
 export async function seedParkingWorld(
   db: Db,
@@ -19,7 +19,7 @@ export async function seedParkingWorld(
   otherCompanyId: number,
 ): Promise<void> {
   await db.query(
-    `UPDATE companies SET modules = ARRAY(SELECT DISTINCT unnest(modules || '{parking,external_api}'::text[]))
+    `UPDATE companies SET modules = ARRAY(SELECT DISTINCT unnest(modules || '{parking}'::text[]))
       WHERE id = ANY($1::bigint[])`,
     [[world.homeId, otherCompanyId]],
   );
