@@ -140,8 +140,10 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     const rules = page.getByTestId('device-rules-drawer');
     const rule = rules.locator('[data-testid^="rule-"]').filter({ hasText: 'Cold room too warm' }).first();
     await expect.poll(() => rule.count()).toBe(1);
-    // The demo users read German; the operator's label carries the sign in every language.
-    expect(await rule.getByTestId('rule-condition').textContent()).toMatch(/^temperature .*\(≥\) 8$/);
+    // The demo users read German: the field by its label (and stored name), the operator with its sign.
+    expect(await rule.getByTestId('rule-condition').textContent()).toMatch(
+      /^Temperatur \(temperature\) .*\(≥\) 8$/,
+    );
     expect(await rules.getByTestId('rule-add').count()).toBe(1);
     const ruleId = (await rule.getAttribute('data-testid'))!.replace('rule-', '');
     await rules.getByTestId(`rule-edit-${ruleId}`).click();

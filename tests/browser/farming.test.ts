@@ -129,6 +129,8 @@ describe('farming', () => {
         await form.getByTestId('rule-data_field').selectOption('soil_humidity');
         await form.getByTestId('rule-operator').selectOption('lte');
         await form.getByTestId('rule-value').fill('15');
+        // A new rule starts without an action (issue #30).
+        await form.getByTestId('rule-add-action').click();
         await form.getByTestId('rule-action-0-channel').selectOption('farming_task');
         await form.getByTestId('rule-action-0-title').fill('Beregnen: {device} meldet {value} %');
         await form.getByTestId('rule-action-0-task_type').selectOption('irrigation');

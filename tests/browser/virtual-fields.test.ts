@@ -61,7 +61,7 @@ describe('virtual data fields', { timeout: 3 * BROWSER_TEST_TIMEOUT_MS }, () => 
       const data = page.getByTestId('device-data-drawer');
       const chart = data.locator(`[data-testid="data-chart"][data-field="${key}"]`);
       await chart.locator('.uplot canvas').waitFor();
-      expect(await chart.locator('h4').textContent()).toBe('Fahrenheit');
+      expect(await chart.locator('h3').textContent()).toBe('Fahrenheit');
       await keepScreenshot(page, 'virtual-field-data-drawer');
       await data.getByTestId('data-view-table').click();
       await expect.poll(() => data.locator('thead th').allTextContents()).toContain('Fahrenheit');

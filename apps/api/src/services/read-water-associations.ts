@@ -20,7 +20,6 @@ import {
   type NwaRequestRecord,
   type NwaSettingsRecord,
 } from '@iot/db';
-import { ERRORS, hasModule, isApiError } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
@@ -79,12 +78,10 @@ export async function listWaterAssociations(db: Db, auth: AuthContext): Promise<
     const roles: { nwaId: number; role: WaterRole }[] = actsAsSuperAdmin(auth)
       ? (await listAllNwaIds(db)).map((nwaId) => ({ nwaId, role: 'super_admin' as const }))
       : await inWaterScope(db, auth, (tx) => listNwaRolesOf(tx, auth.companyId));
-    if (roles.length === 0 && !hasModule(auth.realCompanyId, auth.company.modules, 'water_association')) {
-      throw apiError('MODULE_NOT_LICENSED', { module: 'water_association' });
-    }
+    // No module and no relation: an empty list, not 27. The console's menu asks every company (a member
+    // needs no licence of its own), and a signed-in start makes no failing call (issue #30).
     return await summaries(db, auth, roles);
-  } catch (err) {
-    if (isApiError(err) && err.code === ERRORS.MODULE_NOT_LICENSED.code) throw err;
+  } catch {
     // Spec section 8: 60011, water association listing failed.
     throw apiError('WATER_ASSOCIATION_LIST_FAILED');
   }

@@ -74,8 +74,8 @@ const waterRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         operationId: 'listWaterAssociations',
-        summary: 'The associations the company is or belongs to (27 without module or relation, 60011)',
-        response: responses(Type.Array(NwaSummaryPayload), [27, 60011]),
+        summary: 'The associations the company is or belongs to (empty without any, 60011)',
+        response: responses(Type.Array(NwaSummaryPayload), [60011]),
       },
     },
     async (request) => ({
