@@ -126,14 +126,15 @@ export class InProcessJobQueue implements JobQueue {
     return (this.dead.get(name) ?? []).slice(-limit).reverse();
   }
 
-  /**
-   * Lets running attempts finish, then stops. Jobs still waiting or waiting for a retry are dropped: they
-   * live only in this process's memory (the embedded profile's accepted trade-off).
-   */
+  /** Readiness (GET /health/ready): an open in-process queue is always ready. */
   async ready(): Promise<void> {
     if (this.closed) throw new Error('job queue closed');
   }
 
+  /**
+   * Lets running attempts finish, then stops. Jobs still waiting or waiting for a retry are dropped: they
+   * live only in this process's memory (the embedded profile's accepted trade-off).
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
