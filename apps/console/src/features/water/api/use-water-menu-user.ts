@@ -23,7 +23,7 @@ export function withWaterRelations(user: CurrentUser, list: readonly NwaSummary[
   };
 }
 
-/** The menu's user: relations once GET /nwa answered (a company without any gets 27, quietly). */
+/** The menu's user: relations once GET /nwa answered (a company without any gets an empty list). */
 export function useWaterMenuUser(user: CurrentUser): CurrentUser {
   const list = useWaterAssociations(true);
   return useMemo(() => (list.data ? withWaterRelations(user, list.data) : user), [user, list.data]);
