@@ -101,12 +101,12 @@ function countRefused(frontDoor: string, error: unknown): void {
 
 /** Says so in the service log when an accepted envelope is a failed decode (kept in the device log). */
 function warnIfNotDecoded(ctx: IngestContext, envelope: UplinkEnvelope): void {
-  if (envelope.kind === 'decode_failed') metrics.decodeErrors.inc();
-  if (envelope.kind === 'decode_failed')
-    ctx.log.warn(
-      { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
-      'uplink not decoded, kept in the device log',
-    );
+  if (envelope.kind !== 'decode_failed') return;
+  metrics.decodeErrors.inc();
+  ctx.log.warn(
+    { deviceId: envelope.deviceId, messageId: envelope.messageId, errors: envelope.errors },
+    'uplink not decoded, kept in the device log',
+  );
 }
 
 /**

@@ -1,8 +1,9 @@
-import { PolygonLayer, ScatterplotLayer } from '@deck.gl/layers';
+import { PolygonLayer } from '@deck.gl/layers';
 import { MapLibreOverlay } from '@deck.gl/maplibre';
 import * as maplibregl from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { useEffect, useRef } from 'react';
+import { draftLayers } from '../../../components/map/draft-layers';
 import { DEFAULT_CENTER } from '../../../components/map/map-points';
 
 /**
@@ -55,23 +56,7 @@ function layers(polygons: MapPolygon[], draft: number[][], onPolygonClick?: (id:
         if (info.object && onPolygonClick) onPolygonClick(info.object.id);
       },
     }),
-    new PolygonLayer<{ rings: number[][] }>({
-      id: 'draft',
-      data: draft.length >= 3 ? [{ rings: draft }] : [],
-      getPolygon: (d) => d.rings,
-      getFillColor: [234, 88, 12, 80],
-      getLineColor: [234, 88, 12, 255],
-      getLineWidth: 2,
-      lineWidthUnits: 'pixels',
-    }),
-    new ScatterplotLayer<number[]>({
-      id: 'draft-vertices',
-      data: draft,
-      getPosition: (d) => [d[0]!, d[1]!],
-      getRadius: 5,
-      radiusUnits: 'pixels',
-      getFillColor: [234, 88, 12, 255],
-    }),
+    ...draftLayers(draft, [234, 88, 12]),
   ];
 }
 

@@ -7,6 +7,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { draftLayers } from '../../../components/map/draft-layers';
 import { DEFAULT_CENTER } from '../../../components/map/map-points';
 import { formatNumber } from '../../../lib/format';
 import { testHooks } from '../../../lib/test-hooks';
@@ -206,23 +207,7 @@ function ParkingMap({
           lineWidthUnits: 'pixels',
           stroked: true,
         }),
-        new PolygonLayer<{ rings: number[][] }>({
-          id: 'draft',
-          data: draft.length >= 3 ? [{ rings: draft }] : [],
-          getPolygon: (d) => d.rings,
-          getFillColor: [37, 99, 235, 70],
-          getLineColor: [37, 99, 235, 255],
-          getLineWidth: 2,
-          lineWidthUnits: 'pixels',
-        }),
-        new ScatterplotLayer<number[]>({
-          id: 'draft-vertices',
-          data: draft,
-          getPosition: (d) => [d[0]!, d[1]!],
-          getRadius: 5,
-          radiusUnits: 'pixels',
-          getFillColor: [37, 99, 235, 255],
-        }),
+        ...draftLayers(draft, [37, 99, 235]),
       ],
     });
   }, [areas, onAreaClick, draft]);
