@@ -41,6 +41,8 @@ async function logOf(db: Queryable, f: Fixture) {
   return rows;
 }
 
+const FARMING = ['farming'];
+
 forEachDb((suite) => {
   let notifier: NotifierService;
   let queue: InProcessJobQueue;
@@ -61,7 +63,11 @@ forEachDb((suite) => {
   });
 
   it('plans a task on the firing device’s field, due after the given hours, with a history entry', async () => {
-    const f = await createFixture(suite.db, { deviceName: 'Boden Acker Ost', ruleName: 'Zu trocken' });
+    const f = await createFixture(suite.db, {
+      deviceName: 'Boden Acker Ost',
+      ruleName: 'Zu trocken',
+      modules: FARMING,
+    });
     const field = await addField(suite.db, f.companyId, 'Acker Ost');
     await suite.db.query('UPDATE devices SET field_id = $1 WHERE id = $2', [field, f.deviceId]);
     const actionId = await createAction(suite.db, f, {
@@ -98,7 +104,7 @@ forEachDb((suite) => {
   });
 
   it('plans no second task while the rule’s task is open, and a new one once it is done', async () => {
-    const f = await createFixture(suite.db);
+    const f = await createFixture(suite.db, { modules: FARMING });
     const [a, b] = [await addField(suite.db, f.companyId, 'A'), await addField(suite.db, f.companyId, 'B')];
     const other = await createFixture(suite.db);
     const foreign = await addField(suite.db, other.companyId, 'Foreign');
@@ -124,5 +130,22 @@ forEachDb((suite) => {
     await notifier.enqueue(payloadFor(f, actionId));
     await waitFor(async () => (await logOf(suite.db, f)).length === 3, 'the third delivery');
     expect(await tasksOf(suite.db, f)).toHaveLength(2);
+  });
+
+  it('plans no task once the company lost its farming licence: refused at firing, not only at save', async () => {
+    const f = await createFixture(suite.db, { modules: FARMING });
+    const actionId = await createAction(suite.db, f, {
+      type: 'farming_task',
+      subject: 'Kontrolle',
+      settings: { task_type: 'maintenance', field_ids: [] },
+    });
+    await suite.db.query(`UPDATE companies SET modules = '{}' WHERE id = $1`, [f.companyId]);
+    await notifier.enqueue(payloadFor(f, actionId));
+    await waitFor(
+      async () =>
+        (await queue.deadLetters('notify.action')).some((d) => d.idempotencyKey.endsWith(`:${actionId}`)),
+      'the refusal',
+    );
+    expect(await tasksOf(suite.db, f)).toEqual([]);
   });
 });

@@ -55,11 +55,13 @@ const ACTION_COLUMNS = `a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.v
   c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone`;
 
 /**
- * The company may act (not blocked, not deleted), and an SMS or voice action needs its paid messaging
- * licence (the super admin company, id 1, has every module).
+ * The company may act (not blocked, not deleted), an SMS or voice action needs its paid messaging
+ * licence and a farming task its farming licence (the super admin company, id 1, has every module).
+ * Checked at firing as well as at save: a licence withdrawn later stops the action.
  */
 const MAY_ACT = `NOT c.blocked AND c.deleted_at IS NULL
-  AND (a.type NOT IN ('sms', 'voice_message') OR c.id = 1 OR 'paid_messaging' = ANY(c.modules))`;
+  AND (a.type NOT IN ('sms', 'voice_message') OR c.id = 1 OR 'paid_messaging' = ANY(c.modules))
+  AND (a.type <> 'farming_task' OR c.id = 1 OR 'farming' = ANY(c.modules))`;
 
 function toRecord(row: Row): ActionDeliveryRecord {
   const {
