@@ -93,4 +93,17 @@ export const clientsDe: Record<keyof typeof clientsEn, string> = {
     '{{requester}} vom Plattform-Support bittet darum, als Ihr Unternehmen handeln zu dürfen. Ein Hauptbenutzer kann den Zugriff unter Einstellungen, API & Limits befristet freigeben.',
   'rules.locked-paid-messaging': 'SMS und Sprachanrufe benötigen das Modul Kostenpflichtige Nachrichten.',
   'dashboards.locked-map': 'Karten-Widgets benötigen das Modul Kartenansicht.',
+  'clients.deleted.title': 'Gelöschte Kunden',
+  'clients.deleted.intro':
+    'Ein gelöschter Kunde lässt sich bis zu seiner endgültigen Löschung wiederherstellen; danach sind seine Daten entfernt.',
+  'clients.deleted.deleted-at': 'Gelöscht',
+  'clients.deleted.purge-at': 'Endgültige Löschung',
+  'clients.deleted.days-left_one': 'in {{count}} Tag ({{date}})',
+  'clients.deleted.days-left_other': 'in {{count}} Tagen ({{date}})',
+  'clients.deleted.restore': 'Wiederherstellen',
+  'clients.deleted.restored': '{{name}} wiederhergestellt.',
+  'clients.record.title': 'Protokoll der Support-Zugriffe',
+  'clients.record.empty': 'Noch niemand hat als dieser Kunde gehandelt.',
+  'clients.record.start': '{{name}} handelte ab {{time}} als der Kunde (von {{ip}})',
+  'clients.record.end': '{{name}} beendete am {{time}} das Handeln als der Kunde',
 };

@@ -89,4 +89,17 @@ export const clientsEn = {
     '{{requester}} of the platform support asks to act as your company. A main user can grant access for a limited time in Settings, API & limits.',
   'rules.locked-paid-messaging': 'SMS and voice calls need the paid messaging module.',
   'dashboards.locked-map': 'Map widgets need the map view module.',
+  'clients.deleted.title': 'Deleted clients',
+  'clients.deleted.intro':
+    'A deleted client can be restored until its purge; then its data is removed for good.',
+  'clients.deleted.deleted-at': 'Deleted',
+  'clients.deleted.purge-at': 'Purge',
+  'clients.deleted.days-left_one': 'in {{count}} day ({{date}})',
+  'clients.deleted.days-left_other': 'in {{count}} days ({{date}})',
+  'clients.deleted.restore': 'Restore',
+  'clients.deleted.restored': '{{name}} restored.',
+  'clients.record.title': 'Support access record',
+  'clients.record.empty': 'Nobody has acted as this client yet.',
+  'clients.record.start': '{{name}} started acting as the client on {{time}} from {{ip}}',
+  'clients.record.end': '{{name}} stopped acting as the client on {{time}}',
 };

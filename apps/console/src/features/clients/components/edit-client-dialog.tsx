@@ -26,6 +26,7 @@ import {
   useRequestSupportAccess,
   useUpdateClient,
 } from '../api/manage-client';
+import { ClientAccessRecord } from './client-access-record';
 
 const LIMIT_KEYS: ClientLimitKey[] = [
   'max_devices',
@@ -193,6 +194,7 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
             );
           })}
         </fieldset>
+        <ClientAccessRecord clientId={client.id} />
         <DialogFooter className="flex-wrap gap-2 sm:justify-between">
           <div className="flex gap-2">
             <Button
