@@ -159,13 +159,34 @@ describe('client administration', () => {
   );
 
   it(
-    'blocks a client, deletes it after the purge preview and restores it from the deleted list',
+    'edits base data, blocks a client, deletes it after the purge preview, restores it',
     async () => {
       const id = await apiClient('Kurzzeit AG');
+      const { rows: countries } = await platform.db.query<{ id: number }>(
+        `SELECT id FROM countries WHERE code = 'AT'`,
+      );
       await asUser('admin@demo.test', 'clients-delete', async (page) => {
         await page.goto('/admin/clients');
+        // Base data of spec section 3, in the form companies use for themselves.
         await page.getByTestId(`client-edit-${id}`).click();
         let dialog = page.getByTestId('client-edit-dialog');
+        await dialog.getByTestId('client-edit-tab-base').click();
+        const base = dialog.getByTestId('client-base-data');
+        await base.getByTestId('company-street').fill('Hauptplatz');
+        await base.getByTestId('company-zip').fill('8010');
+        await base.getByTestId('company-city').fill('Graz');
+        await base.getByTestId('company-country').click();
+        await page.getByTestId(`company-country-option-${countries[0]!.id}`).click();
+        await base.getByTestId('company-submit').click();
+        await dialog.waitFor({ state: 'detached' });
+        const saved = await platform.db.query<{ street: string; city: string; country_id: number }>(
+          'SELECT street, city, country_id FROM companies WHERE id = $1',
+          [id],
+        );
+        expect(saved.rows[0]).toEqual({ street: 'Hauptplatz', city: 'Graz', country_id: countries[0]!.id });
+
+        await page.getByTestId(`client-edit-${id}`).click();
+        dialog = page.getByTestId('client-edit-dialog');
         await dialog.getByTestId('client-edit-blocked').check();
         await dialog.getByTestId('client-edit-submit').click();
         await page.getByTestId(`client-blocked-${id}`).waitFor();

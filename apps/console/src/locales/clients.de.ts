@@ -106,4 +106,6 @@ export const clientsDe: Record<keyof typeof clientsEn, string> = {
   'clients.record.empty': 'Noch niemand hat als dieser Kunde gehandelt.',
   'clients.record.start': '{{name}} handelte ab {{time}} als der Kunde (von {{ip}})',
   'clients.record.end': '{{name}} beendete am {{time}} das Handeln als der Kunde',
+  'clients.edit.tab-licence': 'Lizenz und Limits',
+  'clients.edit.tab-base': 'Stammdaten',
 };

@@ -102,4 +102,6 @@ export const clientsEn = {
   'clients.record.empty': 'Nobody has acted as this client yet.',
   'clients.record.start': '{{name}} started acting as the client on {{time}} from {{ip}}',
   'clients.record.end': '{{name}} stopped acting as the client on {{time}}',
+  'clients.edit.tab-licence': 'Licence and limits',
+  'clients.edit.tab-base': 'Base data',
 };
