@@ -111,7 +111,7 @@ describe('client administration', () => {
   );
 
   it(
-    'edits modules, logo and limits; the logo shows in the shell while acting as the client',
+    'edits modules, logo, limits and customer number; the logo shows in the shell while acting as it',
     async () => {
       const id = await apiClient('Logo Werke');
       await asUser('admin@demo.test', 'clients-edit', async (page) => {
@@ -126,13 +126,16 @@ describe('client administration', () => {
         });
         await dialog.getByTestId('client-edit-logo-preview').waitFor();
         await dialog.getByTestId('client-limit-max_devices').fill('5');
+        await dialog.getByTestId('client-edit-customer-number').fill('K-77');
         await dialog.getByTestId('client-edit-submit').click();
         await dialog.waitFor({ state: 'detached' });
-        const { rows } = await platform.db.query<{ modules: string[]; logo: string | null }>(
-          'SELECT modules, logo FROM companies WHERE id = $1',
-          [id],
-        );
+        const { rows } = await platform.db.query<{
+          modules: string[];
+          logo: string | null;
+          customer_number: string;
+        }>('SELECT modules, logo, customer_number FROM companies WHERE id = $1', [id]);
         expect(rows[0]!.modules).toEqual(['map_view']);
+        expect(rows[0]!.customer_number).toBe('K-77');
         expect(rows[0]!.logo).toMatch(/^data:image\/png;base64,/);
         const limits = await (await adminSession()).call<{ key: string; limit: number | null }[]>(
           'GET',

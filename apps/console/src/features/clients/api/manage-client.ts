@@ -8,6 +8,7 @@ export type ClientLimitKey = ClientLimitUse['key'];
 
 export interface ClientChanges extends Partial<CompanyInput> {
   blocked?: boolean;
+  customer_number?: string | null;
   modules?: string[];
   logo?: string | null;
   limits?: Partial<Record<ClientLimitKey, number | null>>;

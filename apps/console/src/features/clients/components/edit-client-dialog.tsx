@@ -69,6 +69,7 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
   const remove = useDeleteClient();
   const ask = useRequestSupportAccess();
   const [blocked, setBlocked] = useState(client.blocked);
+  const [customerNumber, setCustomerNumber] = useState(client.customer_number ?? '');
   const [modules, setModules] = useState<string[]>(client.modules ?? []);
   const [logo, setLogo] = useState<string | null | undefined>(undefined);
   const [draft, setDraft] = useState<LimitDraft | null>(null);
@@ -93,6 +94,9 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
       {
         blocked,
         modules,
+        ...(customerNumber === (client.customer_number ?? '')
+          ? {}
+          : { customer_number: customerNumber.trim() || null }),
         ...(logo === undefined ? {} : { logo }),
         ...(Object.keys(changedLimits).length > 0 ? { limits: changedLimits } : {}),
       },
@@ -166,6 +170,16 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
                 data-testid="client-edit-blocked"
               />
               {t('clients.edit.blocked')}
+            </label>
+            <label htmlFor="client-edit-customer-number" className="flex flex-col gap-1 text-sm">
+              {t('clients.create.customer-number')}
+              <Input
+                id="client-edit-customer-number"
+                className="max-w-48"
+                value={customerNumber}
+                onChange={(e) => setCustomerNumber(e.target.value)}
+                data-testid="client-edit-customer-number"
+              />
             </label>
             <fieldset className="flex flex-wrap gap-3 text-sm">
               <legend className="mb-1">{t('clients.create.modules')}</legend>
