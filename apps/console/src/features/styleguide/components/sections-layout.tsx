@@ -66,7 +66,7 @@ export function Page404Section() {
       <p className="text-3xl font-bold">{t('message.page-not-found')}</p>
       <p className="max-w-md text-muted-foreground">{t('error-page.404-text')}</p>
       <Button asChild variant="outline">
-        <a href="/styleguide/page404/unknown-path">{t('sg.page404.try')}</a>
+        <a href="/no-such-page">{t('sg.page404.try')}</a>
       </Button>
     </Demo>
   );
