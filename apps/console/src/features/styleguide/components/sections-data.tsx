@@ -14,6 +14,7 @@ import { UplotChart } from '../../../components/chart/uplot-chart';
 import { DataTable } from '../../../components/data-table/data-table';
 import { useSortedTable } from '../../../components/data-table/use-sorted-table';
 import { LazyDeviceMap } from '../../../components/map/lazy-device-map';
+import { useMapStyleUrl } from '../../../components/map/use-map-style';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -300,10 +301,11 @@ const MAP_POINTS = [
 
 export function MapSection() {
   const { t } = useTranslation();
+  const styleUrl = useMapStyleUrl();
   return (
     <Demo title={t('sg.map.title')} description={t('sg.map.text')} className="block">
       <div className="h-80">
-        <LazyDeviceMap points={MAP_POINTS} testId="styleguide-map" />
+        <LazyDeviceMap points={MAP_POINTS} styleUrl={styleUrl} testId="styleguide-map" />
       </div>
     </Demo>
   );
