@@ -81,23 +81,39 @@ async function asUser(email: string, shot: string, body: (page: Page) => Promise
 
 describe('client administration', () => {
   it(
-    'creates a client with its main user, whose invitation arrives at the mail server',
+    'creates a client with its address and main user, whose invitation arrives by mail',
     async () => {
       await asUser('admin@demo.test', 'clients-create', async (page) => {
         await page.goto('/admin/clients');
         await page.getByTestId('client-create-open').click();
         const dialog = page.getByTestId('client-create-dialog');
         await dialog.getByTestId('client-name').fill('Browser Stadtwerke');
+        await dialog.getByTestId('client-street').fill('Rathausplatz');
+        await dialog.getByTestId('client-street_number').fill('2');
+        await dialog.getByTestId('client-zip').fill('79098');
         await dialog.getByTestId('client-city').fill('Freiburg');
+        await dialog.getByTestId('client-country').selectOption({ label: 'Deutschland' });
+        await dialog.getByTestId('client-phone').fill('+49 7641 123456');
         await dialog.getByTestId('client-module-parking').check();
         await dialog.getByTestId('client-mainName').fill('Erika Browser');
         await dialog.getByTestId('client-mainEmail').fill('erika.browser@example.test');
         await dialog.getByTestId('client-create-submit').click();
         await page.getByTestId('clients-table').getByText('Browser Stadtwerke').waitFor();
-        const company = await platform.db.query<{ modules: string[] }>(
-          `SELECT modules FROM companies WHERE name = 'Browser Stadtwerke'`,
+        const company = await platform.db.query<{
+          modules: string[];
+          street: string;
+          zip: string;
+          code: string;
+        }>(
+          `SELECT c.modules, c.street, c.zip, co.code FROM companies c JOIN countries co ON co.id = c.country_id
+            WHERE c.name = 'Browser Stadtwerke'`,
         );
-        expect(company.rows[0]!.modules).toEqual(['parking']);
+        expect(company.rows[0]).toEqual({
+          modules: ['parking'],
+          street: 'Rathausplatz',
+          zip: '79098',
+          code: 'DE',
+        });
         await expect
           .poll(() => smtp.received.filter((m) => m.to.includes('erika.browser@example.test')).length, {
             timeout: 20_000,
