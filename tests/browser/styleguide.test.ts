@@ -94,7 +94,8 @@ describe('styleguide', () => {
           await page.getByTestId('styleguide-step-next').click();
           await page.waitForURL(`**/styleguide/menu/${step}`);
         }
-        expect(await page.locator('[aria-current="step"]').textContent()).toContain('4');
+        // The URL changes before the new step renders: wait for the marked step, not only the address.
+        await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain('4');
 
         await page.goto('/styleguide/crud');
         await page.getByTestId('styleguide-crud-add').click();
