@@ -61,6 +61,11 @@ export const CLIENTS_ROWS: Row[] = [
   },
   {
     method: 'GET',
+    path: (w) => `/api/v1/admin/clients/${w.homeId}`,
+    expect: [NOT_LOGGED_IN, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, OK, UNAUTHORIZED],
+  },
+  {
+    method: 'GET',
     path: (w) => `/api/v1/admin/clients/${w.homeId}/purge-preview`,
     expect: [NOT_LOGGED_IN, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, OK, UNAUTHORIZED],
   },

@@ -3,6 +3,7 @@ import { codecsDe } from './codecs.de';
 import type { ConsoleMessages } from './en';
 import { farmingDe } from './farming.de';
 import { parkingDe } from './parking.de';
+import { styleguideDe } from './styleguide.de';
 import { waterDe } from './water.de';
 
 /** German strings of the console; the type makes a missing key a compile error. */
@@ -182,9 +183,7 @@ export const de: ConsoleMessages = {
   'clients.impersonate-warning':
     'Sie sehen und ändern die Daten von {{name}} mit dessen Rechten, bis Sie die Ansicht verlassen. Jede Aktion wird protokolliert.',
 
-  'styleguide.buttons': 'Schaltflächen und Badges',
   'styleguide.badge': 'Badge',
-  'styleguide.overlays': 'Drawer, Dialog und Toasts',
   'styleguide.drawer-offline': 'Drawer: Gateway offline',
   'styleguide.drawer-device': 'Drawer: Gerät mit Authentifizierungs-ID',
   'styleguide.drawer-user': 'Drawer: Benutzer mit E-Mail',
@@ -196,7 +195,6 @@ export const de: ConsoleMessages = {
   'styleguide.toast-error': 'Fehler-Toast',
   'styleguide.toast-success': 'Erfolgs-Toast',
   'styleguide.toast-info': 'Info-Toast',
-  'styleguide.form': 'Formular mit Prüfung',
   'styleguide.count': 'Anzahl (1 bis 5)',
 
   'module.map_view': 'Kartenansicht',
@@ -669,6 +667,7 @@ export const de: ConsoleMessages = {
   'downlink.acknowledgedAt': 'vom Gerät bestätigt {{time}}',
   'downlink.awaitingAcknowledgement': 'beim Netzwerkserver eingereiht, wartet auf das Gerät',
   ...clientsDe,
+  ...styleguideDe,
   ...parkingDe,
   ...farmingDe,
 };

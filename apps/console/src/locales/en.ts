@@ -2,6 +2,7 @@ import { clientsEn } from './clients.en';
 import { codecsEn } from './codecs.en';
 import { farmingEn } from './farming.en';
 import { parkingEn } from './parking.en';
+import { styleguideEn } from './styleguide.en';
 /**
  * English strings of the console (flat keys). The domain's messages (error.*, api.response-*,
  * message.*, display.*) are merged in by lib/i18n.ts; German must have every key of this file.
@@ -185,9 +186,7 @@ export const en = {
   'clients.impersonate-warning':
     'You will see and change the data of {{name}} with their rights until you leave. Every action is logged.',
 
-  'styleguide.buttons': 'Buttons and badges',
   'styleguide.badge': 'Badge',
-  'styleguide.overlays': 'Drawers, dialog and toasts',
   'styleguide.drawer-offline': 'Drawer: offline gateway',
   'styleguide.drawer-device': 'Drawer: device with authentication ID',
   'styleguide.drawer-user': 'Drawer: user with email',
@@ -199,7 +198,6 @@ export const en = {
   'styleguide.toast-error': 'Error toast',
   'styleguide.toast-success': 'Success toast',
   'styleguide.toast-info': 'Info toast',
-  'styleguide.form': 'Form with validation',
   'styleguide.count': 'Count (1 to 5)',
 
   'module.map_view': 'Map view',
@@ -669,6 +667,7 @@ export const en = {
   'downlink.acknowledgedAt': 'acknowledged by the device {{time}}',
   'downlink.awaitingAcknowledgement': 'queued at the network server, waiting for the device',
   ...clientsEn,
+  ...styleguideEn,
   ...parkingEn,
   ...farmingEn,
 };

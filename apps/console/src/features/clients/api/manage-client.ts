@@ -1,12 +1,14 @@
 import type { ClientLimitUse, ClientPurgePreview, Company, SupportAccess } from '@iot/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { CompanyInput } from '../../company/api/update-company';
 import { clientsQueryOptions } from './get-clients';
 
 export type ClientLimitKey = ClientLimitUse['key'];
 
-export interface ClientChanges {
+export interface ClientChanges extends Partial<CompanyInput> {
   blocked?: boolean;
+  customer_number?: string | null;
   modules?: string[];
   logo?: string | null;
   limits?: Partial<Record<ClientLimitKey, number | null>>;
@@ -20,6 +22,14 @@ export const clientLimitsQueryOptions = (id: number) =>
 
 export function useClientLimits(id: number) {
   return useQuery(clientLimitsQueryOptions(id));
+}
+
+/** GET /admin/clients/{id}: the client's whole base data, which the list leaves out. */
+export function useClient(id: number) {
+  return useQuery({
+    queryKey: ['admin', 'clients', id, 'company'],
+    queryFn: () => api<Company>(`/admin/clients/${id}`),
+  });
 }
 
 /** PUT /admin/clients/{id}: block, modules, logo, limits (super admin). */

@@ -15,6 +15,7 @@ import type { TranslationKey } from '../../../types/translation-key';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
 import { CreateClientDialog } from './create-client-dialog';
+import { DeletedClients } from './deleted-clients';
 import { EditClientDialog } from './edit-client-dialog';
 
 /** Client management for the super admin: list, filter, act as a client after a warning. */
@@ -132,6 +133,7 @@ export function ClientsTable() {
           empty={clients.isPending ? t('common.loading') : t('common.no-data')}
         />
       </Card>
+      <DeletedClients />
     </div>
   );
 }

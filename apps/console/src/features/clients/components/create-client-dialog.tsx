@@ -13,14 +13,27 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
+import { NativeSelect } from '../../../components/ui/native-select';
 import { notifySuccess } from '../../../lib/notify';
+import { useCountries } from '../../company/api/get-countries';
 import { useCreateClient } from '../api/create-client';
 
-const EMPTY = { name: '', city: '', customer_number: '', email: '', mainName: '', mainEmail: '' };
+const EMPTY = {
+  name: '',
+  street: '',
+  street_number: '',
+  zip: '',
+  city: '',
+  phone: '',
+  customer_number: '',
+  email: '',
+  mainName: '',
+  mainEmail: '',
+};
 
 /**
- * Bringing a client on board (issue #27): its name and some base data, its modules, and its first main
- * user, who is invited by mail to choose a password. The rest of the base data is edited afterwards.
+ * Bringing a client on board (issue #27): its name and address, its modules, and its first main user, who
+ * is invited by mail to choose a password. State and district are chosen afterwards in the edit dialog.
  */
 export function CreateClientDialog() {
   const { t } = useTranslation();
@@ -28,6 +41,8 @@ export function CreateClientDialog() {
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState(EMPTY);
   const [modules, setModules] = useState<ModuleName[]>([]);
+  const [countryId, setCountryId] = useState<number | null>(null);
+  const countries = useCountries();
   const set = (key: keyof typeof EMPTY) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
   const optional = (value: string) => (value.trim() ? value.trim() : null);
@@ -37,7 +52,12 @@ export function CreateClientDialog() {
     create.mutate(
       {
         name: values.name.trim(),
+        street: optional(values.street),
+        street_number: optional(values.street_number),
+        zip: optional(values.zip),
         city: optional(values.city),
+        country_id: countryId,
+        phone: optional(values.phone),
         customer_number: optional(values.customer_number),
         email: optional(values.email),
         modules,
@@ -48,6 +68,7 @@ export function CreateClientDialog() {
           notifySuccess(t('clients.create.done', { email: values.mainEmail.trim() }));
           setValues(EMPTY);
           setModules([]);
+          setCountryId(null);
           setOpen(false);
         },
       },
@@ -74,14 +95,38 @@ export function CreateClientDialog() {
           {t('clients.create.open')}
         </Button>
       </DialogTrigger>
-      <DialogContent data-testid="client-create-dialog">
+      <DialogContent className="max-h-[90vh] overflow-y-auto" data-testid="client-create-dialog">
         <DialogHeader>
           <DialogTitle>{t('clients.create.title')}</DialogTitle>
           <DialogDescription>{t('clients.create.intro')}</DialogDescription>
         </DialogHeader>
         <form className="flex flex-col gap-3" onSubmit={submit} noValidate>
           {field('name', t('clients.create.name'))}
-          {field('city', t('clients.create.city'))}
+          <div className="grid grid-cols-[1fr_7rem] gap-3">
+            {field('street', t('company.street'))}
+            {field('street_number', t('company.street_number'))}
+          </div>
+          <div className="grid grid-cols-[7rem_1fr] gap-3">
+            {field('zip', t('company.zip'))}
+            {field('city', t('clients.create.city'))}
+          </div>
+          <label htmlFor="client-country" className="flex flex-col gap-1 text-sm">
+            {t('company.country')}
+            <NativeSelect
+              id="client-country"
+              value={countryId ?? ''}
+              onChange={(e) => setCountryId(e.target.value ? Number(e.target.value) : null)}
+              data-testid="client-country"
+            >
+              <option value="">{t('company.choose')}</option>
+              {(countries.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          {field('phone', t('company.phone'), 'tel')}
           {field('customer_number', t('clients.create.customer-number'))}
           {field('email', t('clients.create.email'), 'email')}
           <fieldset className="flex flex-wrap gap-3 text-sm">

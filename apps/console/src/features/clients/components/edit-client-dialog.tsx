@@ -15,6 +15,7 @@ import {
   DialogTrigger,
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { formatDateTime, formatNumber } from '../../../lib/format';
 import { notifySuccess } from '../../../lib/notify';
 import type { Client } from '../../../types/api';
@@ -26,6 +27,8 @@ import {
   useRequestSupportAccess,
   useUpdateClient,
 } from '../api/manage-client';
+import { ClientAccessRecord } from './client-access-record';
+import { ClientBaseData } from './client-base-data';
 
 const LIMIT_KEYS: ClientLimitKey[] = [
   'max_devices',
@@ -66,6 +69,7 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
   const remove = useDeleteClient();
   const ask = useRequestSupportAccess();
   const [blocked, setBlocked] = useState(client.blocked);
+  const [customerNumber, setCustomerNumber] = useState(client.customer_number ?? '');
   const [modules, setModules] = useState<string[]>(client.modules ?? []);
   const [logo, setLogo] = useState<string | null | undefined>(undefined);
   const [draft, setDraft] = useState<LimitDraft | null>(null);
@@ -90,6 +94,9 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
       {
         blocked,
         modules,
+        ...(customerNumber === (client.customer_number ?? '')
+          ? {}
+          : { customer_number: customerNumber.trim() || null }),
         ...(logo === undefined ? {} : { logo }),
         ...(Object.keys(changedLimits).length > 0 ? { limits: changedLimits } : {}),
       },
@@ -141,88 +148,114 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
         <DialogTitle>{t('clients.edit.title', { name: client.name })}</DialogTitle>
         <DialogDescription>{t('clients.edit.intro')}</DialogDescription>
       </DialogHeader>
-      <form className="flex flex-col gap-4" onSubmit={save} noValidate>
-        <label className="flex items-center gap-2 text-sm">
-          <input
-            type="checkbox"
-            checked={blocked}
-            onChange={(e) => setBlocked(e.target.checked)}
-            data-testid="client-edit-blocked"
-          />
-          {t('clients.edit.blocked')}
-        </label>
-        <fieldset className="flex flex-wrap gap-3 text-sm">
-          <legend className="mb-1">{t('clients.create.modules')}</legend>
-          {MODULES.map((module: ModuleName) => (
-            <label key={module} className="flex items-center gap-1">
+      <Tabs defaultValue="licence" className="flex flex-col gap-3">
+        <TabsList className="self-start">
+          <TabsTrigger value="licence" data-testid="client-edit-tab-licence">
+            {t('clients.edit.tab-licence')}
+          </TabsTrigger>
+          <TabsTrigger value="base" data-testid="client-edit-tab-base">
+            {t('clients.edit.tab-base')}
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="base">
+          <ClientBaseData client={client} onDone={onDone} />
+        </TabsContent>
+        <TabsContent value="licence">
+          <form className="flex flex-col gap-4" onSubmit={save} noValidate>
+            <label className="flex items-center gap-2 text-sm">
               <input
                 type="checkbox"
-                checked={modules.includes(module)}
-                onChange={() =>
-                  setModules((m) => (m.includes(module) ? m.filter((x) => x !== module) : [...m, module]))
-                }
-                data-testid={`client-edit-module-${module}`}
+                checked={blocked}
+                onChange={(e) => setBlocked(e.target.checked)}
+                data-testid="client-edit-blocked"
               />
-              {t(`clients.module.${module}`)}
+              {t('clients.edit.blocked')}
             </label>
-          ))}
-        </fieldset>
-        <LogoInput value={logo ?? null} onChange={setLogo} testId="client-edit-logo" />
-        <fieldset className="grid grid-cols-2 gap-3 text-sm" data-testid="client-edit-limits">
-          <legend className="mb-1">{t('limits.title')}</legend>
-          {LIMIT_KEYS.map((key) => {
-            const used = limits.data?.find((l) => l.key === key)?.used;
-            return (
-              <label key={key} htmlFor={`client-limit-${key}`} className="flex flex-col gap-1">
-                {t(`limits.${key}`)}
-                <Input
-                  id={`client-limit-${key}`}
-                  type="number"
-                  min={0}
-                  placeholder={t('limits.none')}
-                  value={values[key]}
-                  onChange={(e) => setDraft({ ...values, [key]: e.target.value })}
-                  data-testid={`client-limit-${key}`}
-                />
-                {used !== null && used !== undefined && (
-                  <span className="text-xs text-muted-foreground">
-                    {t('clients.edit.used', { used: n(used) })}
-                  </span>
-                )}
-              </label>
-            );
-          })}
-        </fieldset>
-        <DialogFooter className="flex-wrap gap-2 sm:justify-between">
-          <div className="flex gap-2">
-            <Button
-              type="button"
-              variant="destructive"
-              onClick={() => void deleteClient()}
-              disabled={remove.isPending}
-              data-testid="client-delete"
-            >
-              <Trash2Icon />
-              {t('clients.delete.open')}
-            </Button>
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() =>
-                ask.mutate(client.id, { onSuccess: () => notifySuccess(t('clients.edit.access-asked')) })
-              }
-              disabled={ask.isPending}
-              data-testid="client-ask-access"
-            >
-              <KeyRoundIcon />
-              {t('clients.edit.ask-access')}
-            </Button>
-          </div>
-          <Button type="submit" disabled={update.isPending} data-testid="client-edit-submit">
-            {t('common.save')}
-          </Button>
-        </DialogFooter>
-      </form>
+            <label htmlFor="client-edit-customer-number" className="flex flex-col gap-1 text-sm">
+              {t('clients.create.customer-number')}
+              <Input
+                id="client-edit-customer-number"
+                className="max-w-48"
+                value={customerNumber}
+                onChange={(e) => setCustomerNumber(e.target.value)}
+                data-testid="client-edit-customer-number"
+              />
+            </label>
+            <fieldset className="flex flex-wrap gap-3 text-sm">
+              <legend className="mb-1">{t('clients.create.modules')}</legend>
+              {MODULES.map((module: ModuleName) => (
+                <label key={module} className="flex items-center gap-1">
+                  <input
+                    type="checkbox"
+                    checked={modules.includes(module)}
+                    onChange={() =>
+                      setModules((m) => (m.includes(module) ? m.filter((x) => x !== module) : [...m, module]))
+                    }
+                    data-testid={`client-edit-module-${module}`}
+                  />
+                  {t(`clients.module.${module}`)}
+                </label>
+              ))}
+            </fieldset>
+            <LogoInput value={logo ?? null} onChange={setLogo} testId="client-edit-logo" />
+            <fieldset className="grid grid-cols-2 gap-3 text-sm" data-testid="client-edit-limits">
+              <legend className="mb-1">{t('limits.title')}</legend>
+              {LIMIT_KEYS.map((key) => {
+                const used = limits.data?.find((l) => l.key === key)?.used;
+                return (
+                  <label key={key} htmlFor={`client-limit-${key}`} className="flex flex-col gap-1">
+                    {t(`limits.${key}`)}
+                    <Input
+                      id={`client-limit-${key}`}
+                      type="number"
+                      min={0}
+                      placeholder={t('limits.none')}
+                      value={values[key]}
+                      onChange={(e) => setDraft({ ...values, [key]: e.target.value })}
+                      data-testid={`client-limit-${key}`}
+                    />
+                    {used !== null && used !== undefined && (
+                      <span className="text-xs text-muted-foreground">
+                        {t('clients.edit.used', { used: n(used) })}
+                      </span>
+                    )}
+                  </label>
+                );
+              })}
+            </fieldset>
+            <ClientAccessRecord clientId={client.id} />
+            <DialogFooter className="flex-wrap gap-2 sm:justify-between">
+              <div className="flex gap-2">
+                <Button
+                  type="button"
+                  variant="destructive"
+                  onClick={() => void deleteClient()}
+                  disabled={remove.isPending}
+                  data-testid="client-delete"
+                >
+                  <Trash2Icon />
+                  {t('clients.delete.open')}
+                </Button>
+                <Button
+                  type="button"
+                  variant="outline"
+                  onClick={() =>
+                    ask.mutate(client.id, { onSuccess: () => notifySuccess(t('clients.edit.access-asked')) })
+                  }
+                  disabled={ask.isPending}
+                  data-testid="client-ask-access"
+                >
+                  <KeyRoundIcon />
+                  {t('clients.edit.ask-access')}
+                </Button>
+              </div>
+              <Button type="submit" disabled={update.isPending} data-testid="client-edit-submit">
+                {t('common.save')}
+              </Button>
+            </DialogFooter>
+          </form>
+        </TabsContent>
+      </Tabs>
     </DialogContent>
   );
 }

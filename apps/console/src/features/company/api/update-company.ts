@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { reloadCurrentUser } from '../../../lib/auth';
 
@@ -22,8 +21,4 @@ export interface CompanyInput {
 export async function updateCompany(input: CompanyInput) {
   await api<unknown>('/core/company/', { method: 'PUT', body: input });
   return reloadCurrentUser();
-}
-
-export function useUpdateCompany() {
-  return useMutation({ mutationFn: updateCompany });
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_PHONE_COUNTRY, type FieldRules, FORM_RULES, rule } from '@iot/domain';
+import { useMutation } from '@tanstack/react-query';
 import { SaveIcon } from 'lucide-react';
 import { useState } from 'react';
 import { type Control, Controller } from 'react-hook-form';
@@ -17,7 +18,7 @@ import type { CurrentCompany, NamedItem } from '../../../types/api';
 import { useCountries } from '../api/get-countries';
 import { useDistricts } from '../api/get-districts';
 import { useStates } from '../api/get-states';
-import { type CompanyInput, useUpdateCompany } from '../api/update-company';
+import { type CompanyInput, updateCompany } from '../api/update-company';
 
 type Values = CompanyInput;
 
@@ -83,12 +84,26 @@ function IdSelect({
   );
 }
 
-/** Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR). */
-export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDone: () => void }) {
+/**
+ * Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR).
+ * The acting company's by default; the super admin's client dialog passes its own `save` and shows the
+ * logo and the customer number itself.
+ */
+export function CompanyForm({
+  company,
+  onDone,
+  save = updateCompany,
+  withLogo = true,
+}: {
+  company: CurrentCompany;
+  onDone: () => void;
+  save?: (input: CompanyInput) => Promise<unknown>;
+  withLogo?: boolean;
+}) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const countries = useCountries();
-  const update = useUpdateCompany();
+  const update = useMutation({ mutationFn: save });
   const countryCode = (countryId: unknown) =>
     (countries.data ?? []).find((c) => c.id === countryId)?.code?.toUpperCase() ?? null;
   const { form, summary } = useDomainForm<Values>(
@@ -190,7 +205,7 @@ export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDo
         </FormField>
         {text('phone')}
         {text('email')}
-        {canEdit(user?.roles) && (
+        {withLogo && canEdit(user?.roles) && (
           <div className="col-span-2">
             <LogoInput value={logo} onChange={setLogo} testId="company-logo" />
           </div>

@@ -103,13 +103,18 @@ describe.each(DB_KINDS)('client administration on %s', (kind) => {
     expect(rows).toHaveLength(0);
   });
 
-  it('edits base data and the logo, checking type (50109) and size (90037)', async () => {
+  it('edits and reads base data and the logo, checking type (50109) and size (90037)', async () => {
     const admin = await superAdmin();
     const team = await createTeam(db);
     const url = `/api/v1/admin/clients/${team.company.id}`;
     const ok = await admin.put(url, { name: 'Renamed client', zip: '79098', logo: PNG_1PX });
     expect(ok.status).toBe(200);
     expect(ok.body.payload).toMatchObject({ name: 'Renamed client', zip: '79098', logo: PNG_1PX });
+    // The super admin reads the whole base data back for the edit dialog; an unknown client is 4.
+    const read = await admin.get(url);
+    expect(read.body.payload).toMatchObject({ id: team.company.id, name: 'Renamed client', zip: '79098' });
+    const unknown = await admin.get('/api/v1/admin/clients/999999');
+    expect([unknown.status, unknown.body.code]).toEqual([404, 4]);
     const wrongType = await admin.put(url, { logo: 'data:text/html;base64,PGgxPg==' });
     expect([wrongType.status, wrongType.body.code]).toEqual([415, 50109]);
     const big = `data:image/png;base64,${Buffer.alloc(70 * 1024).toString('base64')}`;

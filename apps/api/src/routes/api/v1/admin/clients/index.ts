@@ -13,8 +13,9 @@ import {
   responses,
   UpdateClientBody,
 } from '@iot/contracts';
-import { listClients, listDeletedCompanies } from '@iot/db';
+import { findCompany, listClients, listDeletedCompanies } from '@iot/db';
 import { Type } from 'typebox';
+import { apiError } from '../../../../../lib/errors';
 import { authOf, requireSuperAdmin, requireSuperAdminManager } from '../../../../../plugins/guards';
 import { createClient } from '../../../../../services/create-client';
 import { listCompanyImpersonations, startImpersonation } from '../../../../../services/impersonation';
@@ -69,6 +70,25 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           purge_at: new Date(c.deletedAt.getTime() + days * 86_400_000).toISOString(),
         })),
       };
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      preHandler: requireSuperAdmin,
+      schema: {
+        tags: ['admin'],
+        operationId: 'getClient',
+        summary: "The client's base data, modules and state, for editing them (super admin)",
+        params: IdParams,
+        response: responses(CompanyPayload, [401, 4]),
+      },
+    },
+    async (request) => {
+      const company = await findCompany(db, request.params.id);
+      if (!company) throw apiError('COMPANY_NOT_FOUND');
+      return { payload: presentCompany(company) };
     },
   );
 
