@@ -101,13 +101,20 @@ describe('accessibility of the main screens (axe-core)', { timeout: BROWSER_TEST
     expect(await violations(page)).toEqual([]);
   });
 
-  it('client management (super admin)', async () => {
+  it('client management and the client edit dialog (super admin)', async () => {
     const admin = await signedIn(browser, platform.url, 'admin@demo.test', {
       viewport: { width: 1440, height: 900 },
     });
-    await admin.page.goto('/admin/clients');
-    await admin.page.locator('[data-testid^="client-row-"]').first().waitFor();
-    expect(await violations(admin.page)).toEqual([]);
+    const { page } = admin;
+    await page.goto('/admin/clients');
+    await page.locator('[data-testid^="client-row-"]').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await violations(page)).toEqual([]);
+    // The edit dialog of a client, with its limits and their current use loaded.
+    await page.locator('[data-testid^="client-edit-"]').first().click();
+    await page.getByTestId('client-edit-dialog').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await violations(page)).toEqual([]);
     await admin.context.close();
   });
 });

@@ -180,7 +180,7 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
     },
   );
 
-  it('the map draws land and borders of the bundled base layer under its devices', async () => {
+  it('the map draws land, country and German state borders of the bundled base layer under its devices', async () => {
     const { context, page } = await signedIn('main@demo.test');
     const id = await widgetIdByTitle(page, 'Karte');
     const testId = `widget-${id}-map`;
@@ -214,18 +214,20 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
           kassel: landAt([9.5, 51.3]),
           northSea: landAt([4.0, 54.0]),
           borders: m.queryRenderedFeatures(all, { layers: ['base-borders'] }).length,
+          states: m.queryRenderedFeatures(all, { layers: ['base-states'] }).length,
         };
       }, testId);
     await expect.poll(async () => (await drawn())?.kassel ?? -1).toBeGreaterThan(0);
     const seen = await drawn();
     expect(seen?.northSea).toBe(0);
     expect(seen?.borders).toBeGreaterThan(0);
+    expect(seen?.states).toBeGreaterThan(0);
     // The base layers are the style's own, under whatever deck.gl draws for the devices.
     const order = await page.evaluate(
       (testId) => (window as MapWindow).__IOT_MAPS__?.[testId]?.getStyle().layers.map((l) => l.id) ?? [],
       testId,
     );
-    expect(order.slice(0, 3)).toEqual(['background', 'base-land', 'base-borders']);
+    expect(order.slice(0, 4)).toEqual(['background', 'base-land', 'base-states', 'base-borders']);
     await keepScreenshot(page, 'first-use-map');
     await context.close();
   });

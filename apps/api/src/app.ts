@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import compress, { type FastifyCompressOptions } from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -89,6 +90,18 @@ const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   apiKeyPerKey: { max: API_KEY_REQUESTS_PER_MINUTE, windowMs: 60_000 },
 };
 
+/**
+ * Responses (JSON, the console's index.html) compressed for browsers that accept it, brotli at quality 4
+ * (fast enough per request) or gzip. Below 1 kB compression saves less than it costs, so those go out as
+ * they are. The console's hashed files leave the build compressed already (plugins/console-static.ts) and
+ * keep their own encoding. Requests are not decompressed: no client sends compressed bodies.
+ */
+const COMPRESSION: FastifyCompressOptions = {
+  encodings: ['br', 'gzip'],
+  threshold: 1024,
+  globalDecompression: false,
+};
+
 async function sendHealth(request: FastifyRequest, reply: FastifyReply, health: Health) {
   const path = request.url.split('?')[0] ?? '/';
   const answer = await answerHealth(
@@ -167,6 +180,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   });
 
   // External plugins.
+  app.register(compress, COMPRESSION);
   app.register(cookie, { secret: deps.sessionSecret });
   app.register(rateLimit, { global: false });
   app.register(docs, { version: options.version });

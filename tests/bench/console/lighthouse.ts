@@ -4,6 +4,8 @@
  * form over that port, and Lighthouse audits in the same browser profile, its storage kept, so the pages
  * open signed in (the session cookie and its marker, apps/api plugins/session.ts).
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type LaunchedChrome, launch as launchChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -14,9 +16,28 @@ export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-prac
 export type LighthouseCategory = (typeof LIGHTHOUSE_CATEGORIES)[number];
 export type LighthouseScores = Record<LighthouseCategory, number | null>;
 
+/** The performance metrics behind the score (ms; CLS unitless). */
+export const LIGHTHOUSE_METRICS = {
+  'first-contentful-paint': 'FCP',
+  'largest-contentful-paint': 'LCP',
+  'total-blocking-time': 'TBT',
+  'cumulative-layout-shift': 'CLS',
+  'speed-index': 'SI',
+} as const;
+export type LighthouseMetric = (typeof LIGHTHOUSE_METRICS)[keyof typeof LIGHTHOUSE_METRICS];
+
+export interface LighthouseAudit {
+  scores: LighthouseScores;
+  metrics: Record<LighthouseMetric, number | null>;
+  /** audits that cost points outside performance (what to fix next) */
+  failed: string[];
+  /** performance opportunities and diagnostics below full marks, with their savings or value */
+  slow: string[];
+}
+
 export interface LighthouseBrowser {
-  /** Scores 0 to 100 of one Lighthouse run on this page (path on the platform). */
-  audit(path: string): Promise<{ scores: LighthouseScores; failed: string[] }>;
+  /** One Lighthouse run on this page (path on the platform). */
+  audit(path: string): Promise<LighthouseAudit>;
   close(): Promise<void>;
 }
 
@@ -58,19 +79,33 @@ export async function startLighthouseBrowser(baseUrl: string, email?: string): P
       );
       if (!result) throw new Error(`lighthouse gave no result for ${path}`);
       const { lhr } = result;
+      // The whole report, to read which scripts block and what goes unused (BENCH_LIGHTHOUSE_REPORTS=<dir>).
+      const reports = process.env.BENCH_LIGHTHOUSE_REPORTS;
+      if (reports) {
+        mkdirSync(reports, { recursive: true });
+        const name = `${path.replace(/\W+/g, '-').replace(/^-/, '') || 'root'}-${Date.now()}.json`;
+        writeFileSync(join(reports, name), JSON.stringify(lhr));
+      }
       const scores = Object.fromEntries(
         LIGHTHOUSE_CATEGORIES.map((c) => {
           const score = lhr.categories[c]?.score;
           return [c, score === null || score === undefined ? null : Math.round(score * 100)];
         }),
       ) as LighthouseScores;
-      // The audits that cost points outside performance (what to fix next).
+      const metrics = Object.fromEntries(
+        Object.entries(LIGHTHOUSE_METRICS).map(([id, name]) => [name, lhr.audits[id]?.numericValue ?? null]),
+      ) as LighthouseAudit['metrics'];
       const failed = LIGHTHOUSE_CATEGORIES.filter((c) => c !== 'performance').flatMap((c) =>
         (lhr.categories[c]?.auditRefs ?? [])
           .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
           .map((ref) => `${c}: ${ref.id}`),
       );
-      return { scores, failed };
+      const slow = (lhr.categories.performance?.auditRefs ?? [])
+        .filter((ref) => ref.weight === 0 && !ref.group?.startsWith('hidden'))
+        .map((ref) => lhr.audits[ref.id])
+        .filter((a) => a && a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative')
+        .map((a) => `${a!.id}${a!.displayValue ? ` (${a!.displayValue})` : ''}`);
+      return { scores, metrics, failed, slow };
     },
     async close() {
       chrome.kill();

@@ -81,6 +81,16 @@ describe('console serving', () => {
     }
   });
 
+  it('compresses index.html per request for a browser that accepts it (it has no copies of its own)', async () => {
+    const page = await app.inject({ url: '/dashboard', headers: { 'accept-encoding': 'br, gzip' } });
+    expect([page.statusCode, page.headers['content-encoding'], page.headers['cache-control']]).toEqual([
+      200,
+      'br',
+      'no-cache',
+    ]);
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(INDEX);
+  });
+
   it('answers a missing build file and an unknown API path with the JSON 404, never index.html', async () => {
     for (const url of ['/assets/chunk-old999.js', '/api/v1/core/nothing', '/sanctum/nothing']) {
       const answer = await app.inject({ url });

@@ -2,8 +2,9 @@
  * How the API serves the console's build (CONSOLE_DIR): Vite names every file under assets/ by its
  * content hash, so those are cached for a year as immutable and a browser never asks for them again;
  * index.html (and anything else outside assets/) is revalidated on every load, so a new build shows at
- * once. The build writes brotli and gzip copies beside each file (vite-plugin-compression2), sent to
- * browsers that accept them: nothing is compressed per request.
+ * once. The build writes brotli and gzip copies beside each file over 1 kB (vite-plugin-compression2), sent
+ * to browsers that accept them; files without a copy (index.html) are compressed per request by
+ * @fastify/compress (app.ts), which leaves an answer that has its encoding alone.
  */
 import { sep } from 'node:path';
 import type { FastifyStaticOptions } from '@fastify/static';
