@@ -33,6 +33,7 @@ const LIMIT_KEYS: ClientLimitKey[] = [
   'max_dashboards',
   'max_rules_per_device',
   'max_uplinks_per_minute',
+  'max_data_retention_days',
 ];
 
 /** The form's state of one limit: '' is no limit. */
@@ -178,16 +179,26 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
                 <Input
                   id={`client-limit-${key}`}
                   type="number"
-                  min={0}
+                  min={key === 'max_data_retention_days' ? 31 : 0}
                   placeholder={t('limits.none')}
                   value={values[key]}
                   onChange={(e) => setDraft({ ...values, [key]: e.target.value })}
                   data-testid={`client-limit-${key}`}
                 />
-                {used !== null && used !== undefined && (
-                  <span className="text-xs text-muted-foreground">
-                    {t('clients.edit.used', { used: n(used) })}
+                {key === 'max_data_retention_days' ? (
+                  // "used" of the retention cap is the client's own setting (null: for ever).
+                  <span className="text-xs text-muted-foreground" data-testid="client-retention-own">
+                    {t('clients.edit.retention-own', {
+                      days: used === null || used === undefined ? t('retention.forever') : n(used),
+                    })}
                   </span>
+                ) : (
+                  used !== null &&
+                  used !== undefined && (
+                    <span className="text-xs text-muted-foreground">
+                      {t('clients.edit.used', { used: n(used) })}
+                    </span>
+                  )
                 )}
               </label>
             );
