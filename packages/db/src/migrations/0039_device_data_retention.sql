@@ -56,3 +56,31 @@ BEGIN
 END
 $fn$;
 
+
+-- A late row older than its company's retention (a device's buffer sent weeks later) would invalidate
+-- buckets whose raw rows are gone, and the next read would rebuild them from the late row alone. Such a row
+-- is deleted by the next purge anyway; its buckets stay as they were. The hour of slack covers the purge's
+-- cutoff, which is the hour start before now() - retention.
+CREATE OR REPLACE FUNCTION device_data_rollups_invalidate_row(p_device_id bigint, p_company_id bigint,
+                                                              p_created_at timestamptz, p_data jsonb)
+  RETURNS void
+  LANGUAGE plpgsql
+  AS $fn$
+BEGIN
+  IF p_created_at < now() - interval '1 hour' - make_interval(days => (
+       SELECT CASE WHEN c.data_retention_days IS NULL THEN (c.limits->>'max_data_retention_days')::int
+                   ELSE least(c.data_retention_days, (c.limits->>'max_data_retention_days')::int) END
+         FROM companies c WHERE c.id = p_company_id)) THEN
+    RETURN;
+  END IF;
+  -- 0x726f6c6c = 'roll'; the second key is the device id folded into an int4 (a collision only serialises).
+  PERFORM pg_advisory_xact_lock_shared(1919904876, (p_device_id % 2147483647)::int);
+  DELETE FROM device_data_rollups r
+   USING unnest(ARRAY[3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800, 2592000]) AS w(seconds)
+   WHERE r.device_id = p_device_id
+     AND r.company_id = p_company_id
+     AND r.field = ANY (array_append(ARRAY(SELECT jsonb_object_keys(p_data)), ''))
+     AND r.bucket_seconds = w.seconds
+     AND r.bucket = date_bin(make_interval(secs => w.seconds), p_created_at, '2000-01-01T00:00:00Z');
+END
+$fn$;

@@ -83,6 +83,32 @@ forEachDb((suite) => {
       });
     }, 120_000);
 
+    it('keeps the rollups of purged hours when a late row older than the retention arrives', async () => {
+      const company = await insertCompany(suite.db, 'Late rows');
+      // Data ending now (the triggers compare with the database's now()), 60 days of it.
+      const end = binStart(Date.now(), 3600);
+      const device = await seededDevice(suite.db, company, { start: end - 60 * DAY_MS, days: 60 });
+      await setRetention(suite.db, company, { data: 40 });
+      await purgeExpiredDeviceData(suite.db, { now: new Date(end), budgetMs: 60_000 });
+      const hour = end - 50 * DAY_MS;
+      const count = async () => {
+        const { rows } = await suite.db.query<{ n: number }>(
+          `SELECT count::int AS n FROM device_data_rollups
+            WHERE device_id = $1 AND field = '' AND bucket_seconds = 3600 AND bucket = $2`,
+          [device, new Date(hour)],
+        );
+        return rows[0]?.n;
+      };
+      expect(await count()).toBe(6);
+
+      await suite.db.query(
+        `INSERT INTO device_data (device_id, company_id, created_at, data) VALUES ($1, $2, $3, '{"humidity": 1}')`,
+        [device, company, new Date(hour + 5 * 60_000)],
+      );
+
+      expect(await count()).toBe(6);
+    }, 120_000);
+
     it('keeps a company without retention whole, and holds the client cap under a longer setting', async () => {
       const unlimited = await insertCompany(suite.db, 'Unlimited');
       const capped = await insertCompany(suite.db, 'Capped');

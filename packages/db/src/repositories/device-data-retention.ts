@@ -133,8 +133,28 @@ async function purgeDeviceBatch(
   return rowCount;
 }
 
-/** Deletes `target`'s rollup buckets that ended before `cutoff`. */
+async function hasPointsBefore(q: Queryable, target: RetentionTarget, cutoff: number): Promise<boolean> {
+  const { rows } = await q.query<{ yes: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM device_data
+                     WHERE device_id = $1 AND company_id = $2 AND created_at < $3) AS yes`,
+    [target.deviceId, target.companyId, new Date(cutoff)],
+  );
+  return rows[0]?.yes === true;
+}
+
+/**
+ * Deletes `target`'s rollup buckets that ended before `cutoff`. The probe reads the primary key at one
+ * field and width (the row counts of the hours, stored for every hour built), so a pass with nothing to
+ * delete does not scan the device's rollups.
+ */
 async function purgeDeviceRollups(q: Queryable, target: RetentionTarget, cutoff: number): Promise<number> {
+  const { rows } = await q.query<{ yes: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM device_data_rollups
+                     WHERE device_id = $1 AND company_id = $2 AND field = '' AND bucket_seconds = 3600
+                       AND bucket < $3) AS yes`,
+    [target.deviceId, target.companyId, new Date(cutoff - HOUR_MS)],
+  );
+  if (rows[0]?.yes !== true) return 0;
   const { rowCount } = await q.query(
     `DELETE FROM device_data_rollups
       WHERE device_id = $1 AND company_id = $2 AND bucket < $3
@@ -166,7 +186,8 @@ export interface PurgeExpiredDeviceDataResult {
 /**
  * Deletes, across companies (the platform's housekeeping), the raw points and rollups older than each
  * company's retention, device by device in batches until none is left or the time budget is used up.
- * A pass over devices with nothing old costs two index probes each. Several processes may run it: the
+ * A pass over devices with nothing old costs one index probe each (and a rollup delete with a rollup
+ * retention). Several processes may run it: the
  * rollup builder's advisory lock per device (taken by buildRollupsAhead) serialises them per device.
  */
 export async function purgeExpiredDeviceData(
@@ -183,11 +204,12 @@ export async function purgeExpiredDeviceData(
     if (i > 0 && clock() >= deadline) return { ...result, complete: false };
     if (target.dataDays === null) continue;
     const cutoff = hourStart(now - target.dataDays * DAY_MS);
-    for (;;) {
+    // Most passes find nothing old: one index probe, no transaction.
+    for (let more = await hasPointsBefore(db, target, cutoff); more; ) {
       const n = await db.transaction((tx) => purgeDeviceBatch(tx, target, cutoff, batchSize, options.now));
       result.points += n;
-      if (n === 0) break;
-      if (clock() >= deadline) return { ...result, complete: false };
+      more = n > 0;
+      if (more && clock() >= deadline) return { ...result, complete: false };
     }
     // Rollups go only after the raw points they summarise (the API keeps rollupDays >= dataDays): else a
     // chart would just rebuild them from the raw rows.
