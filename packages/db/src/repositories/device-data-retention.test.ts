@@ -49,6 +49,10 @@ function rawChart(db: Db, companyId: number, deviceId: number, range: DataRange,
 /** Charts of a year (daily and 30-day buckets) and of hours across the cutoff. */
 function chartsToCompare(cutoff: number): [DataRange, number][] {
   return [
+    // A partial first bucket past the cutoff: its whole hours come from the hourly rollups. (Minutes before
+    // the first whole hour are read raw, so a range starting mid-hour loses them once they are deleted.)
+    [{ from: new Date(cutoff - 100 * DAY_MS + 7 * 3_600_000), to: NOW }, 86_400],
+    [{ from: new Date(cutoff - 50 * DAY_MS + 5 * 3_600_000), to: NOW }, 43_200],
     [{ from: new Date(binStart(NOW_MS - 365 * DAY_MS, 86_400)), to: NOW }, 86_400],
     [{ from: new Date(binStart(NOW_MS - 365 * DAY_MS, 2_592_000)), to: NOW }, 2_592_000],
     [{ from: new Date(cutoff - 20 * DAY_MS), to: new Date(cutoff + 5 * DAY_MS) }, 3600],
