@@ -174,7 +174,6 @@ export {
   readDeviceDataBuckets,
 } from './repositories/device-data-buckets';
 export {
-  type CompanyRetention,
   dropExpiredDeviceDataChunks,
   effectiveDataRetentionDays,
   type PurgeExpiredDeviceDataOptions,

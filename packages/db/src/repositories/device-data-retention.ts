@@ -13,14 +13,6 @@ const HOUR_MS = ROLLUP_BASE_SECONDS * 1000;
 const WIDEST_BUCKET_MS = 30 * DAY_MS;
 const ORIGIN_MS = Date.parse('2000-01-01T00:00:00Z');
 
-/** The retention a company's data is kept under: null days keep it for ever. */
-export interface CompanyRetention {
-  /** Raw points: the company's own setting, or the super admin's cap if smaller (or the only one). */
-  dataDays: number | null;
-  /** Chart rollups (one hour and coarser). */
-  rollupDays: number | null;
-}
-
 /** The effective retention: the smaller of the company's setting and the client cap (either may be null). */
 export function effectiveDataRetentionDays(own: number | null, cap: number | null): number | null {
   if (own === null) return cap;
