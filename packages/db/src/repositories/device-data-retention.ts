@@ -222,13 +222,21 @@ export async function dropExpiredDeviceDataChunks(q: Queryable, now: Date): Prom
   const { rows: hyper } = await q.query<{ yes: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb') AS yes`,
   );
+  // Nested checks: the view below exists only with the extension.
   if (!hyper[0]?.yes) return 0;
+  // The extension may have come after migration 0002, which left device_data a plain table then.
+  const { rows: table } = await q.query<{ yes: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables
+                     WHERE hypertable_schema = current_schema() AND hypertable_name = 'device_data') AS yes`,
+  );
+  if (!table[0]?.yes) return 0;
+  // Deleted clients count too: they can be restored, with their data, until their purge.
   const { rows } = await q.query<{ days: number | null; unlimited: number }>(
     `SELECT max(least(coalesce(data_retention_days, 36500),
                       coalesce((limits->>'max_data_retention_days')::int, 36500)))::int AS days,
             count(*) FILTER (WHERE data_retention_days IS NULL AND NOT limits ? 'max_data_retention_days')::int
               AS unlimited
-       FROM companies WHERE deleted_at IS NULL`,
+       FROM companies`,
   );
   const days = rows[0]?.days;
   if (!days || (rows[0]?.unlimited ?? 1) > 0) return 0;
