@@ -329,4 +329,55 @@ describe('client administration', () => {
     },
     BROWSER_TEST_TIMEOUT_MS,
   );
+
+  it(
+    'caps the data retention in the client dialog, and the main user sets it in the company settings',
+    async () => {
+      const { rows } = await platform.db.query<{ id: number }>(
+        `SELECT company_id::int AS id FROM users WHERE email = 'main@demo.test'`,
+      );
+      const companyId = rows[0]!.id;
+      const admin = await signedIn(browser, platform.url, 'admin@demo.test');
+      try {
+        await admin.page.goto('/admin/clients');
+        await admin.page.getByTestId(`client-edit-${companyId}`).click();
+        const dialog = admin.page.getByTestId('client-edit-dialog');
+        await dialog.getByTestId('client-limit-max_data_retention_days').fill('365');
+        // The demo's super admin reads the console in German: the client keeps its data for ever so far.
+        expect(await dialog.getByTestId('client-retention-own').textContent()).toContain('unbegrenzt');
+        await dialog.getByTestId('client-edit-submit').click();
+        await dialog.waitFor({ state: 'detached' });
+      } catch (error) {
+        await keepScreenshot(admin.page, 'clients-retention-cap');
+        throw error;
+      } finally {
+        await admin.context.close();
+      }
+      const { context, page } = await signedIn(browser, platform.url, 'main@demo.test');
+      try {
+        await page.goto('/dashboard');
+        await page.getByTestId('user-menu').click();
+        await page.getByTestId('user-menu-settings').click();
+        const retention = page.getByTestId('company-retention');
+        // main@demo.test reads the console in German; the cap is shown beside the fields.
+        await retention.getByText('höchstens 365 Tage').waitFor();
+        await retention.getByTestId('company-retention-data').fill('90');
+        await retention.getByTestId('company-retention-rollups').fill('730');
+        await page.getByTestId('company-submit').click();
+        await page.getByTestId('company-form').waitFor({ state: 'detached' });
+        const company = await platform.db.query(
+          `SELECT data_retention_days, rollup_retention_days, limits->'max_data_retention_days' AS cap
+             FROM companies WHERE id = $1`,
+          [companyId],
+        );
+        expect(company.rows[0]).toEqual({ data_retention_days: 90, rollup_retention_days: 730, cap: 365 });
+      } catch (error) {
+        await keepScreenshot(page, 'clients-retention-settings');
+        throw error;
+      } finally {
+        await context.close();
+      }
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
 });

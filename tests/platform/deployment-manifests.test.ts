@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
+import { chooseEventLogAdapter } from '@iot/event-log';
 import { answerHealth, Health } from '@iot/runtime';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -163,5 +164,64 @@ describe('docker-compose.yml', () => {
     expect(compose.services.migrate.command).toEqual(['node', 'apps/api/dist/migrate.js']);
     for (const dependency of ['postgres', 'redis', 'nats'])
       expect(compose.services[dependency].healthcheck.test.length).toBeGreaterThan(1);
+  });
+});
+
+/** Compose's `!override` (replace the base file's value instead of merging), as a plain mapping. */
+const OVERRIDE_TAG = { tag: '!override', collection: 'map' as const, resolve: (map: unknown) => map };
+
+/** What compose makes of an override file's service over the base file's: maps merged, !override replaced. */
+function mergedService(base: Manifest, override: Manifest): Manifest {
+  return {
+    ...base,
+    ...override,
+    environment: { ...base.environment, ...override.environment },
+    depends_on: override.depends_on ?? base.depends_on,
+  };
+}
+
+describe('the distributed profile with Kafka (issue #29)', () => {
+  const base = parse(readFileSync(join(INFRA, 'docker-compose.yml'), 'utf8'), { merge: true });
+  const kafka = parse(readFileSync(join(INFRA, 'docker-compose.kafka.yml'), 'utf8'), {
+    merge: true,
+    customTags: [OVERRIDE_TAG],
+  });
+
+  it('compose: every app reads Kafka, waits for a healthy broker, and no longer needs NATS', () => {
+    for (const name of ['api', 'ingest', 'rules-worker', 'notifier']) {
+      const service = mergedService(base.services[name], kafka.services[name]);
+      const config = loadConfig(interpolated(service.environment));
+      expect(chooseEventLogAdapter(config), name).toBe('kafka');
+      expect(config.KAFKA_BROKERS).toBe('kafka:9092');
+      expect(service.depends_on.kafka.condition).toBe('service_healthy');
+      expect(service.depends_on.nats, name).toBeUndefined();
+      // What the base file waits for besides NATS is still waited for.
+      for (const dependency of Object.keys(base.services[name].depends_on).filter((d) => d !== 'nats'))
+        expect(service.depends_on[dependency], `${name} ${dependency}`).toEqual(
+          base.services[name].depends_on[dependency],
+        );
+    }
+    expect(kafka.services.kafka.healthcheck.test.join(' ')).toContain('localhost:9092');
+    expect(kafka.services.kafka.environment.KAFKA_ADVERTISED_LISTENERS).toBe('PLAINTEXT://kafka:9092');
+    expect(kafka.services.nats.profiles).toEqual(['nats']);
+  });
+
+  it('kubernetes: the kafka overlay patches the base ConfigMap to Kafka and drops NATS_URL', () => {
+    const overlay = join(K8S, 'kafka');
+    const kustomization = parse(readFileSync(join(overlay, 'kustomization.yaml'), 'utf8'));
+    expect(kustomization.resources).toEqual(['../']);
+    const [patchRef] = kustomization.patches;
+    const patch = parse(readFileSync(join(overlay, patchRef.path), 'utf8'));
+    const target = byName(patch.kind, patch.metadata.name);
+    expect(target, 'the patch names a manifest of the base').toBeDefined();
+    // A strategic merge patch of a ConfigMap's data: keys set, null deletes.
+    const data: Record<string, string> = { ...target.data };
+    for (const [key, value] of Object.entries(patch.data as Record<string, string | null>)) {
+      if (value === null) delete data[key];
+      else data[key] = value;
+    }
+    const config = loadConfig({ ...data, ...byName('Secret', 'iot-secrets').stringData });
+    expect(chooseEventLogAdapter(config)).toBe('kafka');
+    expect(config.NATS_URL).toBeUndefined();
   });
 });

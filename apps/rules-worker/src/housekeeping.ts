@@ -1,7 +1,9 @@
 import type { Config } from '@iot/config';
 import {
   type Db,
+  dropExpiredDeviceDataChunks,
   expireUnansweredDownlinks,
+  purgeExpiredDeviceData,
   purgeExpiredLogs,
   purgeOneDeletedCompany,
   type RetainedLog,
@@ -15,13 +17,16 @@ export interface HousekeepingResult {
   purgedLogs: Record<RetainedLog, number>;
   /** A client deleted more than config.CLIENT_PURGE_DAYS ago, purged with its data (at most one a tick). */
   purgedCompany: number | null;
+  /** Device data points and chart rollups past their company's retention deleted (issue #29). */
+  purgedDeviceData: { points: number; rollups: number };
 }
 
 /**
  * What the rules timer does beside the no-data checks, each tick: fails the LoRaWAN commands whose
  * network server has not reported on them within config.DOWNLINK_ACK_TIMEOUT_HOURS, and deletes log
- * entries older than config.LOG_RETENTION_DAYS (purgeExpiredLogs, at most 2 s a tick), and purges one
- * client deleted more than config.CLIENT_PURGE_DAYS ago with all its data (issue #27).
+ * entries older than config.LOG_RETENTION_DAYS (purgeExpiredLogs, at most 2 s a tick), purges one
+ * client deleted more than config.CLIENT_PURGE_DAYS ago with all its data (issue #27), and deletes device
+ * data past each company's retention (purgeExpiredDeviceData, at most 2 s a tick; issue #29).
  */
 export async function runHousekeeping(options: {
   db: Db;
@@ -57,5 +62,17 @@ export async function runHousekeeping(options: {
       { companyId: purgedCompany, days: config.CLIENT_PURGE_DAYS },
       'deleted client purged with all its data',
     );
-  return { expiredDownlinks: expired.length, purgedLogs, purgedCompany };
+  const purgedDeviceData = await purgeDeviceData(db, log, clock);
+  return { expiredDownlinks: expired.length, purgedLogs, purgedCompany, purgedDeviceData };
+}
+
+async function purgeDeviceData(db: Db, log: Logger, clock: () => number) {
+  const now = new Date(clock());
+  const { points, rollups, complete } = await purgeExpiredDeviceData(db, { now });
+  // TimescaleDB only: gives back the emptied chunks (untested here, no TimescaleDB on these machines).
+  const chunks = complete ? await dropExpiredDeviceDataChunks(db, now) : 0;
+  if (points + rollups + chunks > 0) {
+    log.info({ points, rollups, chunks, complete }, 'device data past its retention deleted');
+  }
+  return { points, rollups };
 }

@@ -58,6 +58,37 @@ forEachDb((suite) => {
     });
   });
 
+  describe('device data retention', () => {
+    it("deletes a company's points past its retention at the tick and keeps their chart rollups", async () => {
+      const now = Date.now();
+      const device = await createDevice(suite.db, 'Retained');
+      await suite.db.query('UPDATE companies SET data_retention_days = 40 WHERE id = $1', [device.companyId]);
+      for (const daysAgo of [50, 45, 39]) {
+        await suite.db.query(
+          `INSERT INTO device_data (device_id, company_id, created_at, data) VALUES ($1, $2, $3, $4)`,
+          [
+            device.deviceId,
+            device.companyId,
+            new Date(now - daysAgo * 24 * 60 * minute),
+            { temperature: daysAgo },
+          ],
+        );
+      }
+      const h = await harness(suite.db, { clock: () => now });
+
+      expect((await h.worker.tick()).purgedDeviceData.points).toBe(2);
+
+      const { rows } = await suite.db.query<{ points: number; hours: number }>(
+        `SELECT (SELECT count(*)::int FROM device_data WHERE device_id = $1) AS points,
+                (SELECT count(*)::int FROM device_data_rollups
+                  WHERE device_id = $1 AND bucket_seconds = 3600 AND field = 'temperature' AND count > 0) AS hours`,
+        [device.deviceId],
+      );
+      // Three hours rolled up: the deleted points' and the kept one's, rolled up with its 30-day bucket.
+      expect(rows[0]).toEqual({ points: 1, hours: 3 });
+    });
+  });
+
   describe('unanswered LoRaWAN commands', () => {
     it('deletes log entries older than LOG_RETENTION_DAYS at its tick; 0 keeps them', async () => {
       const now = Date.now();

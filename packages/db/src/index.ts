@@ -174,6 +174,13 @@ export {
   readDeviceDataBuckets,
 } from './repositories/device-data-buckets';
 export {
+  dropExpiredDeviceDataChunks,
+  effectiveDataRetentionDays,
+  type PurgeExpiredDeviceDataOptions,
+  type PurgeExpiredDeviceDataResult,
+  purgeExpiredDeviceData,
+} from './repositories/device-data-retention';
+export {
   canRollUp,
   ROLLUP_BUCKET_SECONDS,
   ROLLUP_CLOSED_AFTER_MS,

@@ -22,6 +22,7 @@ import { randomToken, sha256 } from '../lib/tokens';
 import { validateBody } from '../lib/validation';
 import type { AppDeps, AuthContext } from '../types';
 import { checkLogo } from './check-logo';
+import { checkRetention } from './check-retention';
 
 export const INVITATION_LIFETIME_SECONDS = 7 * 24 * 3600;
 
@@ -75,6 +76,7 @@ export async function createClient(
       modules: input.modules,
       isNwa: input.isNwa,
     });
+    checkRetention(created, input.baseData);
     const company = (await updateCompanyBaseData(tx, created.id, input.baseData)) ?? created;
     const user = await insertUser(tx, company.id, {
       email,

@@ -23,6 +23,7 @@ import {
 import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
+import { checkRetention } from './check-retention';
 import { checkClientBaseData } from './create-client';
 
 function refuseSuperAdminCompany(companyId: number): void {
@@ -42,6 +43,8 @@ export async function changeClient(
   refuseSuperAdminCompany(companyId);
   const current = await findCompany(db, companyId);
   if (!current || current.deletedAt) throw apiError('COMPANY_NOT_FOUND');
+  const cap = limits.max_data_retention_days;
+  checkRetention(current, baseData, cap === undefined ? current.dataRetentionCap : cap);
   if (Object.keys(baseData).length > 0) {
     await checkClientBaseData(
       db,

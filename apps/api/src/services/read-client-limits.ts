@@ -13,6 +13,8 @@ export async function readClientLimits(q: Queryable, companyId: number) {
     max_rules_per_device: usage.maxRulesOnOneDevice,
     // Uplinks are counted by ingest, not here.
     max_uplinks_per_minute: null,
+    // The retention the company set itself, beside the cap.
+    max_data_retention_days: usage.dataRetentionDays,
   };
   return CLIENT_LIMIT_KEYS.map((key) => ({ key, limit: limits[key] ?? null, used: used[key] }));
 }

@@ -12,6 +12,7 @@ import { validateBody } from '../lib/validation';
 import { isManager } from '../plugins/guards';
 import type { AuthContext } from '../types';
 import { checkLogo } from './check-logo';
+import { checkRetention } from './check-retention';
 
 /**
  * Updates the acting company's base data (spec section 3). Only ROLE_MAINUSER or ROLE_ADMIN (90008); name,
@@ -34,6 +35,7 @@ export async function updateCompany(db: Db, auth: AuthContext, data: CompanyBase
     { partial: true },
   );
   const current = auth.company;
+  checkRetention(current, clean);
   const address = {
     countryId: clean.countryId === undefined ? current.countryId : clean.countryId,
     stateId: clean.stateId === undefined ? current.stateId : clean.stateId,

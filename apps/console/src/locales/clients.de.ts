@@ -34,6 +34,8 @@ export const clientsDe: Record<keyof typeof clientsEn, string> = {
   'limits.max_dashboards': 'Dashboards',
   'limits.max_rules_per_device': 'Regeln pro Gerät',
   'limits.max_uplinks_per_minute': 'Uplinks pro Minute',
+  'limits.max_data_retention_days': 'Gerätedaten aufbewahrt (Tage)',
+  'clients.edit.retention-own': 'Einstellung des Kunden: {{days}}',
   'limits.use': '{{used}} von {{limit}}',
   'support-log.title': 'Support-Zugriffe',
   'support-log.empty': 'Der Support hat nicht auf Ihr Konto zugegriffen.',

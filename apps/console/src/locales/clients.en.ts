@@ -31,6 +31,8 @@ export const clientsEn = {
   'limits.max_dashboards': 'Dashboards',
   'limits.max_rules_per_device': 'Rules per device',
   'limits.max_uplinks_per_minute': 'Uplinks per minute',
+  'limits.max_data_retention_days': 'Device data kept (days)',
+  'clients.edit.retention-own': "Client's setting: {{days}}",
   'limits.use': '{{used}} of {{limit}}',
   'support-log.title': 'Support access',
   'support-log.empty': 'Support has not accessed your account.',

@@ -169,6 +169,13 @@ export const de: ConsoleMessages = {
   'company.email': 'E-Mail',
   'company.choose': 'Bitte wählen',
   'company.saved': 'Die Firmendaten wurden gespeichert.',
+  'retention.title': 'Datenaufbewahrung',
+  'retention.data': 'Gerätedaten aufbewahren (Tage)',
+  'retention.rollups': 'Diagrammverlauf aufbewahren (Tage)',
+  'retention.forever': 'unbegrenzt',
+  'retention.hint':
+    'Ältere Messwerte werden gelöscht; Diagramme behalten ihre Stundenwerte für die Dauer des Diagrammverlaufs. Mindestens 31 Tage; leer bewahrt sie unbegrenzt auf.',
+  'retention.cap': 'Ihr Anbieter bewahrt Gerätedaten höchstens {{days}} Tage auf.',
 
   'clients.id': 'ID',
   'clients.name': 'Kunde',

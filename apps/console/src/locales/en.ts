@@ -172,6 +172,13 @@ export const en = {
   'company.email': 'Email',
   'company.choose': 'Please choose',
   'company.saved': 'The company data has been saved.',
+  'retention.title': 'Data retention',
+  'retention.data': 'Keep device data (days)',
+  'retention.rollups': 'Keep chart history (days)',
+  'retention.forever': 'for ever',
+  'retention.hint':
+    'Measurements older than this are deleted; charts keep their hourly values for the chart history period. At least 31 days; empty keeps them for ever.',
+  'retention.cap': 'Your provider keeps device data for at most {{days}} days.',
 
   'clients.id': 'ID',
   'clients.name': 'Client',

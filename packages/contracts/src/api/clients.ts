@@ -30,6 +30,10 @@ export const ClientLimitsBody = Type.Object(
     max_dashboards: Limit,
     max_rules_per_device: Limit,
     max_uplinks_per_minute: Limit,
+    // Days device data is kept at most (issue #29); at least 31, like the company's own setting.
+    max_data_retention_days: Type.Optional(
+      Type.Union([NullConst, Type.Integer({ minimum: 31, maximum: 36500 })]),
+    ),
   },
   { additionalProperties: false },
 );
@@ -43,6 +47,7 @@ export const ClientLimitsPayload = Type.Array(
       Type.Literal('max_dashboards'),
       Type.Literal('max_rules_per_device'),
       Type.Literal('max_uplinks_per_minute'),
+      Type.Literal('max_data_retention_days'),
     ]),
     limit: Nullable(Type.Integer()),
     used: Nullable(Type.Integer()),

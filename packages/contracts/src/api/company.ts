@@ -2,6 +2,11 @@ import { type Static, Type } from 'typebox';
 import { Nullable } from './common';
 
 const Text = (maxLength: number) => Nullable(Type.String({ maxLength }));
+// Fastify's ajv coerces types: an integer branch tried first would turn null into 0; `const: null` is never
+// coerced, so it goes first (as in clients.ts).
+const RetentionDays = Type.Optional(
+  Type.Union([Type.Unsafe<null>({ const: null }), Type.Integer({ minimum: 31, maximum: 36500 })]),
+);
 
 export const CompanyPayload = Type.Object({
   id: Type.Integer(),
@@ -25,6 +30,17 @@ export const CompanyPayload = Type.Object({
   latitude: Nullable(Type.Number()),
   longitude: Nullable(Type.Number()),
   timezone: Type.String(),
+  data_retention_days: Type.Optional(
+    Nullable(Type.Integer({ description: 'days raw device data is kept (issue #29); null: for ever' })),
+  ),
+  rollup_retention_days: Type.Optional(
+    Nullable(
+      Type.Integer({ description: 'days the hourly and coarser chart buckets are kept; null: for ever' }),
+    ),
+  ),
+  data_retention_cap_days: Type.Optional(
+    Nullable(Type.Integer({ description: "the super admin's cap on data_retention_days; null: none" })),
+  ),
 });
 
 /** Base data of spec section 3 a company edits itself; omitted fields stay as they are. */
@@ -45,6 +61,9 @@ export const UpdateCompanyBody = Type.Object(
     logo: Type.Optional(Text(100_000)),
     latitude: Type.Optional(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
     longitude: Type.Optional(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
+    // Retention (issue #29); at least 31 days: the widest chart bucket must close before its raw rows go.
+    data_retention_days: RetentionDays,
+    rollup_retention_days: RetentionDays,
   },
   { additionalProperties: false },
 );

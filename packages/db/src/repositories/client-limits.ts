@@ -7,6 +7,8 @@ export const CLIENT_LIMIT_KEYS = [
   'max_dashboards',
   'max_rules_per_device',
   'max_uplinks_per_minute',
+  // Days device data is kept at most (issue #29): caps the company's data_retention_days.
+  'max_data_retention_days',
 ] as const;
 export type ClientLimitKey = (typeof CLIENT_LIMIT_KEYS)[number];
 /** A missing key: no limit. */
@@ -38,6 +40,8 @@ export async function setClientLimits(
 }
 
 export interface ClientUsage {
+  /** The company's own data retention setting in days (null: unlimited). */
+  dataRetentionDays: number | null;
   devices: number;
   users: number;
   dashboards: number;
@@ -46,8 +50,11 @@ export interface ClientUsage {
 }
 
 export async function countClientUsage(q: Queryable, companyId: number): Promise<ClientUsage> {
-  const { rows } = await q.query<ClientUsage & { max_rules: number }>(
-    `SELECT (SELECT count(*)::int FROM devices WHERE company_id = $1) AS devices,
+  const { rows } = await q.query<
+    Omit<ClientUsage, 'dataRetentionDays'> & { max_rules: number; data_retention_days: number | null }
+  >(
+    `SELECT (SELECT data_retention_days FROM companies WHERE id = $1) AS data_retention_days,
+            (SELECT count(*)::int FROM devices WHERE company_id = $1) AS devices,
             (SELECT count(*)::int FROM users WHERE company_id = $1 AND deleted_at IS NULL) AS users,
             (SELECT count(*)::int FROM dashboards WHERE company_id = $1) AS dashboards,
             (SELECT coalesce(max(n), 0)::int FROM (SELECT count(*) AS n FROM rules WHERE company_id = $1
@@ -55,7 +62,13 @@ export async function countClientUsage(q: Queryable, companyId: number): Promise
     [companyId],
   );
   const r = rows[0]!;
-  return { devices: r.devices, users: r.users, dashboards: r.dashboards, maxRulesOnOneDevice: r.max_rules };
+  return {
+    dataRetentionDays: r.data_retention_days,
+    devices: r.devices,
+    users: r.users,
+    dashboards: r.dashboards,
+    maxRulesOnOneDevice: r.max_rules,
+  };
 }
 
 export async function countDeviceRules(q: Queryable, companyId: number, deviceId: number): Promise<number> {

@@ -31,6 +31,12 @@ export interface CompanyRecord {
   /** Support access (issue #27): 'consent' lets the super admin act as the client only while a grant runs. */
   supportAccess: 'always' | 'consent';
   supportAccessUntil: Date | null;
+  /** Days raw device data is kept (issue #29); null: for ever, or as long as dataRetentionCap allows. */
+  dataRetentionDays: number | null;
+  /** Days the chart rollups are kept; null: for ever. */
+  rollupRetentionDays: number | null;
+  /** The super admin's cap on dataRetentionDays (limits.max_data_retention_days); null: none. */
+  dataRetentionCap: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -60,6 +66,9 @@ interface CompanyRow {
   timezone: string;
   support_access: 'always' | 'consent';
   support_access_until: Date | null;
+  data_retention_days: number | null;
+  rollup_retention_days: number | null;
+  data_retention_cap: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -67,7 +76,8 @@ interface CompanyRow {
 const COLUMNS = `c.id::int AS id, c.name, c.name2, c.street, c.street_number, c.zip, c.city, c.district_id,
   c.state_id, c.country_id, co.code AS country_code, c.phone, c.email, c.customer_number, c.logo, c.modules,
   c.is_nwa, c.blocked, c.deleted_at, c.latitude, c.longitude, c.timezone, c.support_access,
-  c.support_access_until, c.created_at, c.updated_at`;
+  c.support_access_until, c.data_retention_days, c.rollup_retention_days,
+  (c.limits->>'max_data_retention_days')::int AS data_retention_cap, c.created_at, c.updated_at`;
 
 function toCompany(row: CompanyRow): CompanyRecord {
   return {
@@ -95,6 +105,9 @@ function toCompany(row: CompanyRow): CompanyRecord {
     timezone: row.timezone,
     supportAccess: row.support_access,
     supportAccessUntil: row.support_access_until,
+    dataRetentionDays: row.data_retention_days,
+    rollupRetentionDays: row.rollup_retention_days,
+    dataRetentionCap: row.data_retention_cap,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -148,6 +161,9 @@ export interface CompanyBaseData {
   logo?: string | null;
   latitude?: number | null;
   longitude?: number | null;
+  /** Retention of device data and chart rollups in days (issue #29; the API checks them). */
+  dataRetentionDays?: number | null;
+  rollupRetentionDays?: number | null;
 }
 
 const BASE_COLUMNS: Record<keyof CompanyBaseData, string> = {
@@ -166,6 +182,8 @@ const BASE_COLUMNS: Record<keyof CompanyBaseData, string> = {
   logo: 'logo',
   latitude: 'latitude',
   longitude: 'longitude',
+  dataRetentionDays: 'data_retention_days',
+  rollupRetentionDays: 'rollup_retention_days',
 };
 
 export async function updateCompanyBaseData(

@@ -133,14 +133,7 @@ export async function readDeviceDataBucketsRolledUp(
   }
   const head =
     from < firstFull
-      ? await readDeviceDataBuckets(
-          tx,
-          companyId,
-          deviceId,
-          { from: range.from, to: new Date(firstFull) },
-          fields,
-          bucketSeconds,
-        )
+      ? await readHeadBucket(tx, companyId, deviceId, range.from, firstFull, fields, bucketSeconds, now)
       : [];
   const tail =
     closedEnd < to
@@ -168,6 +161,71 @@ export async function readDeviceDataBucketsRolledUp(
     });
   }
   return [...head, ...middle, ...tail];
+}
+
+/** One bucket starting at `start` out of `parts` (buckets of the same fields over disjoint times). */
+function mergeBuckets(start: Date, parts: DataBucketRecord[], fields: readonly string[]): DataBucketRecord[] {
+  const count = parts.reduce((n, part) => n + part.count, 0);
+  if (count === 0) return [];
+  const merged = fields.map((field): [string, FieldStats] => {
+    const all = parts.map((part) => part.fields[field]).filter((s): s is FieldStats => s !== undefined);
+    const numbers = (pick: (s: FieldStats) => number | null) =>
+      all.map(pick).filter((v): v is number => v !== null);
+    const mins = numbers((s) => s.min);
+    const maxs = numbers((s) => s.max);
+    const sums = numbers((s) => s.sum);
+    return [
+      field,
+      stats(
+        mins.length > 0 ? Math.min(...mins) : null,
+        maxs.length > 0 ? Math.max(...maxs) : null,
+        sums.length > 0 ? sums.reduce((a, b) => a + b, 0) : null,
+        all.reduce((n, s) => n + s.count, 0),
+      ),
+    ];
+  });
+  return [{ start, count, fields: Object.fromEntries(merged) }];
+}
+
+/**
+ * The partial bucket at a range's start: its whole hours from the one-hour rollups (read-through), the
+ * minutes before the first whole hour from the raw rows, merged. Raw rows past a company's retention are
+ * deleted while their hours are kept (issue #29), so the first bucket of a year chart stays complete too.
+ */
+async function readHeadBucket(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  from: Date,
+  firstFull: number,
+  fields: readonly string[],
+  bucketSeconds: number,
+  now: Date,
+): Promise<DataBucketRecord[]> {
+  const hourMs = 3_600_000;
+  const origin = Date.parse(BUCKET_ORIGIN);
+  const firstHour = origin + Math.ceil((from.getTime() - origin) / hourMs) * hourMs;
+  const raw = (to: number) =>
+    readDeviceDataBuckets(tx, companyId, deviceId, { from, to: new Date(to) }, fields, bucketSeconds);
+  if (bucketSeconds <= 3600 || firstHour >= firstFull) return raw(firstFull);
+  const parts = [
+    ...(from.getTime() < firstHour ? await raw(firstHour) : []),
+    ...(await readDeviceDataBucketsRolledUp(
+      tx,
+      companyId,
+      deviceId,
+      { from: new Date(firstHour), to: new Date(firstFull) },
+      fields,
+      3600,
+      now,
+    )),
+  ];
+  const widthMs = bucketSeconds * 1000;
+  return mergeBuckets(
+    new Date(origin + Math.floor((from.getTime() - origin) / widthMs) * widthMs),
+    parts,
+    fields,
+  );
 }
 
 /**

@@ -1190,6 +1190,21 @@ export const ERROR_DEFINITIONS = [
     en: 'The client is not deleted.',
     de: 'Der Kunde ist nicht gelöscht.',
   },
+  // Device data retention (issue #29): 90090-90094.
+  {
+    code: 90090,
+    name: 'DATA_RETENTION_ABOVE_CLIENT_LIMIT',
+    status: 422,
+    en: 'Device data cannot be kept longer than the limit set for this client.',
+    de: 'Gerätedaten können nicht länger aufbewahrt werden, als die Grenze dieses Kunden erlaubt.',
+  },
+  {
+    code: 90091,
+    name: 'ROLLUP_RETENTION_TOO_SHORT',
+    status: 422,
+    en: 'Chart history must be kept at least as long as the device data, and can be limited only when the device data is.',
+    de: 'Der Diagrammverlauf muss mindestens so lange aufbewahrt werden wie die Gerätedaten und kann nur begrenzt werden, wenn die Gerätedaten es sind.',
+  },
 ] as const satisfies readonly ErrorDefinition[];
 
 export type ErrorName = (typeof ERROR_DEFINITIONS)[number]['name'];

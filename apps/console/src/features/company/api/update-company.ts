@@ -15,6 +15,9 @@ export interface CompanyInput {
   email: string;
   /** A data URL; null removes the logo; left out, it stays. */
   logo?: string | null;
+  /** Days device data and chart rollups are kept (issue #29); null: for ever; left out, they stay. */
+  data_retention_days?: number | null;
+  rollup_retention_days?: number | null;
 }
 
 /** PUT /core/company/ (the acting company's base data); the user, which carries the company, is re-read. */

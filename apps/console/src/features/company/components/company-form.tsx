@@ -84,6 +84,7 @@ function IdSelect({
   );
 }
 
+<<<<<<< HEAD
 /**
  * Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR).
  * The acting company's by default; the super admin's client dialog passes its own `save` and shows the
@@ -100,6 +101,71 @@ export function CompanyForm({
   save?: (input: CompanyInput) => Promise<unknown>;
   withLogo?: boolean;
 }) {
+=======
+/** The retention inputs as typed: '' keeps the data for ever. */
+interface RetentionDraft {
+  data: string;
+  rollups: string;
+}
+
+function retentionDraftOf(company: CurrentCompany): RetentionDraft {
+  const text = (days: number | null | undefined) => (days == null ? '' : String(days));
+  return { data: text(company.data_retention_days), rollups: text(company.rollup_retention_days) };
+}
+
+/** The retention fields the user changed, as the API takes them (unchanged ones are left out). */
+function retentionChanges(company: CurrentCompany, draft: RetentionDraft) {
+  const before = retentionDraftOf(company);
+  const days = (text: string) => (text.trim() === '' ? null : Number(text));
+  return {
+    ...(draft.data === before.data ? {} : { data_retention_days: days(draft.data) }),
+    ...(draft.rollups === before.rollups ? {} : { rollup_retention_days: days(draft.rollups) }),
+  };
+}
+
+/** Device data retention (issue #29): raw data and chart history in days, under the provider's cap. */
+function RetentionFields({
+  company,
+  draft,
+  onChange,
+}: {
+  company: CurrentCompany;
+  draft: RetentionDraft;
+  onChange: (draft: RetentionDraft) => void;
+}) {
+  const { t } = useTranslation();
+  const cap = company.data_retention_cap_days ?? null;
+  const input = (key: keyof RetentionDraft, label: string) => (
+    <label htmlFor={`retention-${key}`} className="flex flex-col gap-1 text-sm">
+      {label}
+      <Input
+        id={`retention-${key}`}
+        type="number"
+        min={31}
+        max={key === 'data' && cap !== null ? cap : undefined}
+        placeholder={key === 'data' && cap !== null ? String(cap) : t('retention.forever')}
+        value={draft[key]}
+        onChange={(e) => onChange({ ...draft, [key]: e.target.value })}
+        data-testid={`company-retention-${key}`}
+      />
+    </label>
+  );
+  return (
+    <fieldset className="col-span-2 grid grid-cols-2 gap-4" data-testid="company-retention">
+      <legend className="mb-1 text-sm font-semibold">{t('retention.title')}</legend>
+      {input('data', t('retention.data'))}
+      {input('rollups', t('retention.rollups'))}
+      <p className="col-span-2 text-xs text-muted-foreground">
+        {t('retention.hint')}
+        {cap !== null && ` ${t('retention.cap', { days: cap })}`}
+      </p>
+    </fieldset>
+  );
+}
+
+/** Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR). */
+export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDone: () => void }) {
+>>>>>>> h-retention
   const { t } = useTranslation();
   const user = useCurrentUser();
   const countries = useCountries();
@@ -127,13 +193,21 @@ export function CompanyForm({
   const states = useStates(countryId);
   const districts = useDistricts(stateId);
   const [logo, setLogo] = useState<string | null>(company.logo ?? null);
+  const [retention, setRetention] = useState<RetentionDraft>(() => retentionDraftOf(company));
   const onSubmit = form.handleSubmit((values) =>
-    update.mutate(logo === (company.logo ?? null) ? values : { ...values, logo }, {
-      onSuccess: () => {
-        notifySuccess(t('company.saved'));
-        onDone();
+    update.mutate(
+      {
+        ...values,
+        ...(logo === (company.logo ?? null) ? {} : { logo }),
+        ...retentionChanges(company, retention),
       },
-    }),
+      {
+        onSuccess: () => {
+          notifySuccess(t('company.saved'));
+          onDone();
+        },
+      },
+    ),
   );
   const text = (
     name: 'name' | 'name2' | 'street' | 'street_number' | 'zip' | 'city' | 'phone' | 'email',
@@ -210,6 +284,7 @@ export function CompanyForm({
             <LogoInput value={logo} onChange={setLogo} testId="company-logo" />
           </div>
         )}
+        <RetentionFields company={company} draft={retention} onChange={setRetention} />
       </SheetBody>
       <SheetFooter className="items-center">
         <FormErrorMarker summary={summary} className="mr-auto" />

@@ -168,10 +168,11 @@ const clientsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['admin'],
         operationId: 'updateClient',
-        summary: 'Block or unblock a client, set its modules, edit its base data and logo (super admin)',
+        summary:
+          'Block or unblock a client, set its modules, edit its base data, logo and limits (super admin)',
         params: IdParams,
         body: UpdateClientBody,
-        response: responses(CompanyPayload, [401, 4, 400, 422, 109, 50109, 90037, 77]),
+        response: responses(CompanyPayload, [401, 4, 400, 422, 109, 50109, 90037, 77, 90090, 90091]),
       },
     },
     async (request) => {

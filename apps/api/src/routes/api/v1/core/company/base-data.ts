@@ -20,6 +20,8 @@ const COLUMN_OF: Record<string, keyof CompanyBaseData> = {
   logo: 'logo',
   latitude: 'latitude',
   longitude: 'longitude',
+  data_retention_days: 'dataRetentionDays',
+  rollup_retention_days: 'rollupRetentionDays',
 };
 
 export function baseDataOf(body: Record<string, unknown>): CompanyBaseData {

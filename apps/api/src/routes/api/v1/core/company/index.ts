@@ -28,9 +28,10 @@ const companyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['company'],
         operationId: 'updateCompany',
-        summary: 'Update the base data (ROLE_MAINUSER or ROLE_ADMIN; 90008, 422, 109)',
+        summary:
+          'Update the base data and data retention (ROLE_MAINUSER or ROLE_ADMIN; 90008, 422, 109, 90090, 90091)',
         body: UpdateCompanyBody,
-        response: responses(CompanyPayload, [90008, 422, 109, 77]),
+        response: responses(CompanyPayload, [90008, 422, 109, 77, 90090, 90091]),
       },
     },
     async (request) => {

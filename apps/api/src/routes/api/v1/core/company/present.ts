@@ -29,5 +29,8 @@ export function presentCompany(company: CompanyRecord) {
     latitude: company.latitude,
     longitude: company.longitude,
     timezone: company.timezone,
+    data_retention_days: company.dataRetentionDays,
+    rollup_retention_days: company.rollupRetentionDays,
+    data_retention_cap_days: company.dataRetentionCap,
   };
 }
