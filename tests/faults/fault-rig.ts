@@ -46,6 +46,8 @@ export interface FaultRig {
   start: (app: AppName, port?: number) => Promise<RigApp>;
   /** Consumer lag of a group on the uplinks stream (NaN while NATS cannot be asked). */
   lag: (group: 'storage-writer' | 'rules-worker') => Promise<number>;
+  /** The end of each app's output (for a failure's message). */
+  outputs: () => string;
   close: () => Promise<void>;
 }
 
@@ -86,6 +88,7 @@ export async function startFaultRig(devices = 6): Promise<FaultRig> {
       apps.push(started);
       return started;
     },
+    outputs: () => apps.map((app) => `--- ${app.name}:\n${app.output().slice(-3000)}`).join('\n'),
     lag: (group) => eventLog.lag(UPLINKS_TOPIC, group).catch(() => Number.NaN),
     close: async () => {
       await Promise.all(apps.map((app) => app.stop().catch(() => null)));
@@ -160,6 +163,8 @@ async function createFleet(db: TestDb, n: number) {
 export interface Load {
   /** Sequence numbers answered 202, with the time of the answer. */
   acknowledged: Map<number, number>;
+  /** How many devices take turns (uplink seq goes to device seq % devices). */
+  devices: number;
   /** Which front door acknowledged each (index into the targets). */
   door: Map<number, number>;
   sent: () => number;
@@ -173,18 +178,23 @@ export interface Load {
  * up now, as a load balancer would). Uplink `seq` goes to device `seq % devices`; a device's uplinks
  * alternate above and below the threshold, so each of its "above" uplinks starts a new episode and fires.
  */
-export function startLoad(rig: FaultRig, targets: () => readonly string[], rate = 60): Load {
+export function startLoad(
+  rig: FaultRig,
+  targets: () => readonly string[],
+  devices: readonly FaultRig['devices'][number][] = rig.devices,
+  rate = 60,
+): Load {
   const acknowledged = new Map<number, number>();
   const door = new Map<number, number>();
   const inFlight = new Set<Promise<void>>();
   let seq = 0;
-  const n = rig.devices.length;
+  const n = devices.length;
   const timer = setInterval(() => {
     const urls = targets();
     if (urls.length === 0) return;
     for (let k = 0; k < rate / 20; k++) {
       const mine = seq++;
-      const device = rig.devices[mine % n];
+      const device = devices[mine % n];
       const target = mine % urls.length;
       if (!device) continue;
       const request = fetch(`${urls[target]}/ingest/v1/uplinks/${device.uuid}`, {
@@ -209,6 +219,7 @@ export function startLoad(rig: FaultRig, targets: () => readonly string[], rate 
   }, 50);
   return {
     acknowledged,
+    devices: n,
     door,
     sent: () => seq,
     firstAckAfter: (since) => {
@@ -234,16 +245,22 @@ export async function waitForAcks(load: Load, count: number, timeoutMs = 60_000)
   );
 }
 
-/** The sequence numbers of the mails received so far, by how often each came. */
-export function mailCounts(smtp: TestSmtp): Map<number, number> {
-  const counts = new Map<number, number>();
+/** The Message-IDs of the mails received so far, one per copy, by the uplink sequence number in the subject. */
+function mailIds(smtp: TestSmtp): Map<number, string[]> {
+  const ids = new Map<number, string[]>();
   for (const mail of smtp.received) {
     const match = /^fault (\d+)$/.exec(readMail(mail).subject);
     if (!match) continue;
     const seq = Number(match[1]) - ABOVE_BASE;
-    counts.set(seq, (counts.get(seq) ?? 0) + 1);
+    const id = /^Message-ID:\s*(\S+)/im.exec(mail.data)?.[1] ?? '';
+    ids.set(seq, [...(ids.get(seq) ?? []), id]);
   }
-  return counts;
+  return ids;
+}
+
+/** The sequence numbers of the mails received so far, by how often each came. */
+export function mailCounts(smtp: TestSmtp): Map<number, number> {
+  return new Map([...mailIds(smtp)].map(([seq, ids]) => [seq, ids.length]));
 }
 
 /** Firings (device log `rule_fired`) by uplink sequence number, with how often each was logged. */
@@ -253,6 +270,19 @@ async function firingCounts(db: TestDb): Promise<Map<number, number>> {
      WHERE payload->>'kind' = 'rule_fired' GROUP BY 1`,
   );
   return new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
+}
+
+/** Stored uplinks above the threshold whose device's previous stored uplink (by time) was below. */
+async function aboveAfterBelow(db: TestDb): Promise<number[]> {
+  const { rows } = await db.query<{ seq: number }>(
+    `SELECT seq FROM (
+       SELECT substr(message_id, 2)::int AS seq, (data->>'temperature')::float8 AS value,
+              lag((data->>'temperature')::float8) OVER (PARTITION BY device_id ORDER BY created_at) AS previous
+       FROM device_data WHERE message_id LIKE 's%') AS t
+     WHERE value >= $1 AND previous < $1`,
+    [THRESHOLD],
+  );
+  return rows.map((r) => Number(r.seq));
 }
 
 async function deviceLogs(db: TestDb, seqs: number[]): Promise<string[]> {
@@ -276,7 +306,7 @@ export interface Accounting {
   lostUplinks: number[];
   /** Stored more than once. */
   storedTwice: number[];
-  /** Acknowledged "above" uplinks (after an acknowledged "below" of their device) that did not fire. */
+  /** Stored "above" uplinks that followed a "below" of their device (by time) and did not fire. */
   notFired: number[];
   /** What the device log says of the first of them and of their predecessors (a diagnosis). */
   notFiredLogs: string[];
@@ -288,6 +318,8 @@ export interface Accounting {
   lostMails: number[];
   /** Mailed more than once. */
   mailedTwice: number[];
+  /** Mailed more than once with different Message-IDs (a recipient's mail store cannot tell them apart). */
+  mailedTwiceUnlike: number[];
   /** Mailed without a firing. */
   mailedUnfired: number[];
 }
@@ -316,11 +348,9 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
     `SELECT substr(message_id, 2)::int AS seq, count(*)::int AS n FROM device_data GROUP BY 1`,
   );
   const stored = new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
-  const n = rig.devices.length;
+  const n = load.devices;
   const acked = [...load.acknowledged.keys()].sort((a, b) => a - b);
-  const notFired = acked.filter(
-    (seq) => isAbove(seq, n) && seq >= n && load.acknowledged.has(seq - n) && !firings.has(seq),
-  );
+  const notFired = (await aboveAfterBelow(rig.db)).filter((seq) => !firings.has(seq));
   return {
     acknowledged: acked.length,
     lostUplinks: acked.filter((seq) => !stored.has(seq)),
@@ -335,6 +365,7 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
     mails: [...mails.values()].reduce((a, b) => a + b, 0),
     lostMails: [...firings.keys()].filter((seq) => !mails.has(seq)),
     mailedTwice: [...mails].filter(([, count]) => count > 1).map(([seq]) => seq),
+    mailedTwiceUnlike: [...mailIds(rig.smtp)].filter(([, ids]) => new Set(ids).size > 1).map(([seq]) => seq),
     mailedUnfired: [...mails.keys()].filter((seq) => !firings.has(seq)),
   };
 }
@@ -350,6 +381,7 @@ export function clean(result: Accounting): Accounting {
     firedTwice: [],
     lostMails: [],
     mailedTwice: [],
+    mailedTwiceUnlike: [],
     mailedUnfired: [],
   };
 }
