@@ -6,6 +6,8 @@
  * against stored ones, firings in the database against mails at the SMTP server.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UPLINKS_TOPIC } from '@iot/contracts/uplinks';
 import { createTestDb, type TestDb } from '@iot/db/testing';
 import { readMail, startTestSmtp, type TestSmtp } from '@iot/delivery/testing/smtp';
@@ -91,6 +93,9 @@ export async function startFaultRig(devices = 6): Promise<FaultRig> {
     outputs: () => apps.map((app) => `--- ${app.name}:\n${app.output().slice(-3000)}`).join('\n'),
     lag: (group) => eventLog.lag(UPLINKS_TOPIC, group).catch(() => Number.NaN),
     close: async () => {
+      // FAULT_OUTPUT_DIR keeps each app's whole output (a diagnosis beyond the failure message's tail).
+      const keep = process.env.FAULT_OUTPUT_DIR;
+      if (keep) apps.forEach((app, i) => writeFileSync(join(keep, `${i}-${app.name}.log`), app.output()));
       await Promise.all(apps.map((app) => app.stop().catch(() => null)));
       await eventLog.close().catch(() => {});
       await db.drop().catch(() => {});
@@ -104,18 +109,18 @@ export async function startFaultRig(devices = 6): Promise<FaultRig> {
 async function startRigApp(app: AppName, env: Record<string, string>, port?: number): Promise<RigApp> {
   const healthPort = await freePort();
   const ingestPort = app === 'ingest' ? (port ?? (await freePort())) : undefined;
-  const process = startApp(app, [`apps/${app}/dist/main.js`], {
+  const started = startApp(app, [`apps/${app}/dist/main.js`], {
     ...env,
     HEALTH_PORT: String(healthPort),
     ...(ingestPort ? { INGEST_PORT: String(ingestPort) } : {}),
   });
   await waitFor(`${app} ready`, 120_000, async () => {
-    if (process.child.exitCode !== null) throw new Error(`${app} exited:\n${process.output()}`);
+    if (started.child.exitCode !== null) throw new Error(`${app} exited:\n${started.output()}`);
     const res = await fetch(`http://127.0.0.1:${healthPort}/health/ready`).catch(() => undefined);
     return res?.status === 200 ? true : undefined;
   });
   return {
-    ...process,
+    ...started,
     healthPort,
     ...(ingestPort ? { ingestUrl: `http://127.0.0.1:${ingestPort}` } : {}),
     counter: async (name) => {
@@ -267,7 +272,7 @@ export function mailCounts(smtp: TestSmtp): Map<number, number> {
 async function firingCounts(db: TestDb): Promise<Map<number, number>> {
   const { rows } = await db.query<{ seq: number; n: number }>(
     `SELECT substr(payload->>'messageId', 2)::int AS seq, count(*)::int AS n FROM device_logs
-     WHERE payload->>'kind' = 'rule_fired' GROUP BY 1`,
+     WHERE payload->>'kind' = 'rule_fired' AND payload->>'messageId' ~ '^s[0-9]+$' GROUP BY 1`,
   );
   return new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
 }
@@ -278,7 +283,7 @@ async function aboveAfterBelow(db: TestDb): Promise<number[]> {
     `SELECT seq FROM (
        SELECT substr(message_id, 2)::int AS seq, (data->>'temperature')::float8 AS value,
               lag((data->>'temperature')::float8) OVER (PARTITION BY device_id ORDER BY created_at) AS previous
-       FROM device_data WHERE message_id LIKE 's%') AS t
+       FROM device_data WHERE message_id ~ '^s[0-9]+$') AS t
      WHERE value >= $1 AND previous < $1`,
     [THRESHOLD],
   );
@@ -345,7 +350,8 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
   await sleep(2000); // a mail sent twice would come now
   const mails = mailCounts(rig.smtp);
   const { rows } = await rig.db.query<{ seq: number; n: number }>(
-    `SELECT substr(message_id, 2)::int AS seq, count(*)::int AS n FROM device_data GROUP BY 1`,
+    `SELECT substr(message_id, 2)::int AS seq, count(*)::int AS n FROM device_data
+     WHERE message_id ~ '^s[0-9]+$' GROUP BY 1`,
   );
   const stored = new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
   const n = load.devices;
