@@ -268,14 +268,17 @@ export function mailCounts(smtp: TestSmtp): Map<number, number> {
   return new Map([...mailIds(smtp)].map(([seq, ids]) => [seq, ids.length]));
 }
 
-/** Firings (device log `rule_fired`) by uplink sequence number, with how often each was logged. */
-async function firingCounts(db: TestDb): Promise<Map<number, number>> {
+/** Device log entries of `kind` (rule_fired, rule_suppressed) by uplink sequence number, with how often. */
+async function logCounts(db: TestDb, kinds: readonly string[]): Promise<Map<number, number>> {
   const { rows } = await db.query<{ seq: number; n: number }>(
     `SELECT substr(payload->>'messageId', 2)::int AS seq, count(*)::int AS n FROM device_logs
-     WHERE payload->>'kind' = 'rule_fired' AND payload->>'messageId' ~ '^s[0-9]+$' GROUP BY 1`,
+     WHERE payload->>'kind' = ANY($1::text[]) AND payload->>'messageId' ~ '^s[0-9]+$' GROUP BY 1`,
+    [kinds],
   );
   return new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
 }
+
+const firingCounts = (db: TestDb) => logCounts(db, ['rule_fired']);
 
 /** Stored uplinks above the threshold whose device's previous stored uplink (by time) was below. */
 async function aboveAfterBelow(db: TestDb): Promise<number[]> {
@@ -311,7 +314,15 @@ export interface Accounting {
   lostUplinks: number[];
   /** Stored more than once. */
   storedTwice: number[];
-  /** Stored "above" uplinks that followed a "below" of their device (by time) and did not fire. */
+  /** Stored "above" uplinks without a firing or a suppression in the device log: not evaluated. */
+  notEvaluated: number[];
+  /** Fired or suppressed more than once: evaluated twice. */
+  evaluatedTwice: number[];
+  /**
+   * Stored "above" uplinks after a "below" of their device (by time, to the second) that did not fire.
+   * Not all lost: uplinks of one device that reach the log out of order during an outage are evaluated
+   * in log order (apps/rules-worker README "Order"), and their device log says why they did not fire.
+   */
   notFired: number[];
   /** What the device log says of the first of them and of their predecessors (a diagnosis). */
   notFiredLogs: string[];
@@ -357,10 +368,18 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
   const n = load.devices;
   const acked = [...load.acknowledged.keys()].sort((a, b) => a - b);
   const notFired = (await aboveAfterBelow(rig.db)).filter((seq) => !firings.has(seq));
+  const evaluated = await logCounts(rig.db, ['rule_fired', 'rule_suppressed']);
+  const { rows: above } = await rig.db.query<{ seq: number }>(
+    `SELECT substr(message_id, 2)::int AS seq FROM device_data
+     WHERE message_id ~ '^s[0-9]+$' AND (data->>'temperature')::float8 >= $1`,
+    [THRESHOLD],
+  );
   return {
     acknowledged: acked.length,
     lostUplinks: acked.filter((seq) => !stored.has(seq)),
     storedTwice: [...stored].filter(([, count]) => count > 1).map(([seq]) => seq),
+    notEvaluated: above.map((r) => Number(r.seq)).filter((seq) => !evaluated.has(seq)),
+    evaluatedTwice: [...evaluated].filter(([, count]) => count > 1).map(([seq]) => seq),
     notFired,
     notFiredLogs: await deviceLogs(rig.db, [
       ...notFired.slice(0, 5),
@@ -376,14 +395,19 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
   };
 }
 
-/** What a passing case expects of its accounting: nothing lost, nothing twice. */
+/**
+ * What a passing case expects of its accounting: nothing lost, nothing twice; of the "above" uplinks
+ * after a "below" at most 1 % (and 2) not fired, each evaluated (see Accounting.notFired).
+ */
 export function clean(result: Accounting): Accounting {
+  const tolerated = result.notFired.length <= Math.max(2, result.firings / 100);
   return {
     ...result,
     lostUplinks: [],
     storedTwice: [],
-    notFired: [],
-    notFiredLogs: [],
+    notEvaluated: [],
+    evaluatedTwice: [],
+    ...(tolerated ? {} : { notFired: [], notFiredLogs: [] }),
     firedTwice: [],
     lostMails: [],
     mailedTwice: [],
