@@ -399,8 +399,11 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
  * What a passing case expects of its accounting: nothing lost, nothing twice; of the "above" uplinks
  * after a "below" at most 1 % (and 2) not fired, each evaluated (see Accounting.notFired).
  */
-export function clean(result: Accounting): Accounting {
+export function clean(result: Accounting, options: { resentAtMost?: number } = {}): Accounting {
   const tolerated = result.notFired.length <= Math.max(2, result.firings / 100);
+  // A notifier killed after the SMTP server's 250 and before it recorded the send cannot know the mail
+  // went out: the retry sends it again, with the same Message-ID (a recipient's mail store keeps one).
+  const resent = result.mailedTwice.length <= (options.resentAtMost ?? 0);
   return {
     ...result,
     lostUplinks: [],
@@ -410,7 +413,7 @@ export function clean(result: Accounting): Accounting {
     ...(tolerated ? {} : { notFired: [], notFiredLogs: [] }),
     firedTwice: [],
     lostMails: [],
-    mailedTwice: [],
+    ...(resent ? {} : { mailedTwice: [] }),
     mailedTwiceUnlike: [],
     mailedUnfired: [],
   };
