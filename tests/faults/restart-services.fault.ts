@@ -3,7 +3,8 @@
  * the MQTT broker (the test's own) are restarted one after the other, as `pg_ctlcluster ... restart` or a
  * service manager would. Every app reconnects by itself (none exits, none is restarted), no acknowledged
  * uplink is lost, no mail lost or sent twice; the time until uplinks are acknowledged again and until a
- * new uplink's mail arrives is printed per service.
+ * new uplink's mail arrives is printed per service. `FAULT_SERVICES=nats,mosquitto` restarts only those
+ * (a diagnosis); `FAULT_OUTPUT_DIR` keeps the apps' whole output.
  */
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, expect, it } from 'vitest';
