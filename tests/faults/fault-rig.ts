@@ -95,7 +95,10 @@ export async function startFaultRig(devices = 6): Promise<FaultRig> {
     close: async () => {
       // FAULT_OUTPUT_DIR keeps each app's whole output (a diagnosis beyond the failure message's tail).
       const keep = process.env.FAULT_OUTPUT_DIR;
-      if (keep) apps.forEach((app, i) => writeFileSync(join(keep, `${i}-${app.name}.log`), app.output()));
+      const run = Date.now();
+      for (const [i, app] of keep ? apps.entries() : []) {
+        writeFileSync(join(keep ?? '', `${run}-${i}-${app.name}.log`), app.output());
+      }
       await Promise.all(apps.map((app) => app.stop().catch(() => null)));
       await eventLog.close().catch(() => {});
       await db.drop().catch(() => {});
