@@ -169,7 +169,7 @@ async function runProfile(
       'lost (accepted - stored)': `${fmt(o.accepted - o.storedSql)}${o.drained ? '' : ' (NOT drained in 20 s)'}`,
     });
     await Promise.all(publishers.map((p) => p.conn.end()));
-    const profile = target.embedded ? 'embedded' : 'distributed';
+    const profile = target.key ?? (target.embedded ? 'embedded' : 'distributed');
     const add = (
       name: string,
       value: number,
@@ -197,9 +197,30 @@ async function runProfile(
     add('NATS log alone', logRate, 'records/s');
     add('MQTT alone', mqttRate, 'msg/s');
     add('publishers alone', pubAloneRate, 'publishes/s');
+    return s;
   } finally {
     await close();
   }
+}
+
+/**
+ * What the durable acknowledgement costs (finding 6 of #28): the embedded profile as shipped against
+ * the same platform acknowledging on append (its baseline in this run), sustained rate and latency.
+ */
+async function durableAckCost(recorder: RunRecorder): Promise<void> {
+  const durable = await runProfile(embeddedTarget, recorder);
+  const onAppend = await runProfile(() => embeddedTarget('on-append'), recorder);
+  console.log(
+    `\ndurable acknowledgement: ${fmt(durable.perSecond)} uplinks/s against ${fmt(onAppend.perSecond)} acknowledged on append ` +
+      `(${((durable.perSecond / onAppend.perSecond) * 100).toFixed(0)} %); p50 / p99 at max ${fmt(durable.p50)} / ${fmt(durable.p99)} ms ` +
+      `against ${fmt(onAppend.p50)} / ${fmt(onAppend.p99)} ms`,
+  );
+  recorder.add({
+    name: 'embedded: durable ack sustained / ack on append',
+    value: durable.perSecond / onAppend.perSecond,
+    unit: 'x',
+    baseline: 1,
+  });
 }
 
 if (process.env.IOT_INGEST_BENCH_CHILD) {
@@ -217,7 +238,7 @@ if (process.env.IOT_INGEST_BENCH_CHILD) {
     ingestProcesses: INGEST_PROCESSES,
     broker: MOSQUITTO,
   });
-  if (which === 'embedded' || which === 'both') await runProfile(embeddedTarget, recorder);
+  if (which === 'embedded' || which === 'both') await durableAckCost(recorder);
   if (which === 'distributed' || which === 'both') await runProfile(distributedTarget, recorder);
   console.log('');
   console.table(results);

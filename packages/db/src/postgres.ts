@@ -64,6 +64,14 @@ export function openPostgres(options: PostgresOptions): Db {
       assertNotInTransaction(db, 'transaction');
       const client = await pool.connect();
       let broken = false;
+      // A checked-out client has no pool listener: a connection the server ends (restart, terminate)
+      // would emit an unhandled 'error' and crash the process. The statement in flight or the next one
+      // rejects anyway; the client is discarded, not handed back.
+      const onLost = (error: Error) => {
+        broken = true;
+        options.onError?.(error);
+      };
+      client.on('error', onLost);
       try {
         await client.query('BEGIN');
         const result = await runInTransactionContext(db, () => fn(transactionHandle(wrap(client), false)));
@@ -78,6 +86,7 @@ export function openPostgres(options: PostgresOptions): Db {
         }
         throw error;
       } finally {
+        client.off('error', onLost);
         client.release(broken);
       }
     },

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@iot/config';
 import { migrate, openPostgres } from '@iot/db';
-import { createNatsEventLog } from '@iot/event-log';
+import { createInProcessEventLog, createNatsEventLog } from '@iot/event-log';
 import { type IngestService, UPLINKS_TOPIC } from '@iot/ingest';
 import { startPlatform } from '@iot/platform';
 import pg from 'pg';
@@ -24,7 +24,14 @@ import {
 import type { Target } from './target.js';
 
 // -------------------------------------------------------------------------------------------- profiles
-export async function embeddedTarget(): Promise<{ target: Target; close: () => Promise<void> }> {
+/**
+ * `ack`: `durable` is the platform as shipped (202 and PUBACK once the storage writer committed the
+ * uplink, finding 6 of #28); `on-append` hands ingest an in-process log without that wait, acknowledging
+ * once the uplink is in memory as before: the baseline that shows what the durable acknowledgement costs.
+ */
+export async function embeddedTarget(
+  ack: 'durable' | 'on-append' = 'durable',
+): Promise<{ target: Target; close: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-bench-'));
   const config = loadConfig({
     PORT: '0',
@@ -35,12 +42,18 @@ export async function embeddedTarget(): Promise<{ target: Target; close: () => P
     SIMULATE_DEVICES: '0',
     LOG_LEVEL: 'warn',
   });
-  const platform = await startPlatform({ config, log });
+  const onAppend = ack === 'on-append' ? createInProcessEventLog() : undefined;
+  const platform = await startPlatform({
+    config,
+    log,
+    ...(onAppend ? { isolation: { eventLog: onAppend } } : {}),
+  });
   const ingest = platform.services.find((s) => s.name === 'ingest') as IngestService;
   const { companyId, devices } = await createDevices(platform.db, DEVICES);
   return {
     target: {
-      name: 'embedded (PGlite, aedes, in-process log)',
+      name: `embedded (PGlite, aedes, in-process log)${onAppend ? ', acknowledged on append (not durable)' : ''}`,
+      key: onAppend ? 'embedded, ack on append' : 'embedded',
       db: platform.db,
       companyId,
       devices,
@@ -56,6 +69,7 @@ export async function embeddedTarget(): Promise<{ target: Target; close: () => P
     },
     close: async () => {
       for (const s of [...platform.services].reverse()) await s.stop();
+      await onAppend?.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

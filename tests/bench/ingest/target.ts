@@ -65,6 +65,8 @@ export function percentile(sorted: number[], p: number): number {
 
 export interface Target {
   name: string;
+  /** The prefix of its figures in the results (default: embedded or distributed). */
+  key?: string;
   db: Db;
   companyId: number;
   devices: BenchDevice[];

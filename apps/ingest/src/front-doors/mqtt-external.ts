@@ -241,6 +241,21 @@ export async function startExternalMqtt(options: ExternalMqttOptions): Promise<E
       client.connect();
     });
     await client.subscribeAsync(topic, { qos: 1 });
+    // After a reconnect, subscribe afresh. A restarted Mosquitto (2.0) restores the persistent session
+    // with its shared subscription, but delivers nothing to it, and a SUBSCRIBE to it changes nothing
+    // (the fault suite's broker restart left ingest connected and deaf); unsubscribing first mends it.
+    // Without a session mqtt.js subscribes again itself; once more is harmless.
+    client.on('connect', (connack) => {
+      const renew = connack.sessionPresent ? client.unsubscribeAsync(topic) : Promise.resolve();
+      renew
+        .then(() => client.subscribeAsync(topic, { qos: 1 }))
+        .catch((error: unknown) => {
+          log.error(
+            { err: error, topic },
+            'mqtt subscription after a reconnect failed; the next reconnect retries',
+          );
+        });
+    });
     return client;
   };
 

@@ -114,7 +114,13 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
   // every JetStream publish, to have the caller's stack in a timeout: a few percent of ingest's CPU.
   const nc =
     options.connection ??
-    (await connect({ servers: options.servers ?? '127.0.0.1:4222', noAsyncTraces: true }));
+    (await connect({
+      servers: options.servers ?? '127.0.0.1:4222',
+      noAsyncTraces: true,
+      // Reconnect for as long as it takes (nats.js gives up after 10 tries, about 20 s, by default):
+      // an app whose log server was down a minute must carry on by itself when it is back.
+      maxReconnectAttempts: -1,
+    }));
   const js: JetStreamClient = jetstream(nc);
   const jsm: JetStreamManager = await jetstreamManager(nc);
   const kvm = new Kvm(nc);
@@ -147,14 +153,42 @@ export async function createNatsEventLog(options: NatsEventLogOptions = {}): Pro
         num_replicas: 1,
       });
     }
-    // Member announcements and partition leases expire with the bucket's TTL unless renewed.
-    const kv = await kvm.create(coordinationBucket(stream), {
-      ttl: leaseMs,
-      history: 1,
-      storage: StorageType.Memory,
-    });
+    const kv = await createCoordinationBucket(stream);
     return { stream, kv };
   }
+
+  /** Member announcements and partition leases; they expire with the bucket's TTL unless renewed. */
+  function createCoordinationBucket(stream: string): Promise<KV> {
+    return kvm.create(coordinationBucket(stream), { ttl: leaseMs, history: 1, storage: StorageType.Memory });
+  }
+
+  /** Tries for a minute: right after a reconnect the server's JetStream may still be starting. */
+  async function recreateBucket(stream: string): Promise<void> {
+    for (let attempt = 0; attempt < 60 && !closed; attempt++) {
+      try {
+        await createCoordinationBucket(stream);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  // The coordination bucket lives in memory: a restarted NATS server comes back without it, and every
+  // heartbeat's lease and announcement then failed for good, so no member read a partition again (the
+  // fault suite's NATS restart stalled the storage writer and the rules worker). After a reconnect it is
+  // created again (create is idempotent); the members' old leases fail their compare-and-set renewal,
+  // their batches in hand are not acked, and the next heartbeats take the partitions afresh.
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type !== 'reconnect') continue;
+      for (const handle of topics.values())
+        void handle.then(
+          ({ stream }) => recreateBucket(stream),
+          () => {},
+        );
+    }
+  })();
 
   function topicHandle(topic: string): Promise<TopicHandle> {
     let handle = topics.get(topic);
