@@ -16,7 +16,7 @@ export function ClientBaseData({ client, onDone }: { client: Client; onDone: () 
     <div className="flex flex-col" data-testid="client-base-data">
       <CompanyForm
         company={company.data}
-        withLogo={false}
+        ownSettings={false}
         onDone={onDone}
         save={(values) => update.mutateAsync(values)}
       />

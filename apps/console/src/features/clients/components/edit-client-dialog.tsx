@@ -172,7 +172,6 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
               />
               {t('clients.edit.blocked')}
             </label>
-<<<<<<< HEAD
             <label htmlFor="client-edit-customer-number" className="flex flex-col gap-1 text-sm">
               {t('clients.create.customer-number')}
               <Input
@@ -210,16 +209,26 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
                     <Input
                       id={`client-limit-${key}`}
                       type="number"
-                      min={0}
+                      min={key === 'max_data_retention_days' ? 31 : 0}
                       placeholder={t('limits.none')}
                       value={values[key]}
                       onChange={(e) => setDraft({ ...values, [key]: e.target.value })}
                       data-testid={`client-limit-${key}`}
                     />
-                    {used !== null && used !== undefined && (
-                      <span className="text-xs text-muted-foreground">
-                        {t('clients.edit.used', { used: n(used) })}
+                    {key === 'max_data_retention_days' ? (
+                      // "used" of the retention cap is the client's own setting (null: for ever).
+                      <span className="text-xs text-muted-foreground" data-testid="client-retention-own">
+                        {t('clients.edit.retention-own', {
+                          days: used === null || used === undefined ? t('retention.forever') : n(used),
+                        })}
                       </span>
+                    ) : (
+                      used !== null &&
+                      used !== undefined && (
+                        <span className="text-xs text-muted-foreground">
+                          {t('clients.edit.used', { used: n(used) })}
+                        </span>
+                      )
                     )}
                   </label>
                 );
@@ -258,76 +267,6 @@ function EditClientForm({ client, onDone }: { client: Client; onDone: () => void
           </form>
         </TabsContent>
       </Tabs>
-=======
-          ))}
-        </fieldset>
-        <LogoInput value={logo ?? null} onChange={setLogo} testId="client-edit-logo" />
-        <fieldset className="grid grid-cols-2 gap-3 text-sm" data-testid="client-edit-limits">
-          <legend className="mb-1">{t('limits.title')}</legend>
-          {LIMIT_KEYS.map((key) => {
-            const used = limits.data?.find((l) => l.key === key)?.used;
-            return (
-              <label key={key} htmlFor={`client-limit-${key}`} className="flex flex-col gap-1">
-                {t(`limits.${key}`)}
-                <Input
-                  id={`client-limit-${key}`}
-                  type="number"
-                  min={key === 'max_data_retention_days' ? 31 : 0}
-                  placeholder={t('limits.none')}
-                  value={values[key]}
-                  onChange={(e) => setDraft({ ...values, [key]: e.target.value })}
-                  data-testid={`client-limit-${key}`}
-                />
-                {key === 'max_data_retention_days' ? (
-                  // "used" of the retention cap is the client's own setting (null: for ever).
-                  <span className="text-xs text-muted-foreground" data-testid="client-retention-own">
-                    {t('clients.edit.retention-own', {
-                      days: used === null || used === undefined ? t('retention.forever') : n(used),
-                    })}
-                  </span>
-                ) : (
-                  used !== null &&
-                  used !== undefined && (
-                    <span className="text-xs text-muted-foreground">
-                      {t('clients.edit.used', { used: n(used) })}
-                    </span>
-                  )
-                )}
-              </label>
-            );
-          })}
-        </fieldset>
-        <DialogFooter className="flex-wrap gap-2 sm:justify-between">
-          <div className="flex gap-2">
-            <Button
-              type="button"
-              variant="destructive"
-              onClick={() => void deleteClient()}
-              disabled={remove.isPending}
-              data-testid="client-delete"
-            >
-              <Trash2Icon />
-              {t('clients.delete.open')}
-            </Button>
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() =>
-                ask.mutate(client.id, { onSuccess: () => notifySuccess(t('clients.edit.access-asked')) })
-              }
-              disabled={ask.isPending}
-              data-testid="client-ask-access"
-            >
-              <KeyRoundIcon />
-              {t('clients.edit.ask-access')}
-            </Button>
-          </div>
-          <Button type="submit" disabled={update.isPending} data-testid="client-edit-submit">
-            {t('common.save')}
-          </Button>
-        </DialogFooter>
-      </form>
->>>>>>> h-retention
     </DialogContent>
   );
 }

@@ -84,24 +84,6 @@ function IdSelect({
   );
 }
 
-<<<<<<< HEAD
-/**
- * Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR).
- * The acting company's by default; the super admin's client dialog passes its own `save` and shows the
- * logo and the customer number itself.
- */
-export function CompanyForm({
-  company,
-  onDone,
-  save = updateCompany,
-  withLogo = true,
-}: {
-  company: CurrentCompany;
-  onDone: () => void;
-  save?: (input: CompanyInput) => Promise<unknown>;
-  withLogo?: boolean;
-}) {
-=======
 /** The retention inputs as typed: '' keeps the data for ever. */
 interface RetentionDraft {
   data: string;
@@ -163,9 +145,22 @@ function RetentionFields({
   );
 }
 
-/** Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR). */
-export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDone: () => void }) {
->>>>>>> h-retention
+/**
+ * Company base data: address with dependent country, state and district selects (countries AT, CH, DE, FR).
+ * The acting company's by default, with its logo and data retention; the super admin's client dialog
+ * passes its own `save` and `ownSettings={false}`, and shows logo, customer number and retention cap itself.
+ */
+export function CompanyForm({
+  company,
+  onDone,
+  save = updateCompany,
+  ownSettings = true,
+}: {
+  company: CurrentCompany;
+  onDone: () => void;
+  save?: (input: CompanyInput) => Promise<unknown>;
+  ownSettings?: boolean;
+}) {
   const { t } = useTranslation();
   const user = useCurrentUser();
   const countries = useCountries();
@@ -279,12 +274,12 @@ export function CompanyForm({ company, onDone }: { company: CurrentCompany; onDo
         </FormField>
         {text('phone')}
         {text('email')}
-        {withLogo && canEdit(user?.roles) && (
+        {ownSettings && canEdit(user?.roles) && (
           <div className="col-span-2">
             <LogoInput value={logo} onChange={setLogo} testId="company-logo" />
           </div>
         )}
-        <RetentionFields company={company} draft={retention} onChange={setRetention} />
+        {ownSettings && <RetentionFields company={company} draft={retention} onChange={setRetention} />}
       </SheetBody>
       <SheetFooter className="items-center">
         <FormErrorMarker summary={summary} className="mr-auto" />
