@@ -88,7 +88,11 @@ async function startBare(): Promise<{ url: string; stop: () => Promise<unknown> 
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  return { url: `http://127.0.0.1:${port}/`, stop: () => (child.kill('SIGTERM'), exited) };
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { url: `http://127.0.0.1:${port}/`, stop };
 }
 
 interface Target {
@@ -181,18 +185,20 @@ async function measure(
   }
 }
 
-function profileFlags(name: string): Record<string, string> {
+/** Node flags for a V8 CPU profile (not allowed in NODE_OPTIONS), written when the process exits. */
+function profileFlags(name: string): string[] {
   const dir = process.env.IOT_BENCH_API_CPU_PROF;
-  if (!dir) return {};
+  if (!dir) return [];
   mkdirSync(dir, { recursive: true });
-  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --cpu-prof-name=${name}-\${pid}.cpuprofile` };
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-\${pid}.cpuprofile`];
 }
 
 async function embedded(run: RunRecorder, bareUrl: string, seconds: number) {
   const dir = mkdtempSync(join(tmpdir(), 'iot-bench-api-'));
   const platform = await runPlatform(
-    { DATA_DIR: join(dir, 'data'), SIMULATE_DEVICES: '0', HOST: '127.0.0.1', ...profileFlags('embedded') },
+    { DATA_DIR: join(dir, 'data'), SIMULATE_DEVICES: '0', HOST: '127.0.0.1' },
     300_000,
+    profileFlags('embedded'),
   );
   try {
     const base = platform.url.replace('localhost', '127.0.0.1');
@@ -226,17 +232,17 @@ async function distributed(run: RunRecorder, bareUrl: string, seconds: number) {
   const apis: AppProcess[] = [];
   try {
     const ports = [await freePort(), await freePort()];
-    const env = (port: number, i: number) => ({
+    const env = (port: number) => ({
       PROFILE: 'distributed',
       DATABASE_URL: url.href,
       SESSION_SECRET: 'bench-api-secret-bench-api-secret',
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
-      ...profileFlags(`api-${i}`),
     });
+    const apiArgs = (i: number) => [...profileFlags(`api-${i}`), 'apps/api/dist/main.js'];
     // The first creates and migrates the database; the demo data goes in before the second starts.
-    apis.push(startApp('api-1', ['apps/api/dist/main.js'], env(ports[0] ?? 0, 1)));
+    apis.push(startApp('api-1', apiArgs(1), env(ports[0] ?? 0)));
     const urls = ports.map((port) => `http://127.0.0.1:${port}`);
     const ready = (base: string) =>
       waitFor(`${base} ready`, 120_000, async () =>
@@ -246,7 +252,7 @@ async function distributed(run: RunRecorder, bareUrl: string, seconds: number) {
     const db = await openDb({ DATABASE_URL: url.href });
     await seedDemoData(db);
     await db.close();
-    apis.push(startApp('api-2', ['apps/api/dist/main.js'], env(ports[1] ?? 0, 2)));
+    apis.push(startApp('api-2', apiArgs(2), env(ports[1] ?? 0)));
     await ready(urls[1] ?? '');
     const prepared = await prepare(urls[0] ?? '');
     await measure(run, 'distributed, 2 API processes', { ...prepared, urls }, bareUrl, seconds, {
