@@ -4,6 +4,7 @@ export { answerHealth, isHealthPath } from './health-http.js';
 export { createLogger, type Logger } from './logger.js';
 export {
   metrics,
+  metricsRegistry,
   reportConsumerLag,
   reportDbConnections,
   reportJobQueue,
