@@ -71,6 +71,12 @@ export const ConfigSchema = Type.Object({
    * at most this long (apps/api/src/lib/auth-cache.ts).
    */
   SESSION_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 30 }),
+  /**
+   * Seconds a process may take after SIGTERM to finish in-flight batches and jobs; past it, it exits with
+   * code 1 and what was left is redelivered (event log) or retried (jobs). Keep it below the supervisor's
+   * grace period (Kubernetes: terminationGracePeriodSeconds, 30 by default).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 25 }),
   /** Mark cookies Secure (set behind HTTPS). */
   COOKIE_SECURE: Type.Boolean({ default: false }),
   /** Public base URL of the console, used in links sent by email. */

@@ -11,5 +11,5 @@ export {
   secondsSince,
 } from './metrics.js';
 export { startProcessHealth } from './process-health.js';
-export { runUntilSignal, type Service } from './service.js';
+export { exitAfter, runUntilSignal, type Service } from './service.js';
 export { STAGE_CHANNEL, type StageEvent, type StageHook, stageHook } from './stage-trace.js';
