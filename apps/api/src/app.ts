@@ -32,6 +32,7 @@ import { AfterAnswer } from './lib/after-answer';
 import { AuthCache } from './lib/auth-cache';
 import { LoginThrottle } from './lib/login-throttle';
 import apiKeys from './plugins/api-keys';
+import coalesceReads from './plugins/coalesce-reads';
 import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
 import docs from './plugins/docs';
 import errorHandler, { sendNotFound } from './plugins/error-handler';
@@ -179,6 +180,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(errorHandler);
   app.register(session);
   app.register(apiKeys);
+  app.register(coalesceReads);
 
   // Health, readiness and metrics (issue #29): no session, JSON (or Prometheus text), never the console.
   app.get('/health', { logLevel: 'warn' }, (request, reply) => sendHealth(request, reply, health));
