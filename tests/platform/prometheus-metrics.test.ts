@@ -78,8 +78,12 @@ describe.skipIf(!present)('Prometheus scraping the platform', () => {
   it('counts the uplinks sent in iot_uplinks_accepted_total', async () => {
     const session = new ApiSession(platform.url.replace('localhost', '127.0.0.1'));
     expect((await session.login('main@demo.test', 'DemoPass#2026')).status).toBe(200);
-    const devices = await session.call<{ id: number; uuid: string }[]>('GET', '/api/v1/core/devices');
-    const device = devices.body.payload?.[0];
+    const devices = await session.call<{ id: number; uuid: string; driver_id: string | null }[]>(
+      'GET',
+      '/api/v1/core/devices',
+    );
+    // A device with a built-in driver: its uplinks are timed in iot_codec_seconds.
+    const device = devices.body.payload?.find((d) => d.driver_id !== null);
     if (!device) throw new Error('no demo device');
     const credentials = await session.call<{ token: string }>(
       'POST',
@@ -116,4 +120,21 @@ describe.skipIf(!present)('Prometheus scraping the platform', () => {
     expect(refusals).toBe(1);
     expect(await query('sum(iot_http_request_seconds_count{job="iot"})')).toBeGreaterThan(0);
   }, 120_000);
+
+  it('exports codec time, the job queue and the database connections', async () => {
+    // The uplinks of the test before went through a built-in driver.
+    const decoded = await waitFor('codec time', 30_000, async () =>
+      query('sum(iot_codec_seconds_count{job="iot",kind="driver"})'),
+    );
+    expect(decoded).toBeGreaterThanOrEqual(7);
+    // The embedded profile's one PGlite connection.
+    expect(await query('iot_db_connections{job="iot",db="pglite",state="open"}')).toBe(1);
+    expect(await query('sum(iot_db_connections{job="iot",db="pglite",state="in_use"})')).toBeLessThanOrEqual(
+      1,
+    );
+    // The notifier's jobs, processed in this process: a depth and a retry counter from the start.
+    expect(await query('count(iot_job_queue_depth{job="iot",state="waiting"})')).toBeGreaterThan(0);
+    expect(await query('sum(iot_job_queue_depth{job="iot"})')).toBeGreaterThanOrEqual(0);
+    expect(await query('count(iot_job_retries_total{job="iot"})')).toBeGreaterThan(0);
+  }, 60_000);
 });

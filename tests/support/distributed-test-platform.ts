@@ -57,6 +57,8 @@ export async function startDistributedTestPlatform(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SESSION_SECRET: randomBytes(32).toString('hex'),
+      // Tests edit users and companies by SQL between requests: no session kept in memory.
+      SESSION_CACHE_SECONDS: '0',
       ...env,
     });
     const platform = await startPlatform({

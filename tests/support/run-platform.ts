@@ -15,8 +15,12 @@ export interface PlatformProcess {
   child: ChildProcess;
 }
 
-export async function runPlatform(env: Record<string, string>, timeoutMs = 90_000): Promise<PlatformProcess> {
-  const child = spawn(process.execPath, [PLATFORM_MAIN], {
+export async function runPlatform(
+  env: Record<string, string>,
+  timeoutMs = 90_000,
+  nodeFlags: string[] = [],
+): Promise<PlatformProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, PLATFORM_MAIN], {
     env: { PATH: process.env.PATH ?? '', PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

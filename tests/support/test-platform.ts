@@ -22,7 +22,15 @@ export interface TestPlatform {
 
 export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const dataDir = mkdtempSync(join(tmpdir(), 'iot-test-platform-'));
-  const config = loadConfig({ PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    PORT: '0',
+    MQTT_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    // Tests edit users and companies by SQL between requests: no session kept in memory.
+    SESSION_CACHE_SECONDS: '0',
+    ...env,
+  });
   const log = createLogger({ level: 'warn', name: 'test-platform' });
   const platform: RunningPlatform = await startPlatform({ config, log });
   if (!platform.ingestUrl || platform.mqttPort === undefined)

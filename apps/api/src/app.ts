@@ -30,8 +30,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { AfterAnswer } from './lib/after-answer';
+import { AuthCache } from './lib/auth-cache';
 import { LoginThrottle } from './lib/login-throttle';
 import apiKeys from './plugins/api-keys';
+import coalesceReads from './plugins/coalesce-reads';
 import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
 import docs from './plugins/docs';
 import errorHandler, { sendNotFound } from './plugins/error-handler';
@@ -137,6 +139,13 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
 
   const rateLimits: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   let mqttClient: Promise<MqttDownlinkClient> | undefined;
+  const sessionSettings: SessionSettings = {
+    lifetimeSeconds: SESSION_DURATION,
+    touchIntervalSeconds: 60,
+    maxAgeSeconds: config.SESSION_MAX_AGE_HOURS * 3600,
+    cacheSeconds: config.SESSION_CACHE_SECONDS,
+    ...options.session,
+  };
   const deps: AppDeps = {
     config,
     db,
@@ -145,12 +154,8 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     // Without a configured secret (tests, first start) cookies are signed with a per-process secret;
     // main.ts keeps one in DATA_DIR so restarts do not invalidate pre-session cookies.
     sessionSecret: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
-    session: {
-      lifetimeSeconds: SESSION_DURATION,
-      touchIntervalSeconds: 60,
-      maxAgeSeconds: config.SESSION_MAX_AGE_HOURS * 3600,
-      ...options.session,
-    },
+    session: sessionSettings,
+    authCache: new AuthCache(sessionSettings.cacheSeconds * 1000),
     rateLimits,
     loginThrottle: new LoginThrottle({
       pair: rateLimits.loginPerAccountAndAddress,
@@ -189,6 +194,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(errorHandler);
   app.register(session);
   app.register(apiKeys);
+  app.register(coalesceReads);
 
   // Health, readiness and metrics (issue #29): no session, JSON (or Prometheus text), never the console.
   app.get('/health', { logLevel: 'warn' }, (request, reply) => sendHealth(request, reply, health));

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '@iot/config';
 import { DatabaseMissingError, startRollupBuilder } from '@iot/db';
+import { exitAfter } from '@iot/runtime';
 import packageJson from '../package.json' with { type: 'json' };
 import { buildApp } from './app';
 import { createInitialAdmin, openDatabase } from './first-start';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   const shutdown = async () => {
     // Readiness answers 503 at once; requests in flight finish before the server closes.
     app.health.drain();
+    exitAfter(config.SHUTDOWN_TIMEOUT_SECONDS * 1000, app.log);
     await rollupBuilder.stop();
     await app.close();
     await db.close();

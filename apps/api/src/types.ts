@@ -3,6 +3,7 @@ import type { CompanyRecord, Db, UserRecord } from '@iot/db';
 import type { DownlinkPublish, Mailer } from '@iot/delivery';
 import type { Health } from '@iot/runtime';
 import type { AfterAnswer } from './lib/after-answer';
+import type { AuthCache } from './lib/auth-cache';
 import type { LoginThrottle } from './lib/login-throttle';
 
 /** Who is acting, resolved once per request from the session cookie. */
@@ -30,6 +31,8 @@ export interface SessionSettings {
   touchIntervalSeconds: number;
   /** Absolute lifetime from sign-in (SESSION_MAX_AGE_HOURS): no use extends it. */
   maxAgeSeconds: number;
+  /** Seconds a resolved session is kept in memory (SESSION_CACHE_SECONDS; 0: none). */
+  cacheSeconds: number;
 }
 
 export interface RateLimitSettings {
@@ -61,6 +64,8 @@ export interface AppDeps {
   session: SessionSettings;
   rateLimits: RateLimitSettings;
   loginThrottle: LoginThrottle;
+  /** Resolved sessions in memory (session.cacheSeconds). */
+  authCache: AuthCache;
   /** Work left for after the answer (reset mails); close waits for it. */
   afterAnswer: AfterAnswer;
   /** Lifetime of a password reset link. */

@@ -23,5 +23,8 @@ await runUntilSignal(
     service,
   ],
   log,
-  { onSignal: () => processHealth.health.drain() },
+  {
+    onSignal: () => processHealth.health.drain(),
+    deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+  },
 );

@@ -20,4 +20,7 @@ const platform = await startPlatform({
   },
 });
 process.stdout.write(platform.banner);
-await runUntilSignal(platform.services, log, { onSignal: () => platform.health.drain() });
+await runUntilSignal(platform.services, log, {
+  onSignal: () => platform.health.drain(),
+  deadlineMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+});

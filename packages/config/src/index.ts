@@ -65,6 +65,18 @@ export const ConfigSchema = Type.Object({
    * every use; this does not). The user then signs in again.
    */
   SESSION_MAX_AGE_HOURS: Type.Integer({ minimum: 1, maximum: 24 * 90, default: 12 }),
+  /**
+   * Seconds the API keeps a resolved session in memory (0: looks it up on every request). Changes made
+   * through the API take effect at once in every API process; edits to the database from outside after
+   * at most this long (apps/api/src/lib/auth-cache.ts).
+   */
+  SESSION_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 30 }),
+  /**
+   * Seconds a process may take after SIGTERM to finish in-flight batches and jobs; past it, it exits with
+   * code 1 and what was left is redelivered (event log) or retried (jobs). Keep it below the supervisor's
+   * grace period (Kubernetes: terminationGracePeriodSeconds, 30 by default).
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 600, default: 25 }),
   /** Mark cookies Secure (set behind HTTPS). */
   COOKIE_SECURE: Type.Boolean({ default: false }),
   /** Public base URL of the console, used in links sent by email. */

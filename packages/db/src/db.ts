@@ -56,7 +56,18 @@ export interface Db extends Queryable {
     onReconnected?: () => void,
     onLost?: () => void,
   ): Promise<Unlisten>;
+  /** Connections now (/metrics): PGlite has one, in use while a call is out; PostgreSQL's pool. */
+  connections?(): ConnectionStats;
   close(): Promise<void>;
+}
+
+export interface ConnectionStats {
+  /** Running a statement or transaction. */
+  inUse: number;
+  /** Open (PGlite: 1). */
+  total: number;
+  /** Callers queued for a connection. */
+  waiting: number;
 }
 
 export interface TransactionOptions {

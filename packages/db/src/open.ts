@@ -1,3 +1,4 @@
+import { reportDbConnections } from '@iot/runtime';
 import type { Db, Queryable } from './db';
 import { checkMigrationsCurrent } from './migrate';
 import { openPglite } from './pglite';
@@ -27,16 +28,31 @@ export async function openDb(
     onLost?: (error: Error) => void;
   } = {},
 ): Promise<Db> {
-  if (options.DATABASE_URL) {
-    return openPostgres({
-      url: options.DATABASE_URL,
-      ...(options.DATABASE_POOL_MAX === undefined ? {} : { max: options.DATABASE_POOL_MAX }),
-    });
-  }
-  return openPglite({
-    ...(options.DATA_DIR === undefined ? {} : { dataDir: `${options.DATA_DIR.replace(/\/+$/, '')}/pglite` }),
-    ...(events.onLost ? { onLost: events.onLost } : {}),
-  });
+  const db = options.DATABASE_URL
+    ? openPostgres({
+        url: options.DATABASE_URL,
+        ...(options.DATABASE_POOL_MAX === undefined ? {} : { max: options.DATABASE_POOL_MAX }),
+      })
+    : await openPglite({
+        ...(options.DATA_DIR === undefined
+          ? {}
+          : { dataDir: `${options.DATA_DIR.replace(/\/+$/, '')}/pglite` }),
+        ...(events.onLost ? { onLost: events.onLost } : {}),
+      });
+  return reportingConnections(db);
+}
+
+/** The process's database in /metrics (iot_db_connections) until it is closed. */
+function reportingConnections(db: Db): Db {
+  const { connections } = db;
+  if (!connections) return db;
+  const unreport = reportDbConnections(db.kind, () => connections());
+  const close = db.close.bind(db);
+  db.close = async () => {
+    unreport();
+    await close();
+  };
+  return db;
 }
 
 /** Resolves once the database answers a statement: a process fails fast at start when it is unreachable. */

@@ -215,6 +215,12 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
       await call({ op: 'commit', tx });
       return result;
     },
+    // Calls sent and not answered: the first runs on the one connection, the rest wait for it.
+    connections: () => ({
+      inUse: pending.size > 0 ? 1 : 0,
+      total: 1,
+      waiting: Math.max(0, pending.size - 1),
+    }),
     /**
      * LISTEN in PGlite's one session. A notification arrives once the transaction that sent it committed;
      * there is no connection to lose, so `onReconnected` is never called.

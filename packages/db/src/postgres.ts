@@ -90,6 +90,11 @@ export function openPostgres(options: PostgresOptions): Db {
         client.release(broken);
       }
     },
+    connections: () => ({
+      inUse: pool.totalCount - pool.idleCount,
+      total: pool.totalCount,
+      waiting: pool.waitingCount,
+    }),
     listen: (channel, onNotification, onReconnected, onLost) =>
       listener.listen(channel, onNotification, onReconnected, onLost),
     close: async () => {

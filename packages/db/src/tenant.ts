@@ -19,11 +19,18 @@ export async function withTenant<T>(
     throw new RangeError(`withTenant needs a positive integer company id, got ${String(companyId)}`);
   }
   return db.transaction(async (tx) => {
-    // One round trip; set_config(..., true) is SET LOCAL, and setting 'role' is SET ROLE.
-    await tx.query("SELECT set_config('app.company_id', $1, true), set_config('role', $2, true)", [
-      String(companyId),
-      TENANT_ROLE,
+    // One statement; set_config(..., true) is SET LOCAL, and setting 'role' is SET ROLE. Pipelined: on
+    // PGlite fn's first statement follows it without waiting for its reply (a round trip per read, issue
+    // #29). Nothing runs outside the tenant: a failed set_config aborts the transaction, so every
+    // statement after it fails too.
+    const [, result] = await tx.pipeline([
+      () =>
+        tx.query("SELECT set_config('app.company_id', $1, true), set_config('role', $2, true)", [
+          String(companyId),
+          TENANT_ROLE,
+        ]),
+      () => fn(tx),
     ]);
-    return fn(tx);
+    return result;
   });
 }

@@ -44,6 +44,7 @@ export {
   JobTimeoutError,
   PermanentJobError,
   type Processor,
+  type QueueDepth,
   type QueuePolicy,
   type RetryPolicy,
 } from './types';

@@ -1,5 +1,6 @@
 import type { Config } from '@iot/config';
 import type { Queryable } from '@iot/db';
+import { reportJobQueue } from '@iot/runtime';
 import { BullmqJobQueue } from './bullmq/bullmq-queue';
 import { InProcessJobQueue } from './in-process/in-process-queue';
 import { createDbJobKeyStore } from './job-keys';
@@ -18,12 +19,20 @@ export function openJobQueue(
   options: OpenJobQueueOptions,
 ): JobQueue {
   const keys = createDbJobKeyStore(options.db);
-  if (config.PROFILE === 'distributed') {
-    return new BullmqJobQueue({
-      url: config.REDIS_URL,
-      keys,
-      ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-    });
-  }
-  return new InProcessJobQueue({ keys });
+  const queue: JobQueue =
+    config.PROFILE === 'distributed'
+      ? new BullmqJobQueue({
+          url: config.REDIS_URL,
+          keys,
+          ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+        })
+      : new InProcessJobQueue({ keys });
+  // Asked at each scrape (/metrics) until the queue closes.
+  const unreport = reportJobQueue(queue);
+  const close = queue.close.bind(queue);
+  queue.close = async () => {
+    unreport();
+    await close();
+  };
+  return queue;
 }

@@ -111,6 +111,12 @@ export interface Processor {
 }
 
 /** The job queue port: an in-process adapter (embedded profile) and BullMQ on Redis (distributed). */
+export interface QueueDepth {
+  job: string;
+  waiting: number;
+  running: number;
+}
+
 export interface JobQueue {
   readonly kind: 'in-process' | 'bullmq';
   /**
@@ -131,6 +137,8 @@ export interface JobQueue {
   runsHere(name: string): boolean;
   /** Dead letters of one job name, newest first. */
   deadLetters(name: string, limit?: number): Promise<DeadLetter[]>;
+  /** Jobs waiting (due, delayed or waiting for a retry) and running, per job name with any (/metrics). */
+  depth(): Promise<QueueDepth[]>;
   /** Resolves when the queue can take jobs (BullMQ: Redis answers a PING); readiness checks ask it. */
   ready(): Promise<void>;
   /** Stops the processors (waiting for running attempts) and releases connections. */

@@ -16,6 +16,17 @@ const LATENCY = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 type Source = () => Promise<number> | number;
 const lagSources = new Map<string, Source>();
 
+interface JobCounts {
+  job: string;
+  waiting: number;
+  running: number;
+}
+/** The job queues of this process, asked for their depth at each scrape. */
+const jobQueues = new Set<{ depth(): Promise<JobCounts[]> }>();
+/** Database connections of this process (PGlite: its one; PostgreSQL: the pool), asked at each scrape. */
+type ConnectionSource = () => { inUse: number; total: number; waiting: number };
+const connectionSources = new Map<string, ConnectionSource>();
+
 async function collectFrom(gauge: client.Gauge<string>, label: string, sources: Map<string, Source>) {
   gauge.reset();
   await Promise.all(
@@ -55,7 +66,8 @@ export const metrics = {
   }),
   codecSeconds: new client.Histogram({
     name: 'iot_codec_seconds',
-    help: 'Time a codec took per payload',
+    help: 'Time a codec took per payload: a built-in driver, or a user codec in its sandbox (with the queue)',
+    labelNames: ['kind'],
     buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1],
     registers,
   }),
@@ -115,10 +127,45 @@ export const metrics = {
     buckets: LATENCY,
     registers,
   }),
+  jobQueueDepth: new client.Gauge({
+    name: 'iot_job_queue_depth',
+    help: 'Jobs waiting (due, delayed or for a retry) and running, by job and state',
+    labelNames: ['job_name', 'state'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const queue of jobQueues) {
+        try {
+          for (const { job, waiting, running } of await queue.depth()) {
+            this.inc({ job_name: job, state: 'waiting' }, waiting);
+            this.inc({ job_name: job, state: 'running' }, running);
+          }
+        } catch {
+          // A queue that cannot answer now (Redis down) is left out of this scrape rather than failing it.
+        }
+      }
+    },
+  }),
+  dbConnections: new client.Gauge({
+    name: 'iot_db_connections',
+    help: 'Database connections by state: in_use (running a statement or transaction), open, waiting (callers queued for one)',
+    labelNames: ['db', 'state'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [db, source] of connectionSources) {
+        const { inUse, total, waiting } = source();
+        this.set({ db, state: 'in_use' }, inUse);
+        this.set({ db, state: 'open' }, total);
+        this.set({ db, state: 'waiting' }, waiting);
+      }
+    },
+  }),
   jobRetries: new client.Counter({
     name: 'iot_job_retries_total',
+    // `job_name`, not `job`: Prometheus keeps `job` for the scrape job and would rename ours.
     help: 'Job attempts that failed and will be tried again, by job',
-    labelNames: ['job'],
+    labelNames: ['job_name'],
     registers,
   }),
   httpRequestSeconds: new client.Histogram({
@@ -139,6 +186,20 @@ function register(sources: Map<string, Source>, key: string, source: Source): ()
 
 /** Consumer lag of a group, asked at each scrape; returns the unregistration. */
 export const reportConsumerLag = (group: string, source: Source) => register(lagSources, group, source);
+
+/** Reports a job queue's depth at each scrape; returns the unregistration. */
+export function reportJobQueue(queue: { depth(): Promise<JobCounts[]> }): () => void {
+  jobQueues.add(queue);
+  return () => jobQueues.delete(queue);
+}
+
+/** Reports a database's connections (`db`: pglite or postgres) at each scrape; returns the unregistration. */
+export function reportDbConnections(db: string, source: ConnectionSource): () => void {
+  connectionSources.set(db, source);
+  return () => {
+    if (connectionSources.get(db) === source) connectionSources.delete(db);
+  };
+}
 
 /** Seconds since `started` (a performance.now() value), for histograms. */
 export function secondsSince(started: number): number {

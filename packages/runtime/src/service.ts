@@ -11,12 +11,13 @@ export interface Service {
 
 /**
  * Keeps the process alive until SIGINT or SIGTERM, then stops the services in reverse start order,
- * so that front doors close before the things they feed.
+ * so that front doors close before the things they feed. A stop that takes longer than `deadlineMs`
+ * (SHUTDOWN_TIMEOUT_SECONDS) ends the process with code 1: the supervisor's kill would come anyway.
  */
 export function runUntilSignal(
   services: Service[],
   log: Logger,
-  options: { onSignal?: () => void } = {},
+  options: { onSignal?: () => void; deadlineMs?: number } = {},
 ): Promise<void> {
   return new Promise((resolve) => {
     let stopping = false;
@@ -26,6 +27,7 @@ export function runUntilSignal(
       // Readiness answers 503 from now on (health.ts), while the services finish their work.
       options.onSignal?.();
       log.info({ signal }, 'shutting down');
+      exitAfter(options.deadlineMs, log);
       for (const service of [...services].reverse()) {
         try {
           await service.stop();
@@ -38,4 +40,13 @@ export function runUntilSignal(
     process.once('SIGINT', () => void stop('SIGINT'));
     process.once('SIGTERM', () => void stop('SIGTERM'));
   });
+}
+
+/** Exits with code 1 if the process is still stopping after `deadlineMs`. */
+export function exitAfter(deadlineMs: number | undefined, log: Pick<Logger, 'error'>): void {
+  if (deadlineMs === undefined) return;
+  setTimeout(() => {
+    log.error({ deadlineMs }, 'shutdown took longer than SHUTDOWN_TIMEOUT_SECONDS, exiting');
+    process.exit(1);
+  }, deadlineMs).unref();
 }

@@ -12,7 +12,7 @@
  */
 
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import type { Queryable } from '@iot/db';
+import type { Queryable, Unlisten } from '@iot/db';
 import {
   deleteExpiredSessions,
   deleteSession,
@@ -28,6 +28,7 @@ import { SIGNED_IN_COOKIE } from '@iot/domain';
 import { isHealthPath } from '@iot/runtime';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { AUTH_CHANGED_CHANNEL, type CachedAuth } from '../lib/auth-cache';
 import { apiError } from '../lib/errors';
 import { hmac, randomToken, safeEqual, sha256 } from '../lib/tokens';
 import { supportMayAct } from '../services/support-access';
@@ -117,6 +118,33 @@ export async function rotateSessionCookie(q: Queryable, auth: AuthContext): Prom
   if (reply) setSessionCookies(reply, token, csrfToken);
 }
 
+/** Sets `request.auth` for this request from a resolved session (cached or just read). */
+function authenticate(request: FastifyRequest, reply: FastifyReply, id: string, cached: CachedAuth): void {
+  const { user, companyId, realCompanyId } = cached;
+  // Every later log line of this request says who acted for which company.
+  request.log = request.log.child({
+    userId: user.id,
+    companyId,
+    ...(companyId !== realCompanyId ? { realCompanyId } : {}),
+  });
+  request.auth = {
+    user,
+    companyId,
+    realCompanyId,
+    impersonated: companyId !== realCompanyId,
+    roles: user.roles,
+    company: cached.company,
+    sessionId: id,
+    csrfToken: cached.csrfToken,
+  };
+  replies.set(request.auth, reply);
+}
+
+/** A cached session still usable as it was: an impersonation whose consent ran out is looked up again. */
+function stillValid(cached: CachedAuth): boolean {
+  return cached.companyId === cached.realCompanyId || supportMayAct(cached.company);
+}
+
 /** Resolves `request.auth` from the session cookie (the one place that does). */
 async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   request.auth = null;
@@ -128,25 +156,42 @@ async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promis
   if (apiKey) return resolveApiKeyAuth(request, apiKey);
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return;
-  const { db, session: settings } = request.server.deps;
   const id = sha256(token);
+  const { authCache } = request.server.deps;
+  const cached = authCache.get(id);
+  if (cached && stillValid(cached)) return authenticate(request, reply, id, cached);
+  const mark = authCache.mark();
+  const resolved = await lookUpSession(request, reply, id);
+  if (!resolved) return;
+  authCache.set(id, resolved, mark);
+  authenticate(request, reply, id, resolved);
+}
+
+/** The session's state from the database; null when the request is not signed in (reason set). */
+async function lookUpSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: string,
+): Promise<CachedAuth | null> {
+  const { db, session: settings } = request.server.deps;
   const session = await findLiveSession(db, id);
   if (!session) {
     // An ended session: the console's next start asks for no user.
     reply.clearCookie(SIGNED_IN_COOKIE, { path: '/' });
-    return;
+    return null;
   }
-  if (session.userDeleted || session.createdAt.getTime() + settings.maxAgeSeconds * 1000 <= Date.now()) {
+  const maxAgeEnd = session.createdAt.getTime() + settings.maxAgeSeconds * 1000;
+  if (session.userDeleted || maxAgeEnd <= Date.now()) {
     await deleteSession(db, id);
-    return;
+    return null;
   }
   if (session.userCompanyId === null) {
     request.authFailure = 'USER_WITHOUT_COMPANY';
-    return;
+    return null;
   }
   if (session.companyBlocked || session.companyDeleted) {
     request.authFailure = 'COMPANY_BLOCKED';
-    return;
+    return null;
   }
   const realCompanyId = session.userCompanyId;
   let companyId = session.impersonatedCompanyId ?? realCompanyId;
@@ -166,25 +211,15 @@ async function resolveAuth(request: FastifyRequest, reply: FastifyReply): Promis
     company = await findCompany(db, companyId);
   }
   const user = await findUserById(db, realCompanyId, session.userId);
-  if (!user || !company) return;
-  await touchSession(db, id, settings.lifetimeSeconds, settings.touchIntervalSeconds);
-  // Every later log line of this request says who acted for which company.
-  request.log = request.log.child({
-    userId: user.id,
-    companyId,
-    ...(companyId !== realCompanyId ? { realCompanyId } : {}),
-  });
-  request.auth = {
-    user,
-    companyId,
-    realCompanyId,
-    impersonated: companyId !== realCompanyId,
-    roles: user.roles,
-    company,
-    sessionId: id,
-    csrfToken: session.csrfToken,
-  };
-  replies.set(request.auth, reply);
+  if (!user || !company) return null;
+  // The expiry slides at most once per touch interval: a recent use already moved it.
+  let idleEnd = session.expiresAt.getTime();
+  if (Date.now() - session.lastSeenAt.getTime() >= settings.touchIntervalSeconds * 1000) {
+    await touchSession(db, id, settings.lifetimeSeconds, settings.touchIntervalSeconds);
+    idleEnd = Date.now() + settings.lifetimeSeconds * 1000;
+  }
+  const endsAt = Math.min(idleEnd, maxAgeEnd);
+  return { user, companyId, realCompanyId, company, csrfToken: session.csrfToken, endsAt };
 }
 
 function checkCsrf(request: FastifyRequest): void {
@@ -208,8 +243,37 @@ async function sessionPlugin(app: FastifyInstance): Promise<void> {
     checkCsrf(request);
   });
 
+  const { db, authCache } = app.deps;
+  const unlisten: Unlisten[] = [];
+  if (app.deps.session.cacheSeconds > 0) {
+    // Changes through the API reach the cache before their answer does (lib/auth-cache.ts).
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (!MUTATING.has(request.method)) return payload;
+      authCache.clear();
+      if (db.kind === 'postgres')
+        await db
+          .query('SELECT pg_notify($1, $2)', [AUTH_CHANGED_CHANNEL, authCache.id])
+          .catch((err) => request.log.warn({ err }, 'announcing a change to other API processes failed'));
+      return payload;
+    });
+    app.addHook('onReady', async () => {
+      if (!db.listen) return;
+      const clear = () => authCache.clear();
+      unlisten.push(await db.listen('iot_company_changed', clear));
+      if (db.kind === 'postgres')
+        unlisten.push(
+          await db.listen(
+            AUTH_CHANGED_CHANNEL,
+            // This process cleared its own before announcing.
+            (from) => from !== authCache.id && authCache.clear(),
+            () => authCache.resume(),
+            () => authCache.suspend(),
+          ),
+        );
+    });
+  }
+
   // Expired sessions are already refused on lookup; this only keeps the table small.
-  const { db } = app.deps;
   let sweeper: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     sweeper = setInterval(() => {
@@ -219,6 +283,7 @@ async function sessionPlugin(app: FastifyInstance): Promise<void> {
   });
   app.addHook('onClose', async () => {
     if (sweeper) clearInterval(sweeper);
+    await Promise.all(unlisten.map((stop) => stop()));
   });
 }
 

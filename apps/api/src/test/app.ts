@@ -16,6 +16,8 @@ export function buildTestApp(db: Db, options: Partial<BuildAppOptions> = {}) {
     db,
     version: '1.2.3-test',
     ...options,
+    // Most suites edit users and sessions by SQL between requests; auth-cache.test.ts tests the cache.
+    session: { cacheSeconds: 0, ...options.session },
     rateLimits: {
       loginPerAddress: GENEROUS,
       loginFailuresPerAddress: GENEROUS,

@@ -1,4 +1,5 @@
 import { type DecodeResult, getDriver } from '@iot/codecs';
+import { metrics, secondsSince } from '@iot/runtime';
 import type { DeviceDirectory, IngestDevice } from '../devices/device-directory.js';
 import type { CodecRunner } from './codec-runner.js';
 import { flattenFields } from './flatten-fields.js';
@@ -13,6 +14,10 @@ export interface UplinkPayload {
   decoded?: Record<string, unknown>;
   fPort?: number;
 }
+
+// Bound once: the hot path observes without looking its labels up.
+const driverSeconds = metrics.codecSeconds.labels('driver');
+const userCodecSeconds = metrics.codecSeconds.labels('sandbox');
 
 const failed = (message: string): DecodeResult => ({ data: {}, warnings: [], errors: [message] });
 
@@ -36,11 +41,14 @@ export async function decodeUplink(options: {
   const codecId = device.codecId as number;
   const codec = await options.directory.codec(device.companyId, codecId);
   if (codec === null) return failed(`codec ${codecId} not found`);
-  return options.codecs.decodeUplink(device, codecId, codec, {
+  const started = performance.now();
+  const result = await options.codecs.decodeUplink(device, codecId, codec, {
     bytes,
     fPort: payload.fPort,
     recvTime: receivedAt,
   });
+  userCodecSeconds.observe(secondsSince(started));
+  return result;
 }
 
 /** The uplink goes to the device's user codec in the sandbox (asynchronous): bytes, no driver, a codec. */
@@ -67,10 +75,13 @@ export function decodeUplinkSync(options: {
     const driver = getDriver(device.driverId);
     if (!driver) return failed(`unknown driver ${device.driverId}`);
     const bytes = payload.bytes ?? new Uint8Array();
+    const started = performance.now();
     try {
       return driver.decodeUplink({ bytes, fPort: payload.fPort, json: payload.json, receivedAt });
     } catch (error) {
       return failed(`driver ${device.driverId} failed: ${(error as Error).message}`);
+    } finally {
+      driverSeconds.observe(secondsSince(started));
     }
   }
   if (needsUserCodec(device, payload)) return undefined;

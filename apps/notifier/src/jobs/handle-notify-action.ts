@@ -106,7 +106,6 @@ export async function handleNotifyAction(
         channel: delivery.kind,
         outcome: notConfigured ? 'skipped' : final ? 'failed' : 'retrying',
       });
-      if (!final) metrics.jobRetries.inc({ job: job.name });
       if (!notConfigured) (final ? permanent : retryable).push(`${delivery.recipient}: ${message(error)}`);
       await deps.writeLog({
         ...base,

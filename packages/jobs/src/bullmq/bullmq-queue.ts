@@ -1,3 +1,4 @@
+import { metrics } from '@iot/runtime';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Static, TSchema } from 'typebox';
@@ -14,6 +15,7 @@ import {
   type JobHandler,
   type JobQueue,
   type Processor,
+  type QueueDepth,
   type QueuePolicy,
 } from '../types';
 import { validatePayload } from '../validate-payload';
@@ -173,6 +175,7 @@ export class BullmqJobQueue implements JobQueue {
         return;
       }
       const final = isPermanent(error) || job.retry.attempts <= 1;
+      if (!final) metrics.jobRetries.inc({ job_name: job.name });
       const marked: JobEnvelope & LocalOutcome = {
         ...envelope,
         pre: 1,
@@ -185,7 +188,22 @@ export class BullmqJobQueue implements JobQueue {
     }
   }
 
+  /** Every queue this process enqueues to or works on; BullMQ counts in Redis, so all processes see it. */
+  async depth(): Promise<QueueDepth[]> {
+    const names = new Set([...this.queues.keys(), ...this.local.keys()]);
+    return Promise.all(
+      [...names].map(async (name) => {
+        const counts = await this.queue(name).getJobCounts('wait', 'delayed', 'prioritized', 'active');
+        const { active = 0, ...rest } = counts;
+        const waiting = Object.values(rest).reduce((sum, n) => sum + n, 0);
+        return { job: name, waiting, running: active };
+      }),
+    );
+  }
+
   process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor {
+    // The retry counter of every job processed here exists from the start, at 0 (a PromQL rate needs it).
+    metrics.jobRetries.inc({ job_name: job.name }, 0);
     const worker = new Worker(
       job.name,
       async (bullJob: Job, token?: string) => {
@@ -231,6 +249,7 @@ export class BullmqJobQueue implements JobQueue {
           }
           // UnrecoverableError also at the last attempt: BullMQ's count may lag ours by the local one.
           if (permanent || attempt >= job.retry.attempts) throw new UnrecoverableError(errorText(error));
+          metrics.jobRetries.inc({ job_name: job.name });
           throw error;
         }
       },

@@ -1,3 +1,4 @@
+import { metrics } from '@iot/runtime';
 import type { Static, TSchema } from 'typebox';
 import { backoffDelay } from '../backoff';
 import { jobIdFor } from '../job-id';
@@ -12,12 +13,15 @@ import {
   type JobHandler,
   type JobQueue,
   type Processor,
+  type QueueDepth,
   type QueuePolicy,
 } from '../types';
 import { validatePayload } from '../validate-payload';
 
 interface Entry {
   id: string;
+  /** The job's name (queue depth per job). */
+  name: string;
   envelope: JobEnvelope;
   attemptsMade: number;
   state: 'waiting' | 'running' | 'completed' | 'failed';
@@ -84,6 +88,7 @@ export class InProcessJobQueue implements JobQueue {
     if (options.claimed && !runsHere) await this.options.keys?.release(key);
     const entry: Entry = {
       id,
+      name: job.name,
       envelope: { v: job.version, key, payload: valid },
       attemptsMade: 0,
       state: 'waiting',
@@ -97,6 +102,8 @@ export class InProcessJobQueue implements JobQueue {
 
   process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor {
     if (this.lanes.has(job.name)) throw new Error(`job ${job.name} already has a processor`);
+    // The retry counter of every job processed here exists from the start, at 0 (a PromQL rate needs it).
+    metrics.jobRetries.inc({ job_name: job.name }, 0);
     const lane: Lane = {
       job: job as unknown as JobDefinition<TSchema>,
       handler: handler as unknown as JobHandler<TSchema>,
@@ -124,6 +131,19 @@ export class InProcessJobQueue implements JobQueue {
 
   async deadLetters(name: string, limit = 100): Promise<DeadLetter[]> {
     return (this.dead.get(name) ?? []).slice(-limit).reverse();
+  }
+
+  async depth(): Promise<QueueDepth[]> {
+    const byName = new Map<string, QueueDepth>();
+    // Every job processed here shows, with zeros when idle.
+    for (const name of this.lanes.keys()) byName.set(name, { job: name, waiting: 0, running: 0 });
+    for (const entry of this.entries.values()) {
+      if (entry.state !== 'waiting' && entry.state !== 'running') continue;
+      const depth = byName.get(entry.name) ?? { job: entry.name, waiting: 0, running: 0 };
+      depth[entry.state] += 1;
+      byName.set(entry.name, depth);
+    }
+    return [...byName.values()];
   }
 
   /** Readiness (GET /health/ready): an open in-process queue is always ready. */
@@ -228,6 +248,7 @@ export class InProcessJobQueue implements JobQueue {
         return;
       }
       if (!isPermanent(error) && entry.attemptsMade < job.retry.attempts) {
+        metrics.jobRetries.inc({ job_name: job.name });
         entry.state = 'waiting';
         this.after(backoffDelay(job.retry, entry.attemptsMade), () => this.makeReady(job.name, entry));
         return;

@@ -25,6 +25,8 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: AlarmQuery,
         response: responses(Type.Array(AlarmPayload), [422]),
       },
+      // The console's alarm poll: identical reads in flight share one answer.
+      config: { coalesce: true },
     },
     async (request) => {
       const query = request.query as {

@@ -33,6 +33,8 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: SeriesQuery,
         response: responses(SeriesPayload, [10, 10001, 10002, 422]),
       },
+      // Charts refresh on a timer: identical reads in flight share one answer.
+      config: { coalesce: true },
     },
     async (request, reply) => {
       const { query } = request;

@@ -64,6 +64,8 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // on this shape (open records, nullable fields). presentDeviceListItem builds every object field by
       // field, so nothing outside the schema can leave; the schema still documents the answer.
       serializerCompiler: () => (data) => JSON.stringify(data),
+      // Polled by every open console (device list, map widgets): identical reads in flight share.
+      config: { coalesce: true },
     },
     async (request, reply) => {
       if (request.query.view === 'map') {
