@@ -472,6 +472,7 @@ export {
   setSessionImpersonation,
   touchSession,
 } from './repositories/sessions';
+export { findCompanyLanguage } from './repositories/text-languages';
 export {
   findTtsDownlinkRoute,
   saveTtsDownlinkRoute,

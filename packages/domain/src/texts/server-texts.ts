@@ -200,6 +200,58 @@ export const SERVER_TEXTS = {
     de: (p) => ({ text: `${parkingLine(p, 'de')}; ${str(p, 'actions')} Aktion(en) eingeplant` }),
     en: (p) => ({ text: `${parkingLine(p, 'en')}; ${str(p, 'actions')} action(s) queued` }),
   },
+  lns_joined: both((p, l) => ({
+    text: pick(
+      l,
+      `Dem Netz beigetreten (DevAddr ${str(p, 'dev_addr')})`,
+      `joined the network (DevAddr ${str(p, 'dev_addr')})`,
+    ),
+  })),
+  lns_downlink_acknowledged: both((p, l) => ({
+    text: pick(
+      l,
+      `${downlinkName(p, l)} vom Gerät bestätigt`,
+      `${downlinkName(p, l)} acknowledged by the device`,
+    ),
+  })),
+  lns_downlink_not_acknowledged: both((p, l) => ({
+    text:
+      pick(
+        l,
+        `${downlinkName(p, l)} vom Gerät nicht bestätigt`,
+        `${downlinkName(p, l)} not acknowledged by the device`,
+      ) +
+      (p.requeued === true
+        ? pick(l, `; ${str(p, 'server')} reiht ihn erneut ein`, `; ${str(p, 'server')} queues it again`)
+        : ''),
+  })),
+  lns_downlink_failed: both((p, l) => ({
+    text: pick(
+      l,
+      `${downlinkName(p, l)} fehlgeschlagen: ${str(p, 'error')}`,
+      `${downlinkName(p, l)} failed: ${str(p, 'error')}`,
+    ),
+  })),
+  lns_downlink_sent: both((p, l) => ({
+    text:
+      p.gateway !== undefined
+        ? pick(
+            l,
+            `Downlink von Gateway ${str(p, 'gateway')} gesendet`,
+            `downlink sent by gateway ${str(p, 'gateway')}`,
+          )
+        : pick(l, `${downlinkName(p, l)} an ein Gateway gesendet`, `${downlinkName(p, l)} sent to a gateway`),
+  })),
+  lns_downlink_queued: both((p, l) => ({
+    text: pick(
+      l,
+      `${downlinkName(p, l)} bei ${str(p, 'server')} eingereiht`,
+      `${downlinkName(p, l)} queued at ${str(p, 'server')}`,
+    ),
+  })),
+  lns_log: both((p, l) => ({
+    text: `${str(p, 'server')} ${str(p, 'code')}: ${p.description === '' ? pick(l, '(ohne Beschreibung)', '(no description)') : str(p, 'description')}`,
+  })),
   codec_suspended_log: {
     de: (p) => ({ text: `Codec ${str(p, 'codec')} ausgesetzt (90100): ${str(p, 'error')}` }),
     en: (p) => ({ text: `codec ${str(p, 'codec')} suspended (90100): ${str(p, 'error')}` }),
@@ -285,6 +337,12 @@ export const SERVER_TEXTS = {
     ),
   })),
 } as const satisfies Record<string, Kind>;
+
+/** A downlink, with its port where the network server named it. */
+const downlinkName = (p: TextParams, l: InterfaceLanguage) =>
+  typeof p.port === 'number'
+    ? pick(l, `Downlink auf Port ${p.port}`, `downlink on port ${p.port}`)
+    : 'Downlink';
 
 /** A parking alarm's line (overstay, few free slots or full, implausible count). */
 function parkingLine(p: TextParams, l: InterfaceLanguage): string {
