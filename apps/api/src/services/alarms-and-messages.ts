@@ -19,6 +19,7 @@ import {
   markMessageRead,
   withTenant,
 } from '@iot/db';
+import { type InterfaceLanguage, wordServerText } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 
@@ -94,12 +95,18 @@ export async function deleteUserMessage(db: Db, auth: AuthContext, id: number) {
   });
 }
 
-export function presentMessage(m: MessageRecord) {
+/**
+ * A message as `language` reads it: the platform's own (a kind of SERVER_TEXTS) worded from its
+ * parameters, a rule's as the rule wrote it, and a kind this version does not know as stored. Kind and
+ * params stay in the answer for a client that words them itself (the console does).
+ */
+export function presentMessage(m: MessageRecord, language: InterfaceLanguage) {
+  const worded = wordServerText(m.kind, m.params, language);
   return {
     id: m.id,
     user_id: m.userId,
-    subject: m.subject,
-    body: m.body,
+    subject: worded?.subject ?? m.subject,
+    body: worded?.text ?? m.body,
     level: m.level,
     is_read: m.isRead,
     read_at: iso(m.readAt),

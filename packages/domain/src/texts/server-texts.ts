@@ -10,6 +10,7 @@
  * in every interface language.
  */
 import type { InterfaceLanguage } from '../constants/session';
+import { parseDownlinkFailure } from '../downlinks/downlink-failure';
 import { field, num, pick, str, type TextParams, time, type WordedText } from './word';
 
 type Wording = (p: TextParams, language: InterfaceLanguage) => WordedText;
@@ -266,8 +267,8 @@ export const SERVER_TEXTS = {
     ),
     text: pick(
       l,
-      `„${named(COMMANDS, p, 'command', l)}“${p.by_rule === true ? ' einer Regel' : ''}, gesendet ${time(p, 'sent_at', l)}, hat das Gerät nicht erreicht: ${str(p, 'error')}.`,
-      `"${named(COMMANDS, p, 'command', l)}"${p.by_rule === true ? ' of a rule' : ''}, sent ${time(p, 'sent_at', l)}, did not reach the device: ${str(p, 'error')}.`,
+      `„${named(COMMANDS, p, 'command', l)}“${p.by_rule === true ? ' einer Regel' : ''}, gesendet ${time(p, 'sent_at', l)}, hat das Gerät nicht erreicht: ${downlinkError(p, l)}.`,
+      `"${named(COMMANDS, p, 'command', l)}"${p.by_rule === true ? ' of a rule' : ''}, sent ${time(p, 'sent_at', l)}, did not reach the device: ${downlinkError(p, l)}.`,
     ),
   })),
   action_failed: both((p, l) => ({
@@ -276,11 +277,18 @@ export const SERVER_TEXTS = {
       `Aktion nicht ausgeführt: ${str(p, 'rule')}`,
       `Action not carried out: ${str(p, 'rule')}`,
     ),
-    text: pick(
-      l,
-      `${named(CHANNELS, p, 'channel', l)} an ${str(p, 'recipient')} (Gerät ${str(p, 'device')}) ist fehlgeschlagen: ${str(p, 'error')}.`,
-      `${named(CHANNELS, p, 'channel', l)} to ${str(p, 'recipient')} (device ${str(p, 'device')}) failed: ${str(p, 'error')}.`,
-    ),
+    text:
+      p.channel === 'remote_control'
+        ? pick(
+            l,
+            `Der Befehl „${named(COMMANDS, p, 'command', l)}“ der Regel an ${str(p, 'recipient')} (auf eine Meldung von ${str(p, 'device')}) konnte nicht gesendet werden: ${downlinkError(p, l)}.`,
+            `The rule's command "${named(COMMANDS, p, 'command', l)}" to ${str(p, 'recipient')} (on an uplink of ${str(p, 'device')}) could not be sent: ${downlinkError(p, l)}.`,
+          )
+        : pick(
+            l,
+            `${named(CHANNELS, p, 'channel', l)} an ${str(p, 'recipient')} (Gerät ${str(p, 'device')}) ist fehlgeschlagen: ${str(p, 'error')}.`,
+            `${named(CHANNELS, p, 'channel', l)} to ${str(p, 'recipient')} (device ${str(p, 'device')}) failed: ${str(p, 'error')}.`,
+          ),
   })),
   login_failures: both((p, l) => ({
     subject: pick(l, 'Fehlgeschlagene Anmeldungen bei Ihrem Konto', 'Failed sign-ins to your account'),
@@ -337,6 +345,26 @@ export const SERVER_TEXTS = {
     ),
   })),
 } as const satisfies Record<string, Kind>;
+
+/** A command's failure: the platform's own reasons in words, a network server's or transport's as given. */
+function downlinkError(p: TextParams, l: InterfaceLanguage): string {
+  if (typeof p.error !== 'string') return pick(l, 'fehlgeschlagen', 'failed');
+  const failure = parseDownlinkFailure(p.error);
+  switch (failure.reason) {
+    case 'not_acknowledged':
+      return pick(l, 'vom Gerät nicht bestätigt (ChirpStack)', 'not acknowledged by the device (ChirpStack)');
+    case 'no_report':
+      return pick(
+        l,
+        `keine Meldung des Netzservers binnen ${num({ h: failure.hours }, 'h', l)} h`,
+        `no report from the network server within ${num({ h: failure.hours }, 'h', l)} h`,
+      );
+    case 'network_server':
+      return `The Things Stack: ${failure.detail}`;
+    default:
+      return failure.detail;
+  }
+}
 
 /** A downlink, with its port where the network server named it. */
 const downlinkName = (p: TextParams, l: InterfaceLanguage) =>
