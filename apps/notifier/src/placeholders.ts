@@ -1,3 +1,4 @@
+import { fieldLabel } from '@iot/domain';
 import type { ActionContext } from './context';
 
 /** Placeholders a subject, body, spoken message or webhook body may contain (README "Placeholders"). */
@@ -7,7 +8,9 @@ export type Placeholder = (typeof PLACEHOLDERS)[number];
 export function placeholderValues(ctx: ActionContext): Record<Placeholder, string> {
   return {
     device: ctx.device.name,
-    field: ctx.field ?? '',
+    // The field's label in the delivery's language ("Bodenfeuchte"), a virtual field's given name; the
+    // unit is its own placeholder.
+    field: ctx.field ? fieldLabel(ctx.field, ctx.language) : '',
     value: ctx.value === null ? '' : String(ctx.value),
     unit: ctx.unit,
     time: ctx.time,
