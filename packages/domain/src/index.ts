@@ -36,6 +36,7 @@ export * from './parking/ngsi-ld';
 export * from './parking/occupancy-history';
 export * from './state/membership-request';
 export * from './state/message-counts';
+export * from './texts/parking-alarm';
 export * from './texts/rule-action-defaults';
 export * from './texts/server-texts';
 export type { TextParams, WordedText } from './texts/word';

@@ -75,3 +75,14 @@ describe('server texts', () => {
     expect(wordServerText(null, null, 'en')).toBeUndefined();
   });
 });
+
+describe('parking alarm notifications', () => {
+  it('takes the half of the stored two-language text in the reader language', async () => {
+    const { bilingualHalf, parkingAlarmLabel } = await import('./parking-alarm');
+    const text = 'Car park full: A / B / Parkplatz voll: A / B';
+    expect(bilingualHalf(text, 'en')).toBe('Car park full: A / B');
+    expect(bilingualHalf(text, 'de')).toBe('Parkplatz voll: A / B');
+    expect(bilingualHalf('only one language', 'de')).toBe('only one language');
+    expect(parkingAlarmLabel('parking_overstay', 'de')).toBe('Parkdauer überschritten');
+  });
+});
