@@ -472,7 +472,6 @@ export {
   setSessionImpersonation,
   touchSession,
 } from './repositories/sessions';
-export { findCompanyLanguage } from './repositories/text-languages';
 export {
   findTtsDownlinkRoute,
   saveTtsDownlinkRoute,

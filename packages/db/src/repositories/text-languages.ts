@@ -4,8 +4,6 @@
  * language is the locale most of its main users and admins chose (then most of its users, then 'de',
  * the users' default locale). Ties go to the alphabetically first locale, so it is stable.
  */
-import type { Queryable } from '../db';
-
 /** SQL for the company language of the company whose id is the expression `companyId`. */
 export function companyLanguageSql(companyId: string): string {
   return `coalesce((SELECT u.locale FROM users u
@@ -14,13 +12,4 @@ export function companyLanguageSql(companyId: string): string {
               ORDER BY count(*) FILTER (WHERE u.roles && ARRAY['ROLE_MAINUSER', 'ROLE_ADMIN']::text[]) DESC,
                        count(*) DESC, u.locale
               LIMIT 1), 'de')`;
-}
-
-/** The company's language (companyLanguageSql): a locale such as 'de' or 'en'. */
-export async function findCompanyLanguage(q: Queryable, companyId: number): Promise<string> {
-  const { rows } = await q.query<{ language: string }>(
-    `SELECT ${companyLanguageSql('$1::bigint')} AS language`,
-    [companyId],
-  );
-  return rows[0]?.language ?? 'de';
 }
