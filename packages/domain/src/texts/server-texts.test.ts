@@ -4,9 +4,9 @@ import { SERVER_TEXTS, type ServerTextKind, wordServerText } from './server-text
 
 /** Parameters of each kind as its writer stores them; a kind added without a sample fails to compile. */
 const SAMPLES: Record<ServerTextKind, Record<string, unknown>> = {
-  alarm_raise: { rule: 'Frost', field: 'temperature', reason: 'temperature < 0 (value -1.5)' },
+  alarm_raise: { rule: 'Frost', field: 'temperature', reason: 'temperature lte 0 (value -1.5)' },
   alarm_clear: { check: 'battery_low', check_id: 4, reason: 'value_ok' },
-  rule_fired: { rule: 'Frost', field: 'temperature', reason: 'temperature < 0 (value -1.5)', actions: 2 },
+  rule_fired: { rule: 'Frost', field: 'temperature', reason: 'temperature lte 0 (value -1.5)', actions: 2 },
   rule_suppressed: { rule: 'Frost', reason: 'schedule' },
   uplink_late: {
     measured_at: '2026-11-20T10:00:00Z',
@@ -52,12 +52,12 @@ describe('server texts', () => {
   });
 
   it('names data fields by their label in the reader language, a virtual field by its name', () => {
-    const p = { rule: 'Dry', field: 'soil_humidity', reason: 'soil_humidity < 20 (value 12)' };
+    const p = { rule: 'Dry', field: 'soil_humidity', reason: 'soil_humidity lte 20 (value 12)' };
     expect(wordServerText('alarm_raise', p, 'de')?.text).toBe(
-      'Regel „Dry“: Alarm ausgelöst (Bodenfeuchte (%) < 20 (Wert 12))',
+      'Regel „Dry“: Alarm ausgelöst (Bodenfeuchte (%) ≤ 20 (Wert 12))',
     );
     expect(wordServerText('alarm_raise', p, 'en')?.text).toBe(
-      'Rule "Dry": alarm raised (Soil moisture (%) < 20 (value 12))',
+      'Rule "Dry": alarm raised (Soil moisture (%) ≤ 20 (value 12))',
     );
     const virtual = {
       rule: 'R',

@@ -45,19 +45,31 @@ const REASONS: Record<string, Record<InterfaceLanguage, string>> = {
   battery_low: { de: 'Batterie schwach', en: 'battery low' },
 };
 
+const OPERATORS: Record<string, Record<InterfaceLanguage, string>> = {
+  lte: { de: '≤', en: '≤' },
+  gte: { de: '≥', en: '≥' },
+  eq: { de: '=', en: '=' },
+  in: { de: 'in', en: 'in' },
+  out: { de: 'außerhalb', en: 'outside' },
+  rie: { de: 'steigend erreicht', en: 'reached rising' },
+  fae: { de: 'fallend erreicht', en: 'reached falling' },
+};
+
 /**
- * An alarm's or firing's reason: a code the rules engine gives (`no_data`) in words, a condition
- * (`temperature > 30 (value 31)`) with the field's label; anything else as written.
+ * An alarm's or firing's reason: a code the rules engine gives (`no_data`) in words, a condition as the
+ * engine describes it (`temperature gte 30 (value 31)`) with the field's label and the operator's sign;
+ * anything else as written.
  */
 function reason(p: TextParams, l: InterfaceLanguage): string {
   const given = str(p, 'reason');
   const known = REASONS[given];
   if (known) return known[l];
   const key = typeof p.field === 'string' ? p.field : '';
-  let text =
-    key !== '' && given.startsWith(`${key} `) ? `${field(p, 'field', l)}${given.slice(key.length)}` : given;
-  if (l === 'de') text = text.replace(/\(value /, '(Wert ');
-  return text;
+  const condition = key === '' ? null : given.slice(key.length).match(/^ (\w+) (\S+) \(value (.+)\)$/);
+  if (!given.startsWith(`${key} `) || !condition) return given;
+  const [, operator = '', target = '', value = ''] = condition;
+  const sign = OPERATORS[operator]?.[l] ?? operator;
+  return `${field(p, 'field', l)} ${sign} ${target} (${pick(l, 'Wert', 'value')} ${value})`;
 }
 
 const SUPPRESSIONS: Record<string, Record<InterfaceLanguage, string>> = {

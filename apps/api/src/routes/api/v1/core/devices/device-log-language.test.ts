@@ -31,9 +31,9 @@ forEachDb((suite) => {
           device_id: device.id,
           company_id: team.company.id,
           level: 4,
-          message: 'Rule "Dry": alarm raised (soil_humidity < 20 (value 12))',
+          message: 'Rule "Dry": alarm raised (soil_humidity lte 20 (value 12))',
           kind: 'alarm_raise',
-          params: { rule: 'Dry', field: 'soil_humidity', reason: 'soil_humidity < 20 (value 12)' },
+          params: { rule: 'Dry', field: 'soil_humidity', reason: 'soil_humidity lte 20 (value 12)' },
           payload: { kind: 'alarm_raise' },
           raw: null,
           created_at: '2026-03-01T01:00:00Z',
@@ -44,11 +44,11 @@ forEachDb((suite) => {
           (l: { message: string; kind: string | null }) => [l.kind, l.message],
         );
       expect(await read(team.main.email)).toEqual([
-        ['alarm_raise', 'Regel „Dry“: Alarm ausgelöst (Bodenfeuchte (%) < 20 (Wert 12))'],
+        ['alarm_raise', 'Regel „Dry“: Alarm ausgelöst (Bodenfeuchte (%) ≤ 20 (Wert 12))'],
         [null, 'written before kinds'],
       ]);
       expect(await read(team.plain.email)).toEqual([
-        ['alarm_raise', 'Rule "Dry": alarm raised (Soil moisture (%) < 20 (value 12))'],
+        ['alarm_raise', 'Rule "Dry": alarm raised (Soil moisture (%) ≤ 20 (value 12))'],
         [null, 'written before kinds'],
       ]);
     });
