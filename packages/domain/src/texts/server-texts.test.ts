@@ -23,6 +23,8 @@ const SAMPLES: Record<ServerTextKind, Record<string, unknown>> = {
   lns_downlink_sent: { gateway: 'gw-1' },
   lns_downlink_queued: { port: 2, server: 'The Things Stack' },
   lns_log: { server: 'ChirpStack', code: 'UPLINK_F_CNT_RESET', description: '' },
+  alarm: { check: 'no_data', check_id: 2, reason: 'no_data', field: null },
+  parking_alarm_text: { parking: 'parking_overstay', area: 'P1 B-3', minutes: 30 },
   codec_suspended_log: { codec: 'Dragino', error: 'time budget' },
   downlink_failed: { device: 'Valve 3', command: 'reboot', sent_at: '2026-11-20T10:00:00Z', error: 'nack' },
   action_failed: { rule: 'Frost', channel: 'email', recipient: 'a@b.de', device: 'T1', error: '550' },

@@ -265,6 +265,10 @@ export const SERVER_TEXTS = {
   lns_log: both((p, l) => ({
     text: `${str(p, 'server')} ${str(p, 'code')}: ${p.description === '' ? pick(l, '(ohne Beschreibung)', '(no description)') : str(p, 'description')}`,
   })),
+  /** An alarm's text in the alarm list (alarms.message): what raised it and why. */
+  alarm: both((p, l) => ({ text: `${alarmSource(p, l)}: ${reason(p, l)}` })),
+  /** A parking alarm's text in the alarm list (details of migration 0030's alarms). */
+  parking_alarm_text: both((p, l) => ({ text: parkingLine(p, l) })),
   codec_suspended_log: {
     de: (p) => ({ text: `Codec ${str(p, 'codec')} ausgesetzt (90100): ${str(p, 'error')}` }),
     en: (p) => ({ text: `codec ${str(p, 'codec')} suspended (90100): ${str(p, 'error')}` }),
