@@ -36,6 +36,7 @@ const SAMPLES: Record<ServerTextKind, Record<string, unknown>> = {
   water_hour_cap: { member: 'Hof A', value: 12.25 },
   rule_alarm: { rule: 'Frost', device: 'T1', field: 'soil_humidity', value: 12, unit: '%', time: '07:00' },
   password_reset_mail: { name: 'Ada', minutes: 60, link: 'https://x/r/t' },
+  initial_admin_mail: { expires_at: '2026-11-30T10:00:00.000Z', link: 'https://x/r/t' },
   invitation_mail: { name: 'Ada', company: 'Hof', days: 7, link: 'https://x/r/t' },
 };
 

@@ -352,6 +352,15 @@ export const SERVER_TEXTS = {
       `Hello ${str(p, 'name')},\n\nuse this link to reset your password (valid for ${str(p, 'minutes')} minutes, usable once):\n${str(p, 'link')}\n\nIf you did not ask for this, ignore this email.`,
     ),
   })),
+  /** The first super admin's mail (INITIAL_ADMIN_EMAIL): sent before anyone chose a language. */
+  initial_admin_mail: both((p, l) => ({
+    subject: pick(l, 'IoT-Plattform: Ihr Administratorzugang', 'IoT platform: your administrator account'),
+    text: pick(
+      l,
+      `Legen Sie Ihr Passwort fest (der Link gilt einmal, bis ${str(p, 'expires_at')}):\n${str(p, 'link')}`,
+      `Choose your password (the link works once, until ${str(p, 'expires_at')}):\n${str(p, 'link')}`,
+    ),
+  })),
   invitation_mail: both((p, l) => ({
     subject: pick(l, `Einladung: ${str(p, 'company')}`, `Invitation: ${str(p, 'company')}`),
     text: pick(
