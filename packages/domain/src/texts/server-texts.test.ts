@@ -73,6 +73,24 @@ describe('server texts', () => {
     expect(wordServerText('rule_alarm', virtual, 'en')?.text).toContain('V: Mittel = 3');
   });
 
+  it('words the rules engine reasons: codes, conditions, silence', () => {
+    const silent = { rule: 'Still', reason: 'no data for 3700 s (limit 3600 s)' };
+    expect(wordServerText('alarm', silent, 'de')?.text).toBe(
+      'Regel „Still“: keine Daten seit 3700 s (Grenze 3600 s)',
+    );
+    expect(wordServerText('alarm', silent, 'en')?.text).toBe(
+      'Rule "Still": no data for 3700 s (limit 3600 s)',
+    );
+    const check = { check: 'battery_low', check_id: 3, reason: 'battery_low', field: 'battery_level' };
+    expect(wordServerText('alarm_raise', check, 'de')?.text).toBe(
+      'Sensorprüfung Batterie schwach #3: Alarm ausgelöst (Batterie schwach)',
+    );
+    const rising = { rule: 'Flut', field: 'water_level_cm', reason: 'water_level_cm rie 120 (value 121)' };
+    expect(wordServerText('rule_fired', { ...rising, actions: 1 }, 'en')?.text).toBe(
+      'Rule "Flut" fired: Water level (cm) reached rising 120 (value 121); 1 action(s) queued',
+    );
+  });
+
   it('leaves an unknown kind to the stored text', () => {
     expect(wordServerText('some_future_kind', {}, 'de')).toBeUndefined();
     expect(wordServerText(null, null, 'en')).toBeUndefined();

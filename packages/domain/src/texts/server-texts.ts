@@ -64,6 +64,8 @@ function reason(p: TextParams, l: InterfaceLanguage): string {
   const given = str(p, 'reason');
   const known = REASONS[given];
   if (known) return known[l];
+  const silent = given.match(/^no data for (\d+) s \(limit (\d+) s\)$/);
+  if (silent) return pick(l, `keine Daten seit ${silent[1]} s (Grenze ${silent[2]} s)`, given);
   const key = typeof p.field === 'string' ? p.field : '';
   const condition = key === '' ? null : given.slice(key.length).match(/^ (\w+) (\S+) \(value (.+)\)$/);
   if (!given.startsWith(`${key} `) || !condition) return given;
