@@ -115,7 +115,7 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     await page.getByTestId('messages-button').click();
     const drawer = page.getByTestId('messages-drawer');
     const message = drawer.locator('[data-testid^="message-"][data-read="false"]').filter({
-      hasText: 'Demo Cold Room: temperature 9 °C',
+      hasText: 'Demo Cold Room: Temperatur 9 °C',
     });
     await expect.poll(() => message.count()).toBe(1);
     const messageId = (await message.getAttribute('data-testid'))!.replace('message-', '');

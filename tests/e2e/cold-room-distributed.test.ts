@@ -81,7 +81,7 @@ describe('Demo Cold Room, distributed profile', () => {
       const { subject, text } = readMail(mail);
       expect(subject).toBe('Alarm: Demo Cold Room at 9 °C');
       expect(text).toMatch(
-        /^Demo Cold Room reports temperature 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+ \(rule Cold room too warm, limit 8 °C\)\. Please check the cold room\.$/,
+        /^Demo Cold Room reports Temperatur 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+ \(rule Cold room too warm, limit 8 °C\)\. Please check the cold room\.$/,
       );
 
       const sms = await waitFor('the SMS at the Twilio endpoint', 60_000, async () => twilio.requests[0]);
@@ -94,7 +94,7 @@ describe('Demo Cold Room, distributed profile', () => {
         To: '+4915228817386',
         From: TWILIO_FROM,
         Body: expect.stringMatching(
-          /^Alarm Demo Cold Room: temperature 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+\. Backup cooling is being switched on\.$/,
+          /^Alarm Demo Cold Room: Temperatur 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+\. Backup cooling is being switched on\.$/,
         ),
       });
 
@@ -106,7 +106,7 @@ describe('Demo Cold Room, distributed profile', () => {
         return rows[0];
       });
       expect(message).toEqual({
-        subject: 'Demo Cold Room: temperature 9 °C',
+        subject: 'Demo Cold Room: Temperatur 9 °C',
         company_id: coldRoom.company_id,
       });
 

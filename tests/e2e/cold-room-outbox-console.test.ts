@@ -73,7 +73,7 @@ describe('the outbox page', () => {
     const text = await sms.textContent();
     expect(text).toContain('Demo Cold Room');
     expect(text).toContain('Cold room too warm');
-    expect(text).toContain('Alarm Demo Cold Room: temperature 9 °C at ');
+    expect(text).toContain('Alarm Demo Cold Room: Temperatur 9 °C at ');
     await keepScreenshot(page, 'outbox-page');
     await context.close();
   }, 60_000);

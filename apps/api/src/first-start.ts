@@ -6,7 +6,7 @@
 import type { Config } from '@iot/config';
 import { type Db, ensureDatabase, migrate, openDb } from '@iot/db';
 import type { Mailer } from '@iot/delivery';
-import { SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
+import { SERVER_TEXTS, SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { createFirstAdmin } from './services/create-first-admin';
 
@@ -44,13 +44,17 @@ export async function createInitialAdmin(
     { email: result.email, link: result.link, expires_at: result.expiresAt.toISOString() },
     'first super admin created: open the link to choose a password (valid once)',
   );
+  const params = { link: result.link, expires_at: result.expiresAt.toISOString() };
+  const en = SERVER_TEXTS.initial_admin_mail.en(params, 'en');
+  const de = SERVER_TEXTS.initial_admin_mail.de(params, 'de');
   // A mail that fails leaves the logged link: the start goes on.
   await deps.mailer
     .send({
       to: result.email,
       companyId: SUPER_ADMIN_COMPANY_ID,
-      subject: 'IoT platform: your administrator account / Ihr Administratorzugang',
-      text: `Choose your password (the link works once, until ${result.expiresAt.toISOString()}):\n${result.link}\n\nLegen Sie Ihr Passwort fest (der Link gilt einmal, bis ${result.expiresAt.toISOString()}):\n${result.link}\n`,
+      // Nobody chose a language yet: both, English first.
+      subject: `${en.subject} / ${de.subject}`,
+      text: `${en.text}\n\n${de.text}\n`,
     })
     .catch((err: unknown) => deps.log.error({ err }, "the first super admin's mail was not sent"));
 }

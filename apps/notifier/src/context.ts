@@ -2,8 +2,15 @@
  * The one context every notification channel receives (STYLE 13): who fired what, on which device, with
  * which value, when (in the company's time zone), under which idempotency key.
  */
+import type { InterfaceLanguage } from '@iot/domain';
+
 export interface ActionContext {
   company: { id: number; name: string; timeZone: string };
+  /**
+   * The language of the delivery being sent: the recipient user's locale, the company's language for an
+   * address that is no user (planDeliveries). `{field}` is the field's label in it.
+   */
+  language: InterfaceLanguage;
   /** The rule's device; a water usage warning has none (id null, the member as name). */
   device: { id: number | null; uuid: string; name: string };
   rule: { id: number; name: string } | null;

@@ -1,15 +1,18 @@
 import type { NotifyActionPayload, PreloadedAction } from '@iot/contracts';
 import { type Db, loadCompanyActionDeliveries, type RuleActionDeliveryRow, withTenant } from '@iot/db';
-import { DEFAULT_TIME_ZONE, fieldDefinition } from '@iot/domain';
+import { DEFAULT_TIME_ZONE, fieldDefinition, userLanguage } from '@iot/domain';
 import { coalesce } from '@iot/runtime';
 import type { ActionContext } from './context';
 import { formatCompanyTime } from './format-time';
+import type { RecipientLanguages } from './plan-deliveries';
 
 export type RuleActionRow = RuleActionDeliveryRow;
 
 export interface LoadedAction {
   action: RuleActionRow;
+  /** `language` is the company's; each delivery sends with its recipient's (planDeliveries). */
   ctx: ActionContext;
+  languages: RecipientLanguages;
   /**
    * Recipients this key needs no further attempt for: delivered (sent, queued in the outbox) or failed
    * for good. Empty when the request said no earlier attempt can have run (nothing was looked up).
@@ -65,11 +68,15 @@ export function fromPreloaded(
   const { action, device, company } = preloaded;
   const at = new Date(payload.firedAt);
   const timeZone = company.timeZone || DEFAULT_TIME_ZONE;
+  // A job of a version before the company language was read: the users' default locale.
+  const companyLanguage = userLanguage(company.language ?? 'de', 'de');
   return {
     action,
     settled: new Set(),
+    languages: { company: companyLanguage, locales: preloaded.recipientLocales ?? {} },
     ctx: {
       company: { id: payload.companyId, name: company.name, timeZone },
+      language: companyLanguage,
       device: { id: payload.deviceId, uuid: device.uuid, name: device.name },
       rule: { id: payload.ruleId, name: action.rule_name },
       alarmId: payload.alarmId,

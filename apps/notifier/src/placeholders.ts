@@ -1,3 +1,4 @@
+import { bilingualHalf, fieldLabel, isParkingAlarmKind, parkingAlarmLabel } from '@iot/domain';
 import type { ActionContext } from './context';
 
 /** Placeholders a subject, body, spoken message or webhook body may contain (README "Placeholders"). */
@@ -5,9 +6,22 @@ export const PLACEHOLDERS = ['device', 'field', 'value', 'unit', 'time', 'rule']
 export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 export function placeholderValues(ctx: ActionContext): Record<Placeholder, string> {
+  if (isParkingAlarmKind(ctx.field) && typeof ctx.value === 'string') {
+    // A parking alarm: its kind and its stored two-language text, in the delivery's language.
+    return {
+      device: ctx.device.name,
+      field: parkingAlarmLabel(ctx.field!, ctx.language),
+      value: bilingualHalf(ctx.value, ctx.language),
+      unit: '',
+      time: ctx.time,
+      rule: ctx.rule?.name ?? '',
+    };
+  }
   return {
     device: ctx.device.name,
-    field: ctx.field ?? '',
+    // The field's label in the delivery's language ("Bodenfeuchte"), a virtual field's given name; the
+    // unit is its own placeholder.
+    field: ctx.field ? fieldLabel(ctx.field, ctx.language) : '',
     value: ctx.value === null ? '' : String(ctx.value),
     unit: ctx.unit,
     time: ctx.time,

@@ -90,6 +90,8 @@ export async function parkingAlarmJobs(
       company_id: alarm.companyId,
       level: own.length > 0 ? DEVICE_LOG_LEVEL.info : DEVICE_LOG_LEVEL.warning,
       message: `${alarm.message}; ${own.length} action(s) queued`,
+      kind: 'parking_alarm',
+      params: { ...alarm.params, actions: own.length },
       payload:
         own.length > 0
           ? { kind: 'rule_fired', parking: alarm.kind, alarmId: alarm.alarmId, jobs: own }

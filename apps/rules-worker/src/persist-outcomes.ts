@@ -145,10 +145,20 @@ function sourceChanges(
       ruleId !== null
         ? `Rule "${outcome.rules.get(String(ruleId))?.name ?? ruleId}"`
         : `Sensor check ${outcome.checks.get(String(checkId))?.kind ?? ''} #${checkId}`;
+    const check = checkId !== null ? outcome.checks.get(String(checkId)) : undefined;
     logs.push({
       ...base,
       level: d.action === 'raise' ? DEVICE_LOG_LEVEL.warning : DEVICE_LOG_LEVEL.info,
       message: `${name}: alarm ${d.action === 'raise' ? 'raised' : 'cleared'} (${d.reason})`,
+      kind: `alarm_${d.action}`,
+      params:
+        ruleId !== null
+          ? {
+              rule: outcome.rules.get(String(ruleId))?.name ?? String(ruleId),
+              reason: d.reason,
+              field: d.dataField,
+            }
+          : { check: check?.kind ?? null, check_id: checkId, reason: d.reason, field: d.dataField },
       payload: { kind: `alarm_${d.action}`, ruleId, sensorCheckId: checkId, at: iso(d.at), value: d.value },
     });
     if (d.action === 'raise') {
@@ -245,6 +255,13 @@ function firingEntry(
     ...base,
     level: DEVICE_LOG_LEVEL.info,
     message: `Rule "${rule?.name ?? firing.ruleId}" fired: ${firing.reason}; ${jobs.length} action(s) queued`,
+    kind: 'rule_fired',
+    params: {
+      rule: rule?.name ?? firing.ruleId,
+      reason: firing.reason,
+      field: firing.dataField,
+      actions: jobs.length,
+    },
     payload: {
       kind: 'rule_fired',
       ruleId: Number(firing.ruleId),
@@ -262,6 +279,8 @@ function lateEntries(outcome: DeviceOutcome, base: LogBase): DeviceLogRow[] {
     ...base,
     level: DEVICE_LOG_LEVEL.info,
     message: `Uplink measured at ${iso(l.measuredAt)} is older than the last one its rules evaluated (${iso(l.lastAt)}): evaluated as of ${iso(l.evaluatedAt)} (late delivery, or the device clock is behind)`,
+    kind: 'uplink_late',
+    params: { measured_at: iso(l.measuredAt), last_at: iso(l.lastAt), evaluated_at: iso(l.evaluatedAt) },
     payload: {
       kind: 'uplink_late',
       messageId: outcome.messageIdOf(l.uplinkIndex, ''),
@@ -279,6 +298,8 @@ function suppressionEntries(outcome: DeviceOutcome, base: LogBase): DeviceLogRow
       ...base,
       level: DEVICE_LOG_LEVEL.debug,
       message: `Rule "${rule?.name ?? s.ruleId}" did not notify (${s.reason}): ${describeSuppression(s.reason, rule)}`,
+      kind: 'rule_suppressed',
+      params: { rule: rule?.name ?? s.ruleId, reason: s.reason },
       payload: {
         kind: 'rule_suppressed',
         ruleId: Number(s.ruleId),

@@ -1,4 +1,5 @@
 import { forEachDb } from '@iot/db/testing';
+import { wordServerText } from '@iot/domain';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   alarms,
@@ -41,6 +42,18 @@ forEachDb((suite) => {
       expect(fired).toHaveLength(1);
       expect(fired[0]).toMatchObject({ level: 5, payload: { ruleId: limited.ruleId, messageId: ids[0] } });
       expect(fired[0]!.message).toContain('Rule "limited" fired: temperature');
+      // The entry's kind and parameters (migration 0040) word it in the reader's language.
+      expect(fired[0]).toMatchObject({
+        kind: 'rule_fired',
+        params: { rule: 'limited', field: 'temperature', actions: 1 },
+      });
+      expect(wordServerText(fired[0]!.kind, fired[0]!.params, 'de')?.text).toBe(
+        'Regel „limited“ ausgelöst: Temperatur (°C) ≥ 8 (Wert 9); 1 Aktion(en) eingeplant',
+      );
+      const raised = logs.find((l) => l.kind === 'alarm_raise');
+      expect(wordServerText(raised!.kind, raised!.params, 'en')?.text).toMatch(
+        /^Rule "(limited|weekday only)": alarm raised \(Temperature \(°C\) ≥ 8 \(value 9\)\)$/,
+      );
       const suppressed = logs
         .filter((l) => l.payload.kind === 'rule_suppressed')
         .map((l) => [l.level, l.payload.ruleId, l.payload.reason, l.payload.messageId]);

@@ -40,7 +40,17 @@ export const PreloadedAction = Type.Object(
       { additionalProperties: false },
     ),
     device: Type.Object({ uuid: Type.String(), name: Type.String() }, { additionalProperties: false }),
-    company: Type.Object({ name: Type.String(), timeZone: Type.String() }, { additionalProperties: false }),
+    company: Type.Object(
+      {
+        name: Type.String(),
+        timeZone: Type.String(),
+        /** The company's language, for recipients that are no user (absent in jobs of older versions). */
+        language: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    /** Locale per recipient that is a user of the company (lower-case address or phone number). */
+    recipientLocales: Type.Optional(Type.Record(Type.String(), Type.String())),
   },
   { additionalProperties: false },
 );

@@ -89,7 +89,12 @@ export const UplinkEnvelopeSchema = Type.Object({
   raw: Type.Optional(Type.String({ description: 'the undecodable payload, base64' })),
   log: Type.Optional(
     Type.Object(
-      { level: Type.Integer(), message: Type.String() },
+      {
+        level: Type.Integer(),
+        message: Type.String(),
+        kind: Type.Optional(Type.String({ description: 'kind of SERVER_TEXTS (@iot/domain) the entry is' })),
+        params: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+      },
       {
         description: 'device log entry of a log record (level on the DEVICE_LOG_LEVEL scale of @iot/domain)',
       },

@@ -19,6 +19,7 @@ import {
   markMessageRead,
   withTenant,
 } from '@iot/db';
+import { type InterfaceLanguage, wordServerText } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 
@@ -51,7 +52,33 @@ export function acknowledgeCompanyAlarm(db: Db, auth: AuthContext, id: number): 
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentAlarm(a: AlarmRecord) {
+/**
+ * An alarm's text in `language`: a parking alarm from its details, a rule's or sensor check's from its
+ * name and reason (details.reason); anything else as stored.
+ */
+function alarmText(a: AlarmRecord, language: InterfaceLanguage): string | null {
+  const d = a.details;
+  if (typeof d.kind === 'string' && d.kind.startsWith('parking_')) {
+    const where = `${String(d.area_name ?? '')}${d.label ? ` ${String(d.label)}` : ''}`;
+    const params = {
+      parking: d.kind,
+      area: where,
+      free_slots: a.value,
+      reported: a.value,
+      capacity: d.capacity,
+      minutes: d.max_parking_minutes,
+    };
+    return wordServerText('parking_alarm_text', params, language)?.text ?? a.message;
+  }
+  if (typeof d.reason !== 'string' || (a.ruleId === null && a.sensorCheckId === null)) return a.message;
+  const params =
+    a.ruleId !== null
+      ? { rule: a.ruleName ?? String(a.ruleId), reason: d.reason, field: a.dataField }
+      : { check: a.sensorCheckKind, check_id: a.sensorCheckId, reason: d.reason, field: a.dataField };
+  return wordServerText('alarm', params, language)?.text ?? a.message;
+}
+
+export function presentAlarm(a: AlarmRecord, language: InterfaceLanguage) {
   return {
     id: a.id,
     device_id: a.deviceId,
@@ -64,7 +91,7 @@ export function presentAlarm(a: AlarmRecord) {
     level: a.level,
     data_field: a.dataField,
     value: a.value,
-    message: a.message,
+    message: alarmText(a, language),
     details: a.details,
     raised_at: a.raisedAt.toISOString(),
     acknowledged_at: iso(a.acknowledgedAt),
@@ -94,12 +121,18 @@ export async function deleteUserMessage(db: Db, auth: AuthContext, id: number) {
   });
 }
 
-export function presentMessage(m: MessageRecord) {
+/**
+ * A message as `language` reads it: the platform's own (a kind of SERVER_TEXTS) worded from its
+ * parameters, a rule's as the rule wrote it, and a kind this version does not know as stored. Kind and
+ * params stay in the answer for a client that words them itself (the console does).
+ */
+export function presentMessage(m: MessageRecord, language: InterfaceLanguage) {
+  const worded = wordServerText(m.kind, m.params, language);
   return {
     id: m.id,
     user_id: m.userId,
-    subject: m.subject,
-    body: m.body,
+    subject: worded?.subject ?? m.subject,
+    body: worded?.text ?? m.body,
     level: m.level,
     is_read: m.isRead,
     read_at: iso(m.readAt),

@@ -15,7 +15,7 @@ import {
   recordAuditEvent,
   updateCompanyBaseData,
 } from '@iot/db';
-import { DEFAULT_PHONE_COUNTRY, FORM_RULES, rule } from '@iot/domain';
+import { DEFAULT_PHONE_COUNTRY, FORM_RULES, rule, SERVER_TEXTS, userLanguage } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import { hashPassword } from '../lib/passwords';
 import { randomToken, sha256 } from '../lib/tokens';
@@ -111,13 +111,10 @@ function invitationMail(
   const base = (deps.config.PUBLIC_URL ?? '').replace(/\/+$/, '');
   const link = `${base}/login/reset-password/${token}`;
   const days = Math.round(INVITATION_LIFETIME_SECONDS / 86400);
-  const german = user.locale === 'de';
-  return {
-    to: user.email,
-    companyId,
-    subject: german ? `Einladung: ${companyName}` : `Invitation: ${companyName}`,
-    text: german
-      ? `Hallo ${user.name},\n\nfür ${companyName} wurde ein Zugang zur IoT-Plattform eingerichtet. Mit diesem Link legen Sie Ihr Passwort fest (gültig ${days} Tage, einmal verwendbar):\n${link}\n\nIhre Anmeldung ist diese E-Mail-Adresse.`
-      : `Hello ${user.name},\n\nan account on the IoT platform was set up for ${companyName}. Use this link to choose your password (valid for ${days} days, usable once):\n${link}\n\nYou sign in with this email address.`,
-  };
+  const language = userLanguage(user.locale);
+  const mail = SERVER_TEXTS.invitation_mail[language](
+    { name: user.name, company: companyName, days, link },
+    language,
+  );
+  return { to: user.email, companyId, subject: mail.subject ?? '', text: mail.text };
 }

@@ -6,7 +6,7 @@
  */
 import type { DataRange, Db } from '@iot/db';
 import { deviceExists, listDeviceLogs, withTenant } from '@iot/db';
-import { LOG_LEVELS, type LogLevel, logLevelName } from '@iot/domain';
+import { LOG_LEVELS, type LogLevel, logLevelName, userLanguage, wordServerText } from '@iot/domain';
 import { apiError } from '../lib/errors';
 import type { AuthContext } from '../types';
 
@@ -28,7 +28,10 @@ export interface DeviceLogEntry {
   device_id: number;
   level: number;
   level_name: LogLevel;
+  /** In the reader's language where the entry has a kind; else as stored (entries before migration 0040). */
   message: string;
+  kind: string | null;
+  params: Record<string, unknown> | null;
   payload: unknown;
   /** Undecodable payload bytes, hex. */
   raw: string | null;
@@ -51,12 +54,15 @@ export async function listLogsOfDevice(
       limit: options.limit,
     });
   });
+  const language = userLanguage(auth.user.locale);
   return logs.map((log) => ({
     id: log.id,
     device_id: log.deviceId,
     level: log.level,
     level_name: logLevelName(log.level),
-    message: log.message,
+    message: wordServerText(log.kind, log.params, language)?.text ?? log.message,
+    kind: log.kind,
+    params: log.params,
     payload: log.payload ?? null,
     raw: log.raw ? Buffer.from(log.raw).toString('hex') : null,
     created_at: log.createdAt.toISOString(),

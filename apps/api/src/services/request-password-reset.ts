@@ -5,6 +5,7 @@ import {
   recordAuditEvent,
   type UserRecord,
 } from '@iot/db';
+import { SERVER_TEXTS, userLanguage } from '@iot/domain';
 import { randomToken, sha256 } from '../lib/tokens';
 import type { AppDeps } from '../types';
 
@@ -52,13 +53,7 @@ function resetMail(deps: ResetDeps, user: UserRecord, companyId: number, token: 
   const base = (deps.config.PUBLIC_URL ?? '').replace(/\/+$/, '');
   const link = `${base}/login/reset-password/${token}`;
   const minutes = Math.round(deps.resetTokenLifetimeSeconds / 60);
-  const german = user.locale === 'de';
-  return {
-    to: user.email,
-    companyId,
-    subject: german ? 'Passwort zurücksetzen' : 'Reset your password',
-    text: german
-      ? `Hallo ${user.name},\n\nmit diesem Link setzen Sie Ihr Passwort zurück (gültig ${minutes} Minuten, einmal verwendbar):\n${link}\n\nWenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail.`
-      : `Hello ${user.name},\n\nuse this link to reset your password (valid for ${minutes} minutes, usable once):\n${link}\n\nIf you did not ask for this, ignore this email.`,
-  };
+  const language = userLanguage(user.locale);
+  const mail = SERVER_TEXTS.password_reset_mail[language]({ name: user.name, minutes, link }, language);
+  return { to: user.email, companyId, subject: mail.subject ?? '', text: mail.text };
 }

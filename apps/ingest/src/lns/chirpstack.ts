@@ -96,27 +96,48 @@ const LOG_LEVELS: Record<string, number> = {
 export function chirpStackDeviceLog(
   event: string,
   body: Record<string, unknown>,
-): { level: number; message: string } | null {
+): { level: number; message: string; kind: string; params: Record<string, unknown> } | null {
   switch (event) {
     case 'join':
       return {
         level: DEVICE_LOG_LEVEL.info,
         message: `joined the network (DevAddr ${String(body.devAddr ?? 'unknown')})`,
+        kind: 'lns_joined',
+        params: { dev_addr: String(body.devAddr ?? 'unknown') },
       };
     case 'ack':
       return body.acknowledged === true
-        ? { level: DEVICE_LOG_LEVEL.info, message: 'downlink acknowledged by the device' }
-        : { level: DEVICE_LOG_LEVEL.warning, message: 'downlink not acknowledged by the device' };
+        ? {
+            level: DEVICE_LOG_LEVEL.info,
+            message: 'downlink acknowledged by the device',
+            kind: 'lns_downlink_acknowledged',
+            params: {},
+          }
+        : {
+            level: DEVICE_LOG_LEVEL.warning,
+            message: 'downlink not acknowledged by the device',
+            kind: 'lns_downlink_not_acknowledged',
+            params: {},
+          };
     case 'txack':
       return {
         level: DEVICE_LOG_LEVEL.debug,
         message: `downlink sent by gateway ${String(body.gatewayId ?? 'unknown')}`,
+        kind: 'lns_downlink_sent',
+        params: { gateway: String(body.gatewayId ?? 'unknown') },
       };
     case 'log': {
       const level = LOG_LEVELS[String(body.level ?? 'INFO')] ?? DEVICE_LOG_LEVEL.info;
       return {
         level,
         message: `ChirpStack ${String(body.code ?? 'log')}: ${String(body.description ?? '')}`.trim(),
+        // The network server's own words: shown as it wrote them, in every language.
+        kind: 'lns_log',
+        params: {
+          server: 'ChirpStack',
+          code: String(body.code ?? 'log'),
+          description: String(body.description ?? ''),
+        },
       };
     }
     default:

@@ -70,7 +70,7 @@ export interface TtsDownlinkEvent {
   devEui: string | null;
   /** The message's type: downlink_ack, downlink_nack, downlink_sent, downlink_failed or downlink_queued. */
   event: (typeof TTS_DOWNLINK_MESSAGES)[number];
-  log: { level: number; message: string };
+  log: { level: number; message: string; kind: string; params: Record<string, unknown> };
   outcome?: DownlinkOutcome;
   measuredAt: Date | undefined;
   /** `<event>:<our correlation id>`, so reports on two downlinks at the same time are not one repeated. */
@@ -112,30 +112,47 @@ export function parseTtsDownlinkEvent(body: Record<string, unknown>): TtsDownlin
   const reference = ourCorrelationId(downlink.correlation_ids, body.correlation_ids);
   const port = numberOrUndefined(downlink.f_port);
   const what = port === undefined ? 'downlink' : `downlink on port ${port}`;
+  const lnsKind = (what: string, params: Record<string, unknown> = {}) => ({
+    kind: `lns_downlink_${what}`,
+    params: { ...params, port: port ?? null, server: 'The Things Stack' },
+  });
   let log: TtsDownlinkEvent['log'];
   let outcome: DownlinkOutcome | undefined;
   switch (event) {
     case 'downlink_ack':
-      log = { level: DEVICE_LOG_LEVEL.info, message: `${what} acknowledged by the device` };
+      log = {
+        level: DEVICE_LOG_LEVEL.info,
+        message: `${what} acknowledged by the device`,
+        ...lnsKind('acknowledged'),
+      };
       if (reference) outcome = { reference, state: 'acknowledged' };
       break;
     case 'downlink_nack':
       log = {
         level: DEVICE_LOG_LEVEL.warning,
         message: `${what} not acknowledged by the device; The Things Stack queues it again`,
+        ...lnsKind('not_acknowledged', { requeued: true }),
       };
       break;
     case 'downlink_failed': {
       const error = ttsErrorText(message.error);
-      log = { level: DEVICE_LOG_LEVEL.error, message: `${what} failed: ${error}` };
+      log = {
+        level: DEVICE_LOG_LEVEL.error,
+        message: `${what} failed: ${error}`,
+        ...lnsKind('failed', { error }),
+      };
       if (reference) outcome = { reference, state: 'failed', error: `${DOWNLINK_TTS_FAILED_PREFIX}${error}` };
       break;
     }
     case 'downlink_sent':
-      log = { level: DEVICE_LOG_LEVEL.debug, message: `${what} sent to a gateway` };
+      log = { level: DEVICE_LOG_LEVEL.debug, message: `${what} sent to a gateway`, ...lnsKind('sent') };
       break;
     case 'downlink_queued':
-      log = { level: DEVICE_LOG_LEVEL.debug, message: `${what} queued at The Things Stack` };
+      log = {
+        level: DEVICE_LOG_LEVEL.debug,
+        message: `${what} queued at The Things Stack`,
+        ...lnsKind('queued'),
+      };
       break;
   }
   return {

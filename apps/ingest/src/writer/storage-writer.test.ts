@@ -174,13 +174,23 @@ forEachDb((suite) => {
           { warnings: ['temperature: below -20, kept'] },
         ),
       ]);
-      const { rows } = await suite.db.query<{ level: number; message: string; raw: Uint8Array | null }>(
-        'SELECT level, message, raw FROM device_logs WHERE device_id = $1 ORDER BY level',
-        [device.id],
-      );
+      const { rows } = await suite.db.query<{
+        level: number;
+        message: string;
+        kind: string;
+        params: unknown;
+        raw: Uint8Array | null;
+      }>('SELECT level, message, kind, params, raw FROM device_logs WHERE device_id = $1 ORDER BY level', [
+        device.id,
+      ]);
       expect(rows.map((r) => [r.level, r.message])).toEqual([
         [3, 'uplink could not be decoded: frame too short'],
         [4, 'decoder warnings: temperature: below -20, kept'],
+      ]);
+      // Kind and parameters for the reader's language (migration 0040).
+      expect(rows.map((r) => [r.kind, r.params])).toEqual([
+        ['decode_failed', { errors: 'frame too short' }],
+        ['decoder_warnings', { warnings: 'temperature: below -20, kept' }],
       ]);
       expect(Buffer.from(rows[0]!.raw!)).toEqual(raw);
       const stored = await suite.db.query('SELECT count(*)::int AS n FROM device_data WHERE device_id = $1', [

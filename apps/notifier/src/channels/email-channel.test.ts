@@ -58,7 +58,7 @@ describe('email action', () => {
     expect(text).toMatch(/^Cc: boss@example\.test$/m);
     expect(text).toContain('Subject: Alarm Too hot: Cold store "B"');
     // 12:00 UTC on 1 July is 14:00 in Berlin (CEST); the unit comes from the field catalogue.
-    expect(text).toContain('Cold store "B" reports temperature = 31.5 °C at 2026-07-01 14:00:00 CEST.');
+    expect(text).toContain('Cold store "B" reports Temperature = 31.5 °C at 2026-07-01 14:00:00 CEST.');
     const key = `${fixture.ruleId}:${payload.uplinkMessageId}:${actionId}`;
     await waitFor(async () => {
       const { rows } = await db.query('SELECT 1 FROM notification_log WHERE idempotency_key = $1', [key]);
@@ -176,7 +176,7 @@ describe('email action without SMTP (embedded profile)', () => {
           recipients: ['ops@example.test'],
           cc: ['cc@example.test'],
           subject: 'Pump 3 alarm',
-          body: 'temperature 31.5',
+          body: 'Temperature 31.5',
           sent_at: null,
         },
       ]);

@@ -12,9 +12,6 @@ export interface EmailConfig {
   body: string;
 }
 
-export const DEFAULT_EMAIL_SUBJECT = '{rule}: {device}';
-export const DEFAULT_EMAIL_BODY = '{device}: {field} = {value} {unit} at {time} (rule {rule})';
-
 /** Message-ID from the idempotency key: the same action's mail always carries the same id. */
 export function messageIdFor(idempotencyKey: string): string {
   return `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@notifier.iot>`;

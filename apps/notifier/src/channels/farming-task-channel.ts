@@ -26,8 +26,6 @@ export interface FarmingTaskConfig {
   assigneeUserId: number | null;
 }
 
-export const DEFAULT_TASK_TITLE = '{rule}: {device}';
-
 /**
  * While a task this rule created is still planned or in progress, a new firing plans no second one (a
  * dry field reports every few minutes): the delivery names the open task instead. Runs under the

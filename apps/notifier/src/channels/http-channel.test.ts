@@ -121,7 +121,7 @@ describe('http action to a local server (HTTP_ACTIONS_ALLOW_PRIVATE true)', () =
     expect(request.headers.authorization).toBe('Bearer abc');
     expect(request.headers['content-type']).toBe('application/json');
     expect(JSON.parse(request.body)).toEqual({
-      text: 'Tank "7": temperature 31.5 °C',
+      text: 'Tank "7": Temperature 31.5 °C',
       at: '2026-07-01 14:00:00 CEST',
       rule: 'Too hot',
     });

@@ -10,8 +10,6 @@ export interface SmsConfig {
   body: string;
 }
 
-export const DEFAULT_SMS_BODY = '{device}: {field} {value} {unit} ({time})';
-
 /**
  * Sends through Twilio when an account and sender are configured. Without them (the embedded default) the
  * SMS is kept in the phone outbox the console shows, like mail without SMTP, and counts as queued rather

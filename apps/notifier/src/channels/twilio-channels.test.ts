@@ -85,12 +85,12 @@ describe('SMS and voice actions through the real twilio library', () => {
       {
         To: '+4915123456789',
         From: '+4930123456',
-        Body: 'Well 2: temperature 31.5°C at 2026-07-01 14:00:00 CEST',
+        Body: 'Well 2: Temperature 31.5°C at 2026-07-01 14:00:00 CEST',
       },
       {
         To: '+491701234567',
         From: '+4930123456',
-        Body: 'Well 2: temperature 31.5°C at 2026-07-01 14:00:00 CEST',
+        Body: 'Well 2: Temperature 31.5°C at 2026-07-01 14:00:00 CEST',
       },
     ]);
     await waitFor(async () => {

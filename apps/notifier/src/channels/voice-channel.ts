@@ -14,7 +14,6 @@ export interface VoiceConfig {
 }
 
 export const DEFAULT_VOICE_LANGUAGE = 'de-DE';
-export const DEFAULT_VOICE_MESSAGE = 'Alarm {rule}: {device}, {field} {value} {unit}';
 const LANGUAGE = /^[a-z]{2,3}-[A-Z]{2}$/;
 
 /** The TwiML of the call: the message spoken once in the language, then hang up. */

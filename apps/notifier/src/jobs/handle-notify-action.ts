@@ -1,11 +1,11 @@
 import type { NotifyActionPayload } from '@iot/contracts';
 import { type JobContext, JobDeferredError, PermanentJobError } from '@iot/jobs';
 import { type Logger, metrics, secondsSince, stageHook } from '@iot/runtime';
-import type { Channels, Delivery } from '../channels/channels';
+import type { Channels } from '../channels/channels';
 import { ChannelNotConfiguredError, type NotificationChannel, PermanentDeliveryError } from '../context';
 import { type ActionLoader, fromPreloaded } from '../load-action';
 import type { NotificationLogWriter } from '../notification-log';
-import { planDeliveries } from '../plan-deliveries';
+import { type Delivery, planDeliveries } from '../plan-deliveries';
 import type { ChannelLimiter } from './channel-limits';
 
 export interface NotifyActionDeps {
@@ -53,7 +53,7 @@ export async function handleNotifyAction(
       `action ${payload.actionId} of rule ${payload.ruleId} or device ${payload.deviceId} not found in company ${payload.companyId}, or the company is blocked or deleted, or lacks paid messaging for SMS and voice`,
     );
   }
-  const { action, ctx, settled } = loaded;
+  const { action, ctx, settled, languages } = loaded;
   const base = {
     companyId: payload.companyId,
     ruleId: payload.ruleId,
@@ -64,7 +64,7 @@ export async function handleNotifyAction(
   };
   let deliveries: Delivery[];
   try {
-    deliveries = planDeliveries(action);
+    deliveries = planDeliveries(action, languages);
   } catch (error) {
     throw new PermanentJobError(message(error));
   }
@@ -85,7 +85,7 @@ export async function handleNotifyAction(
     const channel = deps.channels[delivery.kind] as NotificationChannel<unknown>;
     const started = performance.now();
     try {
-      const result = await channel.send(ctx, delivery.config);
+      const result = await channel.send({ ...ctx, language: delivery.language }, delivery.config);
       metrics.notificationSendSeconds.observe({ channel: delivery.kind }, secondsSince(started));
       metrics.notifications.inc({ channel: delivery.kind, outcome: result.status });
       trace?.('nt: send resolved (outbox row written)', [payload.uplinkMessageId]);

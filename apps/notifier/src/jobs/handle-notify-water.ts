@@ -29,6 +29,8 @@ export async function handleNotifyWater(
   if (!warning) throw new PermanentJobError(`water warning ${payload.warningId} not found`);
   const ctx = (companyName: string): ActionContext => ({
     company: { id: payload.companyId, name: companyName, timeZone: warning.timeZone },
+    // The warning's text is worded for its recipient below; no `{field}` template is filled here.
+    language: 'en',
     device: { id: payload.channel === 'valve' ? payload.deviceId : null, uuid: '', name: warning.memberName },
     rule: null,
     alarmId: null,

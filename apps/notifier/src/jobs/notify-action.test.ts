@@ -65,7 +65,7 @@ forEachDb((suite) => {
         company_id: fixture.companyId,
         user_id: null,
         subject: 'Overheat on Boiler',
-        body: 'temperature reached 31.5 °C at 2026-07-01 14:00:00 CEST',
+        body: 'Temperature reached 31.5 °C at 2026-07-01 14:00:00 CEST',
         level: 3,
         is_read: false,
         device_id: fixture.deviceId,

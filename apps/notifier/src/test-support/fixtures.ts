@@ -27,6 +27,11 @@ export async function createFixture(
     ruleName?: string;
     /** Licensed modules; default paid messaging, which SMS and voice actions need. */
     modules?: string[];
+    /**
+     * Users of the company; default one English main user, so the company's language (for addresses
+     * that are no user) is English.
+     */
+    users?: { email: string; locale: string; roles?: string[]; phone?: string }[];
   } = {},
 ): Promise<Fixture> {
   const company = await db.query<{ id: number }>(
@@ -34,6 +39,16 @@ export async function createFixture(
     [options.companyName ?? `Company ${randomUUID().slice(0, 8)}`, options.modules ?? ['paid_messaging']],
   );
   const companyId = company.rows[0]!.id;
+  const users = options.users ?? [
+    { email: `main-${randomUUID().slice(0, 8)}@example.test`, locale: 'en', roles: ['ROLE_MAINUSER'] },
+  ];
+  for (const user of users) {
+    await db.query(
+      `INSERT INTO users (company_id, email, name, password_hash, locale, roles, phone)
+       VALUES ($1, $2, $2, 'x', $3, $4, $5)`,
+      [companyId, user.email, user.locale, user.roles ?? [], user.phone ?? null],
+    );
+  }
   const deviceUuid = randomUUID();
   const device = await db.query<{ id: number }>(
     `INSERT INTO devices (company_id, name, uuid, driver_id) VALUES ($1, $2, $3, $4) RETURNING id`,
@@ -118,10 +133,13 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 }
 
 /** An ActionContext for calling a channel directly. */
-export function testContext(overrides: Partial<import('../context').ActionContext> = {}) {
+export function testContext(
+  overrides: Partial<import('../context').ActionContext> = {},
+): import('../context').ActionContext {
   const at = new Date('2026-07-01T12:00:00.000Z');
   return {
     company: { id: 1, name: 'Test', timeZone: 'Europe/Berlin' },
+    language: 'en',
     device: { id: 7, uuid: '00000000-0000-4000-8000-000000000007', name: 'Tank "7"' },
     rule: { id: 3, name: 'Too hot' },
     alarmId: null,

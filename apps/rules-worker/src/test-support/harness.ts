@@ -167,10 +167,15 @@ export const minute = 60_000;
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function deviceLogs(db: Queryable, deviceId: number) {
-  const { rows } = await db.query<{ level: number; message: string; payload: Record<string, unknown> }>(
-    'SELECT level, message, payload FROM device_logs WHERE device_id = $1 ORDER BY id',
-    [deviceId],
-  );
+  const { rows } = await db.query<{
+    level: number;
+    message: string;
+    kind: string | null;
+    params: Record<string, unknown> | null;
+    payload: Record<string, unknown>;
+  }>('SELECT level, message, kind, params, payload FROM device_logs WHERE device_id = $1 ORDER BY id', [
+    deviceId,
+  ]);
   return rows;
 }
 

@@ -276,7 +276,16 @@ export const LogEntry = Type.Object({
   device_id: Type.Integer(),
   level: Type.Integer(),
   level_name: Type.String(),
-  message: Type.String(),
+  message: Type.String({
+    description:
+      "in the reader's language (the user's locale) where the entry has a kind; entries written before it had one as stored",
+  }),
+  kind: Nullable(
+    Type.String({
+      description: 'kind of the platform text (SERVER_TEXTS of @iot/domain); null: older entry',
+    }),
+  ),
+  params: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "the kind's parameters" })),
   payload: Type.Unknown(),
   raw: Nullable(Type.String({ description: 'hex' })),
   created_at: Type.String({ format: 'date-time' }),

@@ -17,7 +17,9 @@ export const MessagePayload = Type.Object({
         "null: a rule's system action (subject and body as the rule wrote them). downlink_failed: the platform's " +
         'own message that a command queued at a LoRaWAN network server failed or got no report in time ' +
         '(DOWNLINK_ACK_TIMEOUT_HOURS). action_failed: a rule action the notifier gave up on after its retries ' +
-        '(one unread message per action at a time). Subject and body are English, params lets a client word it itself',
+        '(one unread message per action at a time); login_failures, codec_suspended, support_access_requested, ' +
+        'water_year_80, water_year_100, water_hour_cap, rule_alarm (SERVER_TEXTS of @iot/domain). Subject and ' +
+        "body of these are worded in the reader's language (the user's locale); params lets a client word it itself",
     }),
   ),
   params: Nullable(

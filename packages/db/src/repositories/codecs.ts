@@ -51,8 +51,9 @@ export async function suspendCodec(q: Queryable, suspension: CodecSuspension): P
          FROM s LEFT JOIN d ON true
        RETURNING 1
      ), l AS (
-       INSERT INTO device_logs (device_id, company_id, level, message, payload)
-       SELECT d.id, $1, 3, 'codec ' || s.name || ' suspended (90100): ' || $4,
+       INSERT INTO device_logs (device_id, company_id, level, message, kind, params, payload)
+       SELECT d.id, $1, 3, 'codec ' || s.name || ' suspended (90100): ' || $4, 'codec_suspended_log',
+              jsonb_build_object('codec', s.name, 'error', $4::text),
               jsonb_build_object('kind', 'codec_suspended', 'code', 90100, 'codec_id', s.id, 'error', $4::text)
          FROM s JOIN d ON true
        RETURNING 1

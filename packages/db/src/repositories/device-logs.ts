@@ -10,7 +10,11 @@ export interface DeviceLogRow {
   company_id: number;
   /** Syslog severity 0..7 (3 error, 4 warning). */
   level: number;
+  /** The English text, for readers that do not word `kind` (and the rows before migration 0040). */
   message: string;
+  /** The text's kind in SERVER_TEXTS (@iot/domain) and its parameters: worded in the reader's language. */
+  kind?: string | null;
+  params?: Record<string, unknown> | null;
   payload: unknown;
   /** Raw bytes as base64, or null. */
   raw: string | null;
@@ -28,10 +32,11 @@ export interface DeviceLogRow {
 export async function insertDeviceLogRows(q: Queryable, rows: readonly DeviceLogRow[]): Promise<void> {
   if (rows.length === 0) return;
   await q.query(
-    `INSERT INTO device_logs (device_id, company_id, level, message, payload, raw, created_at)
-       SELECT r.device_id, r.company_id, r.level, r.message, r.payload, decode(r.raw, 'base64'), r.created_at
+    `INSERT INTO device_logs (device_id, company_id, level, message, kind, params, payload, raw, created_at)
+       SELECT r.device_id, r.company_id, r.level, r.message, r.kind, r.params, r.payload, decode(r.raw, 'base64'),
+              r.created_at
          FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, level smallint, message text,
-              payload jsonb, raw text, created_at timestamptz)
+              kind text, params jsonb, payload jsonb, raw text, created_at timestamptz)
          JOIN devices d ON d.id = r.device_id
           FOR KEY SHARE OF d`,
     [jsonParam(rows)],
@@ -78,6 +83,9 @@ export interface DeviceLogRecord {
   deviceId: number;
   level: number;
   message: string;
+  /** null for entries written before migration 0040 (then `message` is the text). */
+  kind: string | null;
+  params: Record<string, unknown> | null;
   payload: unknown;
   raw: Uint8Array | null;
   createdAt: Date;
@@ -118,11 +126,14 @@ export async function listDeviceLogs(
     device_id: number;
     level: number;
     message: string;
+    kind: string | null;
+    params: Record<string, unknown> | null;
     payload: unknown;
     raw: Uint8Array | null;
     created_at: Date;
   }>(
-    `SELECT id::int AS id, device_id::int AS device_id, level::int AS level, message, payload, raw, created_at
+    `SELECT id::int AS id, device_id::int AS device_id, level::int AS level, message, kind, params, payload, raw,
+            created_at
        FROM device_logs WHERE ${where.join(' AND ')}
       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
     params,
@@ -132,6 +143,8 @@ export async function listDeviceLogs(
     deviceId: row.device_id,
     level: row.level,
     message: row.message,
+    kind: row.kind,
+    params: row.params,
     payload: row.payload,
     raw: row.raw,
     createdAt: row.created_at,

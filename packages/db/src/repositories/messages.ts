@@ -124,12 +124,30 @@ export async function deleteMessage(
 export async function insertSystemMessage(
   q: Queryable,
   companyId: number,
-  message: { subject: string; body: string; level: number; deviceId: number | null; ruleId: number | null },
+  message: {
+    subject: string;
+    body: string;
+    level: number;
+    deviceId: number | null;
+    ruleId: number | null;
+    /** The platform's text kind and parameters (a blank system action: `rule_alarm`); absent: the rule's own words. */
+    kind?: string;
+    params?: Record<string, unknown>;
+  },
 ): Promise<number> {
   const { rows } = await q.query<{ id: number }>(
-    `INSERT INTO messages (company_id, subject, body, level, device_id, rule_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [companyId, message.subject, message.body, message.level, message.deviceId, message.ruleId],
+    `INSERT INTO messages (company_id, subject, body, level, device_id, rule_id, kind, params)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [
+      companyId,
+      message.subject,
+      message.body,
+      message.level,
+      message.deviceId,
+      message.ruleId,
+      message.kind ?? null,
+      message.params ? JSON.stringify(message.params) : null,
+    ],
   );
   return rows[0]!.id;
 }

@@ -33,6 +33,8 @@ export interface RaisedParkingAlarm {
   kind: 'parking_overstay' | 'parking_free_slots' | 'parking_count_warning';
   /** The stored text, both languages. */
   message: string;
+  /** The text's parameters for the `parking_alarm` kind of SERVER_TEXTS (@iot/domain). */
+  params: Record<string, unknown>;
   /** ms */
   at: number;
 }
@@ -316,6 +318,7 @@ async function judgeFreeSlotAlerts(
       deviceId: area.device_id,
       kind: 'parking_free_slots',
       message,
+      params: { parking: 'parking_free_slots', area: area.name, free_slots: area.free_slots },
       at: now,
     });
     await q.query('UPDATE parking_areas SET alert_raised_at = $2 WHERE id = $1', [area.id, new Date(now)]);
@@ -392,6 +395,12 @@ async function judgeCountWarnings(
       deviceId: area.device_id,
       kind: 'parking_count_warning',
       message,
+      params: {
+        parking: 'parking_count_warning',
+        area: area.name,
+        reported: area.reported_count,
+        capacity: area.capacity,
+      },
       at: now,
     });
   }
@@ -475,6 +484,11 @@ async function raiseOverstays(q: Queryable, now: number, raised: RaisedParkingAl
       deviceId: bay.device_id,
       kind: 'parking_overstay',
       message,
+      params: {
+        parking: 'parking_overstay',
+        area: `${bay.area_name}${bay.label ? ` ${bay.label}` : ''}`,
+        minutes: bay.max_parking_minutes,
+      },
       at: now,
     });
     await q.query('UPDATE parking_bays SET overstay_alarm_id = $2 WHERE device_id = $1', [

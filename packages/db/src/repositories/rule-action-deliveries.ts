@@ -7,6 +7,7 @@
  * paid messaging module (issue #27): such a job is refused, not sent.
  */
 import type { Queryable } from '../db';
+import { companyLanguageSql } from './text-languages';
 
 export interface RuleActionDeliveryRow {
   id: number;
@@ -29,7 +30,10 @@ export interface RuleActionDeliveryRow {
 export interface ActionDeliveryRecord {
   action: RuleActionDeliveryRow;
   device: { uuid: string; name: string };
-  company: { name: string; timeZone: string };
+  /** `language`: the company's language (companyLanguageSql), for recipients that are no user. */
+  company: { name: string; timeZone: string; language: string };
+  /** Locale of each recipient (lower-case address, or phone number) that is a user of the company. */
+  recipientLocales: Record<string, string>;
 }
 
 export interface ActionDeliveryRequest {
@@ -46,13 +50,23 @@ interface Row extends RuleActionDeliveryRow {
   company_id: number;
   company_name: string;
   company_timezone: string;
+  company_language: string;
+  recipient_locales: Record<string, string> | null;
 }
 
 /** What both reads take of an action, its rule, device and company (aliases a, r, d, c). */
 const ACTION_COLUMNS = `a.id, a.type, a.recipients, a.cc, a.subject, a.body, a.voice_language, a.url, a.http_method,
   a.target_device_id, a.command, a.command_params, a.settings, r.name AS rule_name,
   d.id AS device_id, d.uuid::text AS device_uuid, d.name AS device_name,
-  c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone`;
+  c.id AS company_id, c.name AS company_name, c.timezone AS company_timezone,
+  ${companyLanguageSql('c.id')} AS company_language,
+  (SELECT jsonb_object_agg(t.k, t.locale) FROM (
+     SELECT lower(u.email) AS k, u.locale FROM users u
+      WHERE u.company_id = c.id AND u.deleted_at IS NULL
+        AND lower(u.email) = ANY(SELECT lower(x) FROM unnest(a.recipients || a.cc) x)
+     UNION ALL
+     SELECT u.phone, u.locale FROM users u
+      WHERE u.company_id = c.id AND u.deleted_at IS NULL AND u.phone = ANY(a.recipients)) t) AS recipient_locales`;
 
 /**
  * The company may act (not blocked, not deleted), an SMS or voice action needs its paid messaging
@@ -72,12 +86,15 @@ function toRecord(row: Row): ActionDeliveryRecord {
     company_id: _companyId,
     company_name,
     company_timezone,
+    company_language,
+    recipient_locales,
     ...action
   } = row;
   return {
     action,
     device: { uuid: device_uuid, name: device_name },
-    company: { name: company_name, timeZone: company_timezone },
+    company: { name: company_name, timeZone: company_timezone, language: company_language },
+    recipientLocales: recipient_locales ?? {},
   };
 }
 

@@ -4,6 +4,8 @@
  * wording in German and English for email and SMS (system messages are worded by the console from the
  * message's kind and params).
  */
+import { userLanguage } from '../i18n/language';
+import { SERVER_TEXTS } from '../texts/server-texts';
 import {
   type CounterReading,
   dailyUsage,
@@ -136,57 +138,22 @@ export interface WarningTextInput {
   valvesClosed?: boolean;
 }
 
-const NUMBER = {
-  de: new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 }),
-  en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 }),
-};
-
-/** Email subject and body and the SMS text of a usage warning, in German or English (else English). */
+/**
+ * Email subject and body and the SMS text of a usage warning, in German or English (else English): the
+ * water kinds of SERVER_TEXTS, with the association's name below the line (mail) or before it (SMS).
+ */
 export function waterWarningText(
   w: WarningTextInput,
   locale: string,
 ): { subject: string; line: string; body: string; sms: string } {
-  const de = locale.toLowerCase().startsWith('de');
-  const v = (de ? NUMBER.de : NUMBER.en).format(w.value);
-  const { association: a, member: m } = w;
-  const valves = w.valvesClosed
-    ? de
-      ? ' Die Ventile des Mitglieds werden geschlossen.'
-      : " The member's valves are being closed."
-    : '';
-  const text = {
-    year_80: de
-      ? {
-          subject: `Wasserkontingent zu 80 % erreicht: ${m}`,
-          line: `${m} hat ${v} % seines Jahreskontingents verbraucht.`,
-        }
-      : {
-          subject: `Water allowance 80 % reached: ${m}`,
-          line: `${m} has used ${v} % of its yearly water allowance.`,
-        },
-    year_100: de
-      ? {
-          subject: `Wasserkontingent aufgebraucht: ${m}`,
-          line: `${m} hat ${v} % seines Jahreskontingents verbraucht.${valves}`,
-        }
-      : {
-          subject: `Water allowance used up: ${m}`,
-          line: `${m} has used ${v} % of its yearly water allowance.${valves}`,
-        },
-    hour_cap: de
-      ? {
-          subject: `Stündliche Entnahmegrenze überschritten: ${m}`,
-          line: `${m} hat in einer Stunde ${v} m³ entnommen, mehr als seine Stundengrenze.`,
-        }
-      : {
-          subject: `Hourly water cap exceeded: ${m}`,
-          line: `${m} drew ${v} m³ in one hour, more than its hourly cap.`,
-        },
-  }[w.kind];
+  const language = userLanguage(locale, 'en');
+  const params = { member: w.member, value: w.value, valves_closed: w.valvesClosed === true };
+  const worded = SERVER_TEXTS[`water_${w.kind}`][language](params, language);
+  const a = w.association;
   return {
-    subject: text.subject,
-    line: text.line,
-    body: `${text.line}\n\n${a}`,
-    sms: `${a}: ${text.line}`,
+    subject: worded.subject ?? '',
+    line: worded.text,
+    body: `${worded.text}\n\n${a}`,
+    sms: `${a}: ${worded.text}`,
   };
 }

@@ -149,3 +149,50 @@ forEachDb((suite) => {
     expect(rows).toEqual([{ state: 'acknowledged', by: team.plain.id }]);
   });
 });
+
+forEachDb((suite) => {
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    app = buildTestApp(suite.db);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("words an alarm's text in the reader's language; one without a reason reads as stored", async () => {
+    const team = await createTeam(suite.db);
+    await suite.db.query(`UPDATE users SET locale = 'de' WHERE id = $1`, [team.main.id]);
+    const device = await createDevice(suite.db, team.company.id, { name: 'Beet' });
+    const { rows } = await suite.db.query<{ id: number }>(
+      `INSERT INTO rules (company_id, device_id, name, trigger, data_field, operator, value)
+       VALUES ($1, $2, 'Dry', 'data', 'soil_humidity', 'lte', 20) RETURNING id::int AS id`,
+      [team.company.id, device.id],
+    );
+    await suite.db.query(
+      `INSERT INTO alarms (company_id, device_id, rule_id, data_field, value, details, message, raised_at)
+       VALUES ($1, $2, $3, 'soil_humidity', 12, $4, 'Rule "Dry": soil_humidity lte 20 (value 12)', now() - interval '1 minute'),
+              ($1, $2, NULL, NULL, NULL, '{}', 'as written before', now())`,
+      [
+        team.company.id,
+        device.id,
+        rows[0]!.id,
+        JSON.stringify({ reason: 'soil_humidity lte 20 (value 12)' }),
+      ],
+    );
+    const read = async (email: string) => {
+      const client = new TestClient(app);
+      await client.login(email, PASSWORD);
+      const res = await client.get('/api/v1/core/devices/alarms');
+      return res.body.payload.map((a: { message: string }) => a.message).sort();
+    };
+    expect(await read(team.main.email)).toEqual([
+      'Regel „Dry“: Bodenfeuchte (%) ≤ 20 (Wert 12)',
+      'as written before',
+    ]);
+    expect(await read(team.plain.email)).toEqual([
+      'Rule "Dry": Soil moisture (%) ≤ 20 (value 12)',
+      'as written before',
+    ]);
+  });
+});

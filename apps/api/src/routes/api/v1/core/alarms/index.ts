@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AlarmPayload, AlarmQuery, IdParams, responses } from '@iot/contracts';
+import { userLanguage } from '@iot/domain';
 import { Type } from 'typebox';
 import { authOf } from '../../../../../plugins/guards';
 import {
@@ -35,7 +36,8 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         limit?: number;
       };
       const alarms = await listCompanyAlarms(db, authOf(request), query);
-      return { payload: alarms.map(presentAlarm) };
+      const language = userLanguage(authOf(request).user.locale);
+      return { payload: alarms.map((a) => presentAlarm(a, language)) };
     },
   );
 
@@ -51,7 +53,10 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => ({
-      payload: presentAlarm(await acknowledgeCompanyAlarm(db, authOf(request), request.params.id)),
+      payload: presentAlarm(
+        await acknowledgeCompanyAlarm(db, authOf(request), request.params.id),
+        userLanguage(authOf(request).user.locale),
+      ),
     }),
   );
 };

@@ -4,6 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, MessageCountsPayload, MessageListPayload, MessagesQuery, responses } from '@iot/contracts';
+import { userLanguage } from '@iot/domain';
 import { authOf } from '../../../../../plugins/guards';
 import {
   deleteUserMessage,
@@ -27,8 +28,10 @@ const messagesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { messages, counts } = await listUserMessages(db, authOf(request), request.query.show_read === 1);
-      return { payload: { messages: messages.map(presentMessage), ...counts } };
+      const auth = authOf(request);
+      const { messages, counts } = await listUserMessages(db, auth, request.query.show_read === 1);
+      const language = userLanguage(auth.user.locale);
+      return { payload: { messages: messages.map((m) => presentMessage(m, language)), ...counts } };
     },
   );
 

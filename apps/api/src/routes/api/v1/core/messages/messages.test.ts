@@ -119,7 +119,7 @@ forEachDb((suite) => {
     const [failed, rule] = res.body.payload.messages;
     expect(failed).toMatchObject({
       subject: 'Command not delivered: Valve 7',
-      body: 'switch_solenoid_valve: device offline',
+      body: '"Switch solenoid valve", sent 1 Mar 2026, 06:00:00, did not reach the device: device offline.',
       level: 3,
       device_id: valve,
       kind: 'downlink_failed',
@@ -133,5 +133,15 @@ forEachDb((suite) => {
     });
     expect(new Date(failed.params.sent_at)).toEqual(sentAt);
     expect(rule).toMatchObject({ subject: 'Too warm', kind: null, params: null });
+
+    // The same message read by a German user: worded in German; the rule's own text stays as written.
+    await suite.db.query(`UPDATE users SET locale = 'de' WHERE id = $1`, [team.plain.id]);
+    const german = (await client.get('/api/v1/core/messages?show_read=0')).body.payload.messages;
+    expect(german[0]).toMatchObject({
+      subject: 'Befehl nicht zugestellt: Valve 7',
+      body: '„Magnetventil schalten“, gesendet 01.03.2026, 06:00:00, hat das Gerät nicht erreicht: device offline.',
+      kind: 'downlink_failed',
+    });
+    expect(german[1]).toMatchObject({ subject: 'Too warm', body: '9 °C' });
   });
 });

@@ -1,0 +1,15 @@
+/**
+ * The language a text of the platform is worded in for a reader who is no user (issue #23): a rule's
+ * mail to an outside address, an SMS to a number no user has. A company has no language setting; its
+ * language is the locale most of its main users and admins chose (then most of its users, then 'de',
+ * the users' default locale). Ties go to the alphabetically first locale, so it is stable.
+ */
+/** SQL for the company language of the company whose id is the expression `companyId`. */
+export function companyLanguageSql(companyId: string): string {
+  return `coalesce((SELECT u.locale FROM users u
+              WHERE u.company_id = ${companyId} AND u.deleted_at IS NULL
+              GROUP BY u.locale
+              ORDER BY count(*) FILTER (WHERE u.roles && ARRAY['ROLE_MAINUSER', 'ROLE_ADMIN']::text[]) DESC,
+                       count(*) DESC, u.locale
+              LIMIT 1), 'de')`;
+}
