@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CodecSandbox, type UserCodec } from '../index.js';
-import { COUNTER, codec, decode, recvTime, sandbox, useSandbox } from './sandbox-test-setup';
+import { COUNTER, codec, decode, recvTime, useSandbox } from './sandbox-test-setup';
 
 useSandbox();
 
