@@ -81,11 +81,13 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     const { context, page } = await signedIn('main@demo.test');
     await page.goto('/alarms');
     await expect.poll(() => page.getByTestId('alarms-table').count()).toBe(1);
-    expect(await page.locator('[data-testid^="alarm-row-"]').count()).toBe(0);
+    // The demo's own timers (parking, water) may raise alarms of other devices meanwhile: only the cold
+    // room's row is this test's.
+    const row = page.locator('[data-testid^="alarm-row-"]').filter({ hasText: 'Demo Cold Room' });
+    expect(await row.count()).toBe(0);
     const unreadBefore = await unreadBadge(page);
 
     await pushWarmUplink();
-    const row = page.locator('[data-testid^="alarm-row-"]').filter({ hasText: 'Demo Cold Room' });
     await expect.poll(() => row.count(), { timeout: POLL_WAIT_MS, interval: 1000 }).toBe(1);
     expect(await row.getAttribute('data-state')).toBe('raised');
     await expect.poll(() => row.textContent()).toContain('Cold room too warm');
@@ -111,7 +113,8 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
 
     // The rule's system message: the badge counts it (it refreshes every minute; a reload is quicker).
     await page.reload();
-    await expect.poll(() => unreadBadge(page), { timeout: 20_000 }).toBe(unreadBefore + 1);
+    await expect.poll(() => unreadBadge(page), { timeout: 20_000 }).toBeGreaterThan(unreadBefore);
+    const unreadWithIt = await unreadBadge(page);
     await page.getByTestId('messages-button').click();
     const drawer = page.getByTestId('messages-drawer');
     const message = drawer.locator('[data-testid^="message-"][data-read="false"]').filter({
@@ -120,7 +123,7 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     await expect.poll(() => message.count()).toBe(1);
     const messageId = (await message.getAttribute('data-testid'))!.replace('message-', '');
     await drawer.getByTestId(`message-read-${messageId}`).click();
-    await expect.poll(() => unreadBadge(page)).toBe(unreadBefore);
+    await expect.poll(() => unreadBadge(page)).toBe(unreadWithIt - 1);
     // Read ones are hidden until the toggle shows them, then listed as read.
     await expect.poll(() => drawer.getByTestId(`message-${messageId}`).count()).toBe(0);
     await drawer.getByTestId('messages-show-read').click();
