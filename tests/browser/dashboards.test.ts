@@ -184,6 +184,7 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
     const chart = dashboard?.widgets.find((w) => w.type === 'line_chart') as ApiWidget;
     await page.getByTestId(`widget-${chart.id}-chart`).locator('canvas').first().waitFor();
     const map = dashboard?.widgets.find((w) => w.type === 'map') as ApiWidget;
+    await page.getByTestId(`widget-${map.id}-map-interact`).click();
     await page.getByTestId(`widget-${map.id}-map`).locator('canvas.maplibregl-canvas').waitFor();
     await page.waitForSelector(`[data-testid="widget-${map.id}-map"][data-ready="true"]`);
     expect(await page.getByTestId('dashboard-edit').count()).toBe(1);
@@ -196,6 +197,58 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
     expect(await page.getByTestId('device-drawer').getByTestId('drawer-title').textContent()).toBe(
       placed.name,
     );
+    await context.close();
+  }, 120_000);
+
+  it('the map widget shows a still preview of its devices without the map chunk, the map on interaction', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const [dashboard] = await apiGet<ApiDashboard[]>(page, '/core/company/dashboards');
+    const map = dashboard?.widgets.find((w) => w.type === 'map') as ApiWidget;
+    const preview = page.getByTestId(`widget-${map.id}-map-preview`);
+    await expect.poll(() => preview.getAttribute('data-drawn'), { timeout: 30_000 }).toBe('true');
+    expect(Number(await preview.getAttribute('data-points'))).toBeGreaterThan(0);
+    // The devices are drawn in their state colours (device-points.ts) on the base shapes.
+    const drawn = await preview.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+      const states = [
+        [22, 163, 74],
+        [217, 119, 6],
+        [147, 51, 234],
+        [220, 38, 38],
+        [107, 114, 128],
+        [156, 163, 175],
+      ];
+      const land = [0xf4, 0xf2, 0xec];
+      const near = (i: number, [r, g, b]: number[]) =>
+        Math.abs(data[i]! - r!) + Math.abs(data[i + 1]! - g!) + Math.abs(data[i + 2]! - b!) < 24;
+      let device = 0;
+      let onLand = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        if (states.some((c) => near(i, c))) device++;
+        if (near(i, land)) onLand++;
+      }
+      return { device, onLand };
+    });
+    expect(drawn.device).toBeGreaterThan(20);
+    expect(drawn.onLand).toBeGreaterThan(100);
+    const mapChunks = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((name) => /\/(device-map|maplibre-gl-worker)[-.]/.test(name)),
+      );
+    await page.waitForTimeout(1000);
+    expect(await mapChunks()).toEqual([]);
+    expect(await page.getByTestId(`widget-${map.id}-map`).count()).toBe(0);
+    await keepScreenshot(page, 'dashboard-map-preview');
+
+    // Pointing at the widget starts the interactive map.
+    await preview.hover();
+    const interactive = page.getByTestId(`widget-${map.id}-map`);
+    await expect.poll(() => interactive.getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
+    expect((await mapChunks()).some((name) => name.includes('device-map'))).toBe(true);
+    expect(await preview.count()).toBe(0);
     await context.close();
   }, 120_000);
 
@@ -236,7 +289,7 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
     expect(table).toMatchObject({ title: 'My table', settings: { device_ids: [first.id] } });
     await page.getByTestId(`table-widget-row-${first.id}`).waitFor();
     await page.getByTestId(`widget-${saved?.widgets[1]?.id}-chart`).locator('canvas').first().waitFor();
-    await page.getByTestId(`widget-${saved?.widgets[2]?.id}-map`).locator('canvas').first().waitFor();
+    await page.getByTestId(`widget-${saved?.widgets[2]?.id}-map-preview`).locator('canvas').waitFor();
     await keepScreenshot(page, 'dashboard-created');
 
     // Edit: a new title, the chart's range 1 week, and the map widget dragged below by its handle.

@@ -185,6 +185,8 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
     const id = await widgetIdByTitle(page, 'Karte');
     const testId = `widget-${id}-map`;
     await page.getByTestId(`widget-${id}`).scrollIntoViewIfNeeded();
+    // The dashboard shows a still preview until the map is asked for.
+    await page.getByTestId(`${testId}-interact`).click();
     const map = page.getByTestId(testId);
     await expect.poll(() => map.getAttribute('data-base'), { timeout: 30_000 }).toBe('true');
     await expect.poll(() => map.getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');

@@ -10,7 +10,7 @@ import { createRouter, ROUTE_SEGMENTS } from './app/router';
 import { setApiNavigator } from './lib/api-client';
 import { currentUserQueryOptions, getCurrentUser, setSignedInUser } from './lib/auth';
 import { decideStartup } from './lib/guards';
-import { i18n, setLanguage } from './lib/i18n';
+import { i18n, languageReady, setLanguage } from './lib/i18n';
 import { queryClient } from './lib/query-client';
 import { maySignedIn, readAuthenticatedFlag, writeAuthenticatedFlag, writeRedirectTo } from './lib/session';
 import type { CurrentUser } from './types/api';
@@ -40,6 +40,8 @@ async function start(): Promise<void> {
 
   const router = createRouter();
   setApiNavigator((path) => void router.navigate(path));
+  // The first render in the user's language: its strings are a chunk loaded while the user was fetched.
+  await languageReady();
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 // Imported before any browser global is stubbed (sonner injects CSS when a document exists).
 import { api, setApiNavigator } from './api-client';
 import { ApiError } from './api-error';
+import { languageReady, setLanguage } from './i18n';
 
 /**
  * The real API client against a real HTTP server on a free port: the browser globals it needs
@@ -27,6 +28,9 @@ function reply(res: ServerResponse, status: number, body: unknown) {
 }
 
 beforeAll(async () => {
+  // The strings of a language are loaded on demand (i18n.ts); the expected texts are English.
+  setLanguage('en');
+  await languageReady();
   server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {

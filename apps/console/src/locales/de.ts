@@ -337,6 +337,8 @@ export const de: ConsoleMessages = {
   'page.map': 'Kartenansicht',
   'map.without-position_one': '{{count}} Gerät ohne Position wird nicht angezeigt.',
   'map.without-position_other': '{{count}} Geräte ohne Position werden nicht angezeigt.',
+  'map.preview-label': 'Kartenvorschau der Geräte; zum Verschieben und Zoomen die Karte bedienen',
+  'map.interact': 'Karte bedienen',
   'groups.add': 'Gruppe hinzufügen',
   'groups.name': 'Name',
   'groups.description': 'Beschreibung',

@@ -340,6 +340,8 @@ export const en = {
   'page.map': 'Map view',
   'map.without-position_one': '{{count}} device without a position is not shown.',
   'map.without-position_other': '{{count}} devices without a position are not shown.',
+  'map.preview-label': 'Map preview of the devices; interact to move and zoom the map',
+  'map.interact': 'Interact with map',
   'groups.add': 'Add group',
   'groups.name': 'Name',
   'groups.description': 'Description',

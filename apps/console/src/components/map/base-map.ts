@@ -1,9 +1,8 @@
 import type { StyleSpecification } from 'maplibre-gl';
-import { feature, mesh } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
 // Natural Earth 1:50m land and countries (world-atlas), a static file of the build fetched with the map:
 // the offline base layer, so a map shows where its devices are without any tile server.
 import countriesUrl from 'world-atlas/countries-50m.json?url';
+import type { BaseShapesReply, BaseShapesRequest } from './base-shapes-protocol';
 // Natural Earth 1:10m admin-1, the 16 German states simplified (public domain; scripts/german-states.ts).
 import statesUrl from './germany-states.json?url';
 
@@ -50,45 +49,43 @@ export const BASE_STYLE: StyleSpecification = {
   ],
 };
 
-interface BaseShapes {
-  land: GeoJSON.FeatureCollection | GeoJSON.Feature;
-  states: GeoJSON.MultiLineString;
-  borders: GeoJSON.MultiLineString;
+/** Blob URLs of the base layers' GeoJSON, made once per page however many maps show them. */
+interface BaseShapeUrls {
+  land: string;
+  states: string;
+  borders: string;
 }
 
-function fetchTopology(url: string): Promise<Topology> {
-  return fetch(url).then((response) => {
-    if (!response.ok) throw new Error(`base map: ${response.status}`);
-    return response.json() as Promise<Topology>;
+let shapes: Promise<BaseShapeUrls> | null = null;
+
+/** Land and borders, converted in a worker (base-shapes-worker.ts) and kept as blob URLs for the page. */
+function baseShapes(): Promise<BaseShapeUrls> {
+  shapes ??= new Promise<BaseShapeUrls>((resolve, reject) => {
+    const worker = new Worker(new URL('./base-shapes-worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (event: MessageEvent<BaseShapesReply>) => {
+      worker.terminate();
+      const reply = event.data;
+      if (reply.type === 'error') return reject(new Error(reply.message));
+      resolve({
+        land: URL.createObjectURL(reply.land),
+        states: URL.createObjectURL(reply.states),
+        borders: URL.createObjectURL(reply.borders),
+      });
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      reject(new Error(`base map worker: ${event.message}`));
+    };
+    worker.postMessage({ countriesUrl, statesUrl } satisfies BaseShapesRequest);
+  }).catch((error: unknown) => {
+    shapes = null;
+    throw error;
   });
-}
-
-let shapes: Promise<BaseShapes> | null = null;
-
-/** Land and borders, fetched and converted once per page however many maps show them. */
-function baseShapes(): Promise<BaseShapes> {
-  shapes ??= Promise.all([fetchTopology(countriesUrl), fetchTopology(statesUrl)])
-    .then(([world, germany]) => {
-      const countries = world.objects.countries as GeometryCollection;
-      const land = world.objects.land as GeometryCollection;
-      const states = germany.objects.states as GeometryCollection;
-      return {
-        land: feature(world, land),
-        // Shared edges only: a coastline is where land meets the background, and Germany's outline is
-        // a country border already.
-        states: mesh(germany, states, (a, b) => a !== b),
-        borders: mesh(world, countries, (a, b) => a !== b),
-      };
-    })
-    .catch((error: unknown) => {
-      shapes = null;
-      throw error;
-    });
   return shapes;
 }
 
 interface GeoJsonSourceLike {
-  setData(data: GeoJSON.GeoJSON): unknown;
+  setData(data: GeoJSON.GeoJSON | string): unknown;
 }
 interface StyledMap {
   getSource(id: string): unknown;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { devicePoints } from '../../../components/map/device-points';
-import { LazyDeviceMap } from '../../../components/map/lazy-device-map';
+import { PreviewedDeviceMap } from '../../../components/map/previewed-device-map';
 import { useMapStyleUrl } from '../../../components/map/use-map-style';
 import { useOpenMapDevice } from '../../../components/map/use-open-map-device';
 import { deviceMapQueryOptions } from '../../../lib/devices/get-devices';
@@ -14,6 +14,8 @@ export const MAP_REFRESH_MS = 30_000;
 /**
  * The widget's devices (all when none are chosen) coloured by state or a field; a click opens the device.
  * It loads the lean map list (position, state, the colouring field, as columns), not the full device list.
+ * It shows a still preview until the user turns to it (PreviewedDeviceMap): the interactive map's code and
+ * WebGL set-up were most of the dashboard's blocking time.
  */
 export function MapWidget({
   widgetId,
@@ -29,9 +31,9 @@ export function MapWidget({
   const openMapDevice = useOpenMapDevice();
   const byField = mapColorField(settings);
   const devices = useQuery({ ...deviceMapQueryOptions(byField), refetchInterval: MAP_REFRESH_MS });
-  // Settled once the devices are drawn, not merely loaded: the map's first drawing with data (shaders
-  // compiled and run in SwiftShader, some 0.5 s) would otherwise compete with the start-up device list,
-  // which the dashboard releases when every widget has settled.
+  // Settled once the devices are drawn (in the preview, or in the map once it is interactive), not merely
+  // loaded: drawing competes with the start-up device list, which the dashboard releases when every widget
+  // has settled.
   useEffect(() => {
     if (devices.isError) onSettled?.(widgetId);
   }, [devices.isError, onSettled, widgetId]);
@@ -43,7 +45,7 @@ export function MapWidget({
   }, [devices.data, byField, settings.device_ids]);
   if (styleUrl === undefined) return null;
   return (
-    <LazyDeviceMap
+    <PreviewedDeviceMap
       points={points}
       styleUrl={styleUrl}
       testId={`widget-${widgetId}-map`}

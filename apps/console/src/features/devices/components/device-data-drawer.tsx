@@ -8,6 +8,7 @@ import { SheetBody } from '../../../components/ui/sheet';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
 import { numericFields, toChartData, uplotFieldData } from '../../../lib/chart-data';
 import { useDeviceData } from '../../../lib/devices/get-device-data';
+import { downloadText } from '../../../lib/download-text';
 import { formatDateTime } from '../../../lib/format';
 import type { DataPoint, Device } from '../../../types/device';
 import { useDevice } from '../api/get-device';
@@ -17,17 +18,6 @@ import { FieldValue, fieldLabel } from './device-cells';
 
 /** Most rows the table view renders; the CSV always holds every point of the answer. */
 const TABLE_LIMIT = 2000;
-
-export function downloadText(text: string, fileName: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 function DataTable({
   fields,
