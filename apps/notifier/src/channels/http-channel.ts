@@ -1,6 +1,6 @@
 import { guardedRequest, isPublicAddress, RefusedTargetError } from '@iot/delivery';
 import { type ActionContext, type NotificationChannel, PermanentDeliveryError } from '../context';
-import { fillPlaceholders, jsonStringEscape } from '../placeholders';
+import { fillJsonPlaceholders } from '../placeholders';
 
 /** Webhook action: method, URL, headers and a JSON body template with placeholders. */
 export interface HttpConfig {
@@ -43,7 +43,7 @@ export function defaultHttpBody(ctx: ActionContext): Record<string, unknown> {
 
 export function renderHttpBody(ctx: ActionContext, template: string | null): string {
   if (template === null || template.trim() === '') return JSON.stringify(defaultHttpBody(ctx));
-  const text = fillPlaceholders(template, ctx, jsonStringEscape);
+  const text = fillJsonPlaceholders(template, ctx);
   try {
     JSON.parse(text);
   } catch {

@@ -135,7 +135,7 @@ describe('SMS and voice actions through the real twilio library', () => {
     expect(call.form.To).toBe('+4915123456789');
     expect(call.form.From).toBe('+4930123456');
     expect(call.form.Twiml).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?><Response><Say language="de-DE">Achtung: Well 2 meldet 31.5 Grad</Say></Response>',
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Say language="de-DE">Achtung: Well 2 meldet 31,5 Grad</Say></Response>',
     );
   });
 

@@ -111,7 +111,7 @@ forEachDb((suite) => {
       recipients: [`x-${tag}@outside.test`],
     });
     const [mail] = await mailsOf(fixture, payloadFor(fixture, mailAction, { field: 'temperature' }), 1);
-    expect(mail!.text).toContain('Beet 5: Temperatur = 31.5 °C um 2026-07-01 14:00:00 CEST (Regel Dry)');
+    expect(mail!.text).toContain('Beet 5: Temperatur = 31,5 °C um 2026-07-01 14:00:00 CEST (Regel Dry)');
 
     const smsAction = await createAction(suite.db, fixture, {
       type: 'sms',
@@ -128,7 +128,7 @@ forEachDb((suite) => {
       ).rows;
     await waitFor(async () => (await sms()).length === 2, 'two SMS');
     expect(await sms()).toEqual([
-      { recipient: '+4915112345678', body: 'Beet 5: Temperatur 31.5' },
+      { recipient: '+4915112345678', body: 'Beet 5: Temperatur 31,5' },
       { recipient: '+4915187654321', body: 'Beet 5: Temperature 31.5' },
     ]);
   });
