@@ -479,6 +479,7 @@ export {
   setSessionImpersonation,
   touchSession,
 } from './repositories/sessions';
+export { languageOfAddress } from './repositories/text-languages';
 export {
   findTtsDownlinkRoute,
   saveTtsDownlinkRoute,

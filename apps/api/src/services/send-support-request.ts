@@ -1,6 +1,7 @@
 import type { Db } from '@iot/db';
-import { insertSupportRequest, withTenant } from '@iot/db';
+import { insertSupportRequest, languageOfAddress, withTenant } from '@iot/db';
 import type { Mailer } from '@iot/delivery';
+import { SERVER_TEXTS, SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
 import type { AuthContext } from '../types';
 
 export interface SupportRequest {
@@ -25,17 +26,25 @@ export async function sendSupportRequest(
       context: { impersonated: auth.impersonated, real_company_id: auth.realCompanyId },
     }),
   );
+  // Worded for support: its user's locale where the address is a user's, else the platform's language.
+  const language = await languageOfAddress(deps.db, deps.supportEmail, SUPER_ADMIN_COMPANY_ID);
+  const mail = SERVER_TEXTS.support_request_mail[language]({
+    id,
+    subject: request.subject,
+    message: request.message,
+    name: auth.user.name,
+    email: auth.user.email,
+    user_id: auth.user.id,
+    company: auth.company.name,
+    company_id: auth.companyId,
+    impersonated: auth.impersonated,
+    phone: request.phone ?? null,
+  });
   await deps.mailer.send({
     to: deps.supportEmail,
     companyId: auth.companyId,
-    subject: `[Support #${id}] ${request.subject}`,
-    text: [
-      `From: ${auth.user.name} <${auth.user.email}> (user ${auth.user.id})`,
-      `Company: ${auth.company.name} (id ${auth.companyId})${auth.impersonated ? ', impersonated' : ''}`,
-      ...(request.phone ? [`Phone: ${request.phone}`] : []),
-      '',
-      request.message,
-    ].join('\n'),
+    subject: mail.subject ?? '',
+    text: mail.text,
   });
   return id;
 }

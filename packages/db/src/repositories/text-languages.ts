@@ -1,3 +1,6 @@
+import { type InterfaceLanguage, userLanguage } from '@iot/domain';
+import type { Queryable } from '../db';
+
 /**
  * The language a text of the platform is worded in for a reader who is no user (issue #23): a rule's
  * mail to an outside address, an SMS to a number no user has. A company has no language setting; its
@@ -12,4 +15,21 @@ export function companyLanguageSql(companyId: string): string {
               ORDER BY count(*) FILTER (WHERE u.roles && ARRAY['ROLE_MAINUSER', 'ROLE_ADMIN']::text[]) DESC,
                        count(*) DESC, u.locale
               LIMIT 1), 'de')`;
+}
+
+/**
+ * The language to word a mail to `email` in: its user's locale where the address is a user's, else the
+ * language of `companyId` (the company whose address it is, e.g. the platform's own for SUPPORT_EMAIL).
+ */
+export async function languageOfAddress(
+  q: Queryable,
+  email: string,
+  companyId: number,
+): Promise<InterfaceLanguage> {
+  const { rows } = await q.query<{ language: string }>(
+    `SELECT coalesce((SELECT u.locale FROM users u WHERE lower(u.email) = lower($1) AND u.deleted_at IS NULL
+                      LIMIT 1), ${companyLanguageSql('$2::bigint')}) AS language`,
+    [email, companyId],
+  );
+  return userLanguage(rows[0]?.language);
 }

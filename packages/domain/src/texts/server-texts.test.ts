@@ -38,6 +38,18 @@ const SAMPLES: Record<ServerTextKind, Record<string, unknown>> = {
   password_reset_mail: { name: 'Ada', minutes: 60, link: 'https://x/r/t' },
   initial_admin_mail: { expires_at: '2026-11-30T10:00:00.000Z', link: 'https://x/r/t' },
   invitation_mail: { name: 'Ada', company: 'Hof', days: 7, link: 'https://x/r/t' },
+  support_request_mail: {
+    id: 4,
+    subject: 'Sensor offline',
+    message: 'Since Monday.',
+    name: 'Ada',
+    email: 'ada@hof.test',
+    user_id: 9,
+    company: 'Hof',
+    company_id: 2,
+    impersonated: false,
+    phone: '+49 761 1234',
+  },
 };
 
 describe('server texts', () => {

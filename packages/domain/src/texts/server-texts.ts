@@ -371,6 +371,21 @@ export const SERVER_TEXTS = {
       `Hello ${str(p, 'name')},\n\nan account on the IoT platform was set up for ${str(p, 'company')}. Use this link to choose your password (valid for ${str(p, 'days')} days, usable once):\n${str(p, 'link')}\n\nYou sign in with this email address.`,
     ),
   })),
+  /** A support request as mailed to the platform's support address (SUPPORT_EMAIL). */
+  support_request_mail: both((p, l) => ({
+    subject: `[Support #${str(p, 'id')}] ${str(p, 'subject')}`,
+    text: [
+      `${pick(l, 'Von', 'From')}: ${str(p, 'name')} <${str(p, 'email')}> (${pick(l, 'Benutzer', 'user')} ${str(p, 'user_id')})`,
+      `${pick(l, 'Unternehmen', 'Company')}: ${str(p, 'company')} (id ${str(p, 'company_id')})${
+        p.impersonated === true ? pick(l, ', im Namen des Kunden', ', impersonated') : ''
+      }`,
+      ...(typeof p.phone === 'string' && p.phone !== ''
+        ? [`${pick(l, 'Telefon', 'Phone')}: ${p.phone}`]
+        : []),
+      '',
+      str(p, 'message'),
+    ].join('\n'),
+  })),
 } as const satisfies Record<string, Kind>;
 
 /** A command's failure: the platform's own reasons in words, a network server's or transport's as given. */

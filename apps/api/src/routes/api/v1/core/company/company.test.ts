@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../../../../test/app';
 import { TestClient } from '../../../../../test/client';
 import { DB_KINDS, openTestDb, type TestDb } from '../../../../../test/databases';
-import { createSuperAdmin, createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { createSuperAdmin, createTeam, createUser, PASSWORD } from '../../../../../test/fixtures';
 
 describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kind) => {
   let testDb: TestDb;
@@ -185,5 +185,30 @@ describe.each(DB_KINDS)('company, reference data and platform calls on %s', (kin
     );
     expect(mails[0]?.subject).toContain('Sensor offline');
     expect(mails[0]?.body).toContain(team.plain.email);
+  });
+
+  it("words the support mail in the language of the support address's user", async () => {
+    await createSuperAdmin(db);
+    const support = await createUser(db, 1, { email: 'support@example.test', locale: 'de' });
+    const team = await createTeam(db);
+    const client = await signIn(team.main.email);
+    const mailBody = async (subject: string) => {
+      expect(
+        (await client.post('/api/v1/core/support', { subject, message: 'Hilfe', phone: '+49 761 1' })).status,
+      ).toBe(200);
+      const { rows } = await db.query<{ subject: string; body: string }>(
+        `SELECT subject, body FROM outbox_emails WHERE company_id = $1 AND subject LIKE '%' || $2`,
+        [team.company.id, subject],
+      );
+      return rows[0]!;
+    };
+    const german = await mailBody('Gateway stumm');
+    expect(german.subject).toMatch(/^\[Support #\d+\] Gateway stumm$/);
+    expect(german.body).toContain(`Unternehmen: ${team.company.name}`);
+    expect(german.body).toContain('Telefon: +49 761 1');
+    await db.query(`UPDATE users SET locale = 'en' WHERE id = $1`, [support.id]);
+    const english = await mailBody('Gateway silent');
+    expect(english.body).toContain(`Company: ${team.company.name}`);
+    expect(english.body).toContain('Phone: +49 761 1');
   });
 });
