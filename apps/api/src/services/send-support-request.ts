@@ -1,7 +1,7 @@
 import type { Db } from '@iot/db';
 import { insertSupportRequest, languageOfAddress, withTenant } from '@iot/db';
 import type { Mailer } from '@iot/delivery';
-import { SERVER_TEXTS, SUPER_ADMIN_COMPANY_ID } from '@iot/domain';
+import { SUPER_ADMIN_COMPANY_ID, wordServerText } from '@iot/domain';
 import type { AuthContext } from '../types';
 
 export interface SupportRequest {
@@ -28,18 +28,22 @@ export async function sendSupportRequest(
   );
   // Worded for support: its user's locale where the address is a user's, else the platform's language.
   const language = await languageOfAddress(deps.db, deps.supportEmail, SUPER_ADMIN_COMPANY_ID);
-  const mail = SERVER_TEXTS.support_request_mail[language]({
-    id,
-    subject: request.subject,
-    message: request.message,
-    name: auth.user.name,
-    email: auth.user.email,
-    user_id: auth.user.id,
-    company: auth.company.name,
-    company_id: auth.companyId,
-    impersonated: auth.impersonated,
-    phone: request.phone ?? null,
-  });
+  const mail = wordServerText(
+    'support_request_mail',
+    {
+      id,
+      subject: request.subject,
+      message: request.message,
+      name: auth.user.name,
+      email: auth.user.email,
+      user_id: auth.user.id,
+      company: auth.company.name,
+      company_id: auth.companyId,
+      impersonated: auth.impersonated,
+      phone: request.phone ?? null,
+    },
+    language,
+  )!;
   await deps.mailer.send({
     to: deps.supportEmail,
     companyId: auth.companyId,
