@@ -7,8 +7,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { ApiSession } from '../support/api-session.js';
 import { type PlatformProcess, runPlatform } from '../support/run-platform.js';
+import {
+  signedInAsDemoMain,
+  storedNumbers,
+  streamToDemoSensor,
+  type UplinkStream,
+} from '../support/uplink-stream.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'iot-kill-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -16,60 +21,16 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const RATE_PER_SECOND = 200;
 const env = { DATA_DIR: dataDir, SIMULATE_DEVICES: '0' };
 
-async function signedIn(platform: PlatformProcess): Promise<ApiSession> {
-  const session = new ApiSession(platform.url);
-  expect((await session.login('main@demo.test', 'DemoPass#2026')).status).toBe(200);
-  return session;
-}
-
-function ingestUrl(platform: PlatformProcess): string {
-  const match = /Uplinks \(HTTP\):\s+(\S+)/.exec(platform.output());
-  if (!match?.[1]) throw new Error(`no HTTP front door in the banner:\n${platform.output()}`);
-  return match[1].replace('localhost', '127.0.0.1');
-}
-
-/** Posts {temperature: i / 10} (i counts up) at RATE_PER_SECOND until `stop` is called; collects the numbers i answered 202. */
-function streamUplinks(url: string, token: string) {
-  const acknowledged = new Set<number>();
-  let seq = 0;
-  const timer = setInterval(() => {
-    for (let k = 0; k < RATE_PER_SECOND / 50; k++) {
-      const mine = seq++;
-      fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ temperature: mine / 10 }),
-      }).then(
-        (res) => {
-          if (res.status === 202) acknowledged.add(mine);
-        },
-        () => undefined, // the process died before it answered: not acknowledged
-      );
-    }
-  }, 20);
-  return { acknowledged, sent: () => seq, stop: () => clearInterval(timer) };
-}
-
 it('loses no acknowledged uplink when the platform is killed with SIGKILL', async () => {
-  const first = await runPlatform(env);
-  let device: { id: number; uuid: string };
-  let stream: ReturnType<typeof streamUplinks>;
+  const first: PlatformProcess = await runPlatform(env);
+  let stream: UplinkStream;
   // Only points from the stream count (the demo's own readings of this sensor are older). An uplink without
   // a time of its own is stored at its receive time cut to the second, so the window starts at a full second.
   const streamStart = Math.floor(Date.now() / 1000) * 1000;
   try {
-    const session = await signedIn(first);
-    // A climate sensor of the demo fleet: its driver takes JSON temperature readings.
-    const devices = await session.call<{ id: number; uuid: string; name: string }[]>(
-      'GET',
-      '/api/v1/core/devices',
-    );
-    device = devices.body.payload!.find((d) => d.name === 'Büro Klima')!;
-    const issued = await session.call<{ token: string }>(
-      'POST',
-      `/api/v1/core/devices/${device.id}/credentials`,
-    );
-    stream = streamUplinks(`${ingestUrl(first)}/uplinks/${device.uuid}`, issued.body.payload!.token);
+    stream = await streamToDemoSensor(first, await signedInAsDemoMain(first), {
+      ratePerSecond: RATE_PER_SECOND,
+    });
     await new Promise((resolve) => setTimeout(resolve, 4000));
   } finally {
     first.child.kill('SIGKILL');
@@ -80,15 +41,7 @@ it('loses no acknowledged uplink when the platform is killed with SIGKILL', asyn
 
   const second = await runPlatform(env);
   try {
-    const session = await signedIn(second);
-    const series = await session.call<{ points: { data: { temperature?: number } }[]; downsampled: boolean }>(
-      'GET',
-      `/api/v1/core/data/${device.id}?data_fields=temperature&tsstart=${streamStart}&max_points=20000`,
-    );
-    expect(series.body.payload?.downsampled).toBe(false);
-    const stored = new Set(
-      series.body.payload!.points.map((p) => Math.round((p.data.temperature ?? -1) * 10)),
-    );
+    const stored = await storedNumbers(await signedInAsDemoMain(second), stream.device.id, streamStart);
     const lost = [...stream.acknowledged].filter((seq) => !stored.has(seq));
     expect({ acknowledged: stream.acknowledged.size, lost }).toEqual({
       acknowledged: stream.acknowledged.size,
