@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { languageReady, setLanguage } from '../../lib/i18n';
 import { availableFields, fieldLabel } from './widget-fields';
+
+// Labels are asserted in English; the console starts in the fallback language (German) otherwise.
+beforeAll(async () => {
+  setLanguage('en');
+  await languageReady();
+});
 
 describe('availableFields', () => {
   it('latest value keys and metadata fields of the devices, virtual ones included, without coordinates', () => {

@@ -1,5 +1,6 @@
 import { validateObject } from '@iot/domain';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { languageReady, setLanguage } from '../../lib/i18n';
 import {
   actionErrors,
   commandErrors,
@@ -9,6 +10,12 @@ import {
   ruleToForm,
   splitPhones,
 } from './rule-form';
+
+// Labels are asserted in English; the console starts in the fallback language (German) otherwise.
+beforeAll(async () => {
+  setLanguage('en');
+  await languageReady();
+});
 
 const base = () => ({ ...ruleToForm(null), name: 'Cold room', data_field: 'temperature', value: '8' });
 const errorsOf = (values: ReturnType<typeof base>) =>
