@@ -2,39 +2,16 @@
  * Device data retention settings (issue #29): the company sets them in its base data, the super admin caps
  * the raw data retention per client (limit max_data_retention_days); 90090 and 90091 guard the values.
  */
-import type { Db } from '@iot/db';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../../../../test/app';
-import { TestClient } from '../../../../../test/client';
-import { DB_KINDS, openTestDb, type TestDb } from '../../../../../test/databases';
-import { createSuperAdmin, createTeam, PASSWORD } from '../../../../../test/fixtures';
+import { forEachDb } from '@iot/db/testing';
+import { expect, it } from 'vitest';
+import { createSuperAdmin, createTeam } from '../../../../../test/fixtures';
+import { useRouteApp } from '../../../../../test/route-suite';
 
-describe.each(DB_KINDS)('device data retention settings on %s', (kind) => {
-  let testDb: TestDb;
-  let db: Db;
-  let app: FastifyInstance;
-
-  beforeAll(async () => {
-    testDb = await openTestDb(kind);
-    db = testDb.db;
-    app = buildTestApp(db);
-    await app.ready();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    await testDb?.drop();
-  });
-
-  async function signIn(email: string) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+forEachDb((suite) => {
+  const { signIn } = useRouteApp(suite);
 
   it('keeps data for ever by default and stores what the main user sets', async () => {
-    const team = await createTeam(db);
+    const team = await createTeam(suite.db);
     const main = await signIn(team.main.email);
     expect((await main.get('/api/v1/core/company/')).body.payload).toMatchObject({
       data_retention_days: null,
@@ -62,8 +39,8 @@ describe.each(DB_KINDS)('device data retention settings on %s', (kind) => {
   });
 
   it('lets the super admin cap the retention per client, and refuses a longer one (90090)', async () => {
-    const admin = await signIn((await createSuperAdmin(db)).email);
-    const team = await createTeam(db);
+    const admin = await signIn((await createSuperAdmin(suite.db)).email);
+    const team = await createTeam(suite.db);
     const main = await signIn(team.main.email);
     await main.put('/api/v1/core/company/', { data_retention_days: 400 });
     const capped = await admin.put(`/api/v1/admin/clients/${team.company.id}`, {
