@@ -103,8 +103,9 @@ async function mapWidget(page: Page): Promise<string> {
   // The map's code loads once its widget is about to be visible.
   const widget = page.locator('[data-testid^="widget-"][data-type="map"]').first();
   await widget.scrollIntoViewIfNeeded();
-  // The dashboard shows a still preview until the map is asked for.
-  await widget.locator('[data-testid$="-map-interact"]').click();
+  // The dashboard shows a still preview until the map is asked for: focus on its button, as the
+  // keyboard's Tab does (a click's pointer move may start the map first and take the button away).
+  await widget.locator('[data-testid$="-map-interact"]').focus();
   const map = widget.locator('[data-testid$="-map"]');
   await map.waitFor();
   await expect.poll(() => map.getAttribute('data-ready'), { timeout: 30_000 }).toBe('true');
