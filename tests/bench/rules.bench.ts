@@ -8,6 +8,7 @@
  *   Mosquitto URL: the broker of Node-RED's side (default: a Mosquitto of its own with the shipped
  *   configuration) and of the floor's `machine` variant (default mqtt://127.0.0.1:1883).
  *   RULES_BENCH_FIRING=burst: the 1 in 50 phase fires every device in the same round (see FIRING)
+ *   RULES_BENCH_CHILD_CPU_PROFILE=<dir>: CPU profiles of each distributed-apart child, in <dir>/<role>/
  *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's two
  *     latency phases, written to <dir>/<side>-1in50.cpuprofile and <side>-every2nd.cpuprofile (off by
  *     default; the profiler costs CPU)

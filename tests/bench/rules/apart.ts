@@ -1,6 +1,7 @@
 /** Ours in the distributed profile with ingest, the rules worker and the notifier each in a process of its own. */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
 import { migrate, openDb } from '@iot/db';
@@ -27,6 +28,8 @@ import {
 } from './stages.js';
 
 // ------------------------------------------------------------------------------ distributed, apart
+/** RULES_BENCH_CHILD_CPU_PROFILE=<dir>: V8 CPU profiles of each child's threads, in <dir>/<role>/ at exit. */
+const CHILD_CPU_PROFILE = process.env.RULES_BENCH_CHILD_CPU_PROFILE;
 export async function apartChildMain(o: ApartChildOptions): Promise<void> {
   const config = loadConfig(o.env);
   const log = createLogger({ level: 'warn', name: `bench-${o.role}` });
@@ -84,7 +87,12 @@ export async function apartChildMain(o: ApartChildOptions): Promise<void> {
 /** Starts one app of the apart side in a process of its own; resolves once it is running. */
 async function startApartChild(o: ApartChildOptions): Promise<{ stop: () => Promise<void> }> {
   const child = fork(fileURLToPath(new URL('../rules.bench.ts', import.meta.url)), [], {
-    execArgv: [...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []), ...process.execArgv],
+    execArgv: [
+      ...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []),
+      ...process.execArgv,
+      // A directory per role: tsx's loader thread writes a profile of its own beside the main thread's.
+      ...(CHILD_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(CHILD_CPU_PROFILE, o.role)}`] : []),
+    ],
     env: { ...process.env, IOT_RULES_BENCH_CHILD: JSON.stringify(o) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
