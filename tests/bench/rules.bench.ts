@@ -8,6 +8,7 @@
  *   Mosquitto URL: the broker of Node-RED's side (default: a Mosquitto of its own with the shipped
  *   configuration) and of the floor's `machine` variant (default mqtt://127.0.0.1:1883).
  *   RULES_BENCH_FIRING=burst: the 1 in 50 phase fires every device in the same round (see FIRING)
+ *   RULES_BENCH_CHILD_CPU_PROFILE=<dir>: CPU profiles of each distributed-apart child, in <dir>/<role>/
  *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's two
  *     latency phases, written to <dir>/<side>-1in50.cpuprofile and <side>-every2nd.cpuprofile (off by
  *     default; the profiler costs CPU)
@@ -41,10 +42,11 @@
  *     node-red-node-email is not used: see tests/bench/README.md, "Rules and notifications".
  * (c) distributed: ours composed as `PROFILE=distributed npm start` in this process (PostgreSQL, NATS
  *     JetStream, BullMQ on Redis, devices publishing to a Mosquitto of its own started with the shipped
- *     infra/mosquitto configuration); latency phases only.
+ *     infra/mosquitto configuration); "evaluated" is the rules worker's evaluation counter.
  * (d) distributed-apart: the same, deployed as infra/docker-compose.yml does: ingest, the rules worker and the
  *     notifier each in a process of its own (this file again with IOT_RULES_BENCH_CHILD set), jobs through
- *     BullMQ; the children send their stages over IPC. Latency phases only.
+ *     first attempts relayed over NATS, BullMQ holding back-ups; the children send their stages (and the
+ *     rules worker its evaluation counter) over IPC.
  *
  * Throughput phase: both sides get only values that fire nothing (1), closed loop (at most WINDOW uplinks
  * published and not yet evaluated), and the rate is uplinks evaluated x 10 rules / time until the last
@@ -162,7 +164,7 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
     // which alone put its p99 above 100 ms (floor line: 3 of 160 mails, p99 109 ms).
     await latencyPhase(side, 40, 5, 2);
     // Order matters: the phase that may leave a backlog of mails runs last. A side that cannot count
-    // its evaluations (window 0: the distributed one) has no throughput phase.
+    // its evaluations (window 0: a floor) has no throughput phase.
     const throughput =
       side.window > 0
         ? await throughputPhase(side, THROUGHPUT_S)
@@ -284,11 +286,17 @@ async function main(): Promise<void> {
       );
     }
   }
-  if (ours && red) {
-    const ratio = ours.throughput.evaluationsPerSecond / red.throughput.evaluationsPerSecond;
+  // Issue #31: rule evaluations/s at least twice Node-RED's, embedded and distributed.
+  for (const [name, side] of [
+    ['ours', ours],
+    ['distributed', distributed],
+    ['distributed-apart', apart],
+  ] as const) {
+    if (!side || !red) continue;
+    const ratio = side.throughput.evaluationsPerSecond / red.throughput.evaluationsPerSecond;
     console.log(
-      `ours / Node-RED: rule evaluations/s ${ratio.toFixed(2)}x (target >= 3x: ${ratio >= 3 ? 'MET' : 'NOT MET'}); ` +
-        `p99 every second firing ${ratioText(ours.all.p99, red.all.p99)}, 1 in ${FEW_PERIOD} ${ratioText(ours.few.p99, red.few.p99)}`,
+      `${name} / Node-RED: rule evaluations/s ${ratio.toFixed(2)}x (target >= 2x: ${ratio >= 2 ? 'MET' : 'NOT MET'}); ` +
+        `p99 every second firing ${ratioText(side.all.p99, red.all.p99)}, 1 in ${FEW_PERIOD} ${ratioText(side.few.p99, red.few.p99)}`,
     );
   }
   console.log(

@@ -98,7 +98,7 @@ export async function startRulesWorker(options: StartRulesWorkerOptions): Promis
     topic: options.topic ?? UPLINKS_TOPIC,
     group,
     handOver: enqueue,
-    claimJobs: () => queue.runsHere(NOTIFY_ACTION.name),
+    claimJobs: () => queue.startsClaimed(NOTIFY_ACTION.name),
     releaseClaim: (key) => keys.release(key),
   });
   const timer = startRulesTimer({

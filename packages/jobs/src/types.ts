@@ -80,10 +80,11 @@ export interface EnqueueOptions {
   /**
    * The caller claimed the job's key itself (`claimJobKeys`) in a transaction that has committed, so
    * no attempt can have started the side effect yet. When this process runs the job's processor
-   * (`runsHere`) with a free slot, the first attempt starts at once in this process under that claim
-   * (no claim round trip, no pick-up by the queue); the queue still holds the job until that attempt
-   * settles (BullMQ: as a delayed back-up that a crash leaves behind). Otherwise the adapter gives the
-   * claim back (`JobKeyStore.release`) and queues the job as without the option. Never set it for a
+   * with a free slot, the first attempt starts at once in this process under that claim (no claim round
+   * trip, no pick-up by the queue); else, BullMQ with a relay (`FirstAttemptRelay`), in a process that
+   * runs it and takes the offer. The queue still holds the job until that attempt settles (BullMQ: as a
+   * delayed back-up that a crash leaves behind). When nobody takes it the adapter gives the claim back
+   * (`JobKeyStore.release`) and queues the job as without the option. Never set it for a
    * key this caller did not newly claim: the attempt would run without checking the key.
    */
   claimed?: boolean;
@@ -131,10 +132,11 @@ export interface JobQueue {
   /** Starts consuming jobs of this definition in this process. */
   process<S extends TSchema>(job: JobDefinition<S>, handler: JobHandler<S>, policy: QueuePolicy): Processor;
   /**
-   * True when this process consumes jobs of this name (a processor is open here), so a caller may claim
-   * keys itself and enqueue with `claimed` (the one-process platform's rules worker does).
+   * True when a job of this name enqueued with `claimed` can start at once: a processor is open in this
+   * process, or (BullMQ) a relay offers it to processes elsewhere. Then a caller may claim keys itself and
+   * enqueue with `claimed` (the rules worker does).
    */
-  runsHere(name: string): boolean;
+  startsClaimed(name: string): boolean;
   /** Dead letters of one job name, newest first. */
   deadLetters(name: string, limit?: number): Promise<DeadLetter[]>;
   /** Jobs waiting (due, delayed or waiting for a retry) and running, per job name with any (/metrics). */

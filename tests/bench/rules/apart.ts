@@ -1,6 +1,7 @@
 /** Ours in the distributed profile with ingest, the rules worker and the notifier each in a process of its own. */
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@iot/config';
 import { migrate, openDb } from '@iot/db';
@@ -15,8 +16,8 @@ import { startOwnMosquitto } from '../lib/mosquitto.js';
 import { INGEST_NODE_FLAGS } from '../lib/node-flags.js';
 import { bullmqStages, connectDevicePublishers, createBenchFleet, stageReaders } from './fleet.js';
 import { startMailSink } from './mail-sink.js';
-import { DEVICES } from './settings.js';
-import { countPubacks, type Side } from './side.js';
+import { DEVICES, WINDOW_OURS } from './settings.js';
+import { countPubacks, evaluatedInProcess, type Side } from './side.js';
 import {
   type ApartChildOptions,
   childOutbox,
@@ -27,6 +28,8 @@ import {
 } from './stages.js';
 
 // ------------------------------------------------------------------------------ distributed, apart
+/** RULES_BENCH_CHILD_CPU_PROFILE=<dir>: V8 CPU profiles of each child's threads, in <dir>/<role>/ at exit. */
+const CHILD_CPU_PROFILE = process.env.RULES_BENCH_CHILD_CPU_PROFILE;
 export async function apartChildMain(o: ApartChildOptions): Promise<void> {
   const config = loadConfig(o.env);
   const log = createLogger({ level: 'warn', name: `bench-${o.role}` });
@@ -68,9 +71,15 @@ export async function apartChildMain(o: ApartChildOptions): Promise<void> {
   const flush = setInterval(() => {
     if (childOutbox.length > 0) process.send?.({ stages: childOutbox.splice(0) });
   }, 5);
+  // The rules worker's count of evaluated uplinks, for the throughput phase's closed loop.
+  const counting =
+    o.role === 'rules-worker'
+      ? setInterval(() => void evaluatedInProcess().then((evaluated) => process.send?.({ evaluated })), 20)
+      : undefined;
   process.on('message', (m: 'stop' | { trace?: number; clear?: boolean }) => {
     if (m === 'stop') {
       clearInterval(flush);
+      clearInterval(counting);
       void (async () => {
         for (const stop of stops.reverse()) await stop().catch(() => {});
         process.exit(0);
@@ -82,22 +91,32 @@ export async function apartChildMain(o: ApartChildOptions): Promise<void> {
 }
 
 /** Starts one app of the apart side in a process of its own; resolves once it is running. */
-async function startApartChild(o: ApartChildOptions): Promise<{ stop: () => Promise<void> }> {
+async function startApartChild(
+  o: ApartChildOptions,
+): Promise<{ stop: () => Promise<void>; evaluated: () => number }> {
   const child = fork(fileURLToPath(new URL('../rules.bench.ts', import.meta.url)), [], {
-    execArgv: [...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []), ...process.execArgv],
+    execArgv: [
+      ...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []),
+      ...process.execArgv,
+      // A directory per role: tsx's loader thread writes a profile of its own beside the main thread's.
+      ...(CHILD_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(CHILD_CPU_PROFILE, o.role)}`] : []),
+    ],
     env: { ...process.env, IOT_RULES_BENCH_CHILD: JSON.stringify(o) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  let evaluated = 0;
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${o.role} process exited with ${code}`)));
-    child.on('message', (m: { ready?: boolean; stages?: StageRecord[] }) => {
+    child.on('message', (m: { ready?: boolean; stages?: StageRecord[]; evaluated?: number }) => {
       for (const [stage, seq, at] of m.stages ?? []) traceStage(stage, seq, at);
+      if (m.evaluated !== undefined) evaluated = m.evaluated;
       if (m.ready) resolve();
     });
   });
   child.removeAllListeners('exit');
   stageRelays.add(child);
   return {
+    evaluated: () => evaluated,
     stop: async () => {
       stageRelays.delete(child);
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -113,7 +132,7 @@ async function startApartChild(o: ApartChildOptions): Promise<{ stop: () => Prom
  * production node flags), on the same services and with the same fleet, publishers and SMTP sink as the
  * `distributed` side. Jobs go from the rules worker to the notifier through BullMQ (no claim at enqueue:
  * the notifier does not run in the rules worker's process). The children send the stages they see back
- * over IPC; the API is not started (nothing in this path uses it). Latency phases only.
+ * over IPC, the rules worker its evaluation counter too; the API is not started (nothing in this path uses it).
  */
 export async function distributedApartSide(): Promise<Side> {
   const mail = await startMailSink();
@@ -138,7 +157,7 @@ export async function distributedApartSide(): Promise<Side> {
   const config = loadConfig(env);
   const db = await openDb(config);
   const eventLog = await createNatsEventLog({ servers: natsUrl, streamPrefix });
-  const children: { stop: () => Promise<void> }[] = [];
+  const children: { stop: () => Promise<void>; evaluated: () => number }[] = [];
   const cleanUp = async () => {
     for (const child of children.reverse()) await child.stop().catch(() => {});
     await eventLog.deleteTopic(topic).catch(() => {});
@@ -170,8 +189,9 @@ export async function distributedApartSide(): Promise<Side> {
     mail,
     publishers,
     accepted: countPubacks(publishers),
-    evaluated: async () => Number.NaN,
-    window: 0,
+    // Children start in the order ingest, rules worker, notifier.
+    evaluated: async () => children[1]?.evaluated() ?? 0,
+    window: WINDOW_OURS,
     backlog: async () => ({
       'rules-worker lag': await eventLog.lag(topic, 'rules-worker'),
       'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),

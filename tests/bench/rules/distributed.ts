@@ -11,8 +11,8 @@ import { startPlatform } from '@iot/platform';
 import { startOwnMosquitto } from '../lib/mosquitto.js';
 import { bullmqStages, connectDevicePublishers, createBenchFleet, stageReaders } from './fleet.js';
 import { startMailSink } from './mail-sink.js';
-import { DEVICES, log } from './settings.js';
-import { countPubacks, type Side } from './side.js';
+import { DEVICES, log, WINDOW_OURS } from './settings.js';
+import { countPubacks, evaluatedInProcess, type Side } from './side.js';
 
 /**
  * Ours in the distributed profile, composed as `PROFILE=distributed npm start` does (startPlatform) in
@@ -20,8 +20,8 @@ import { countPubacks, type Side } from './side.js';
  * the machine's NATS JetStream as event log (a stream prefix and topic of its own), BullMQ on the
  * machine's Redis (a key prefix of its own), ingest in a share group of its own on the machine's
  * Mosquitto, where the devices publish (anonymous, like Node-RED's publishers; the broker is where
- * devices are authenticated in this profile). Only the latency phases: a PUBACK here comes from
- * Mosquitto, not from our event log, so "evaluated" cannot be counted as for the embedded side.
+ * devices are authenticated in this profile). A PUBACK here comes from Mosquitto, not from our event
+ * log, so "evaluated" is the rules worker's evaluation counter (evaluatedInProcess).
  */
 export async function distributedSide(): Promise<Side> {
   const mail = await startMailSink();
@@ -91,8 +91,8 @@ export async function distributedSide(): Promise<Side> {
     mail,
     publishers,
     accepted,
-    evaluated: async () => Number.NaN,
-    window: 0,
+    evaluated: evaluatedInProcess,
+    window: WINDOW_OURS,
     backlog: async () => ({
       'rules-worker lag': await eventLog.lag(topic, 'rules-worker'),
       'storage-writer lag': await eventLog.lag(topic, 'storage-writer'),

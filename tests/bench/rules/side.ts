@@ -1,8 +1,9 @@
 /** A side under test (ours, Node-RED, a floor) as the phases see it, and its publishers. */
 import type { EventLoopUtilization } from 'node:perf_hooks';
+import { metrics } from '@iot/runtime';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { MailSink } from './mail-sink.js';
-import { DEVICES } from './settings.js';
+import { CONDITIONS, DEVICES } from './settings.js';
 import { traceStage } from './stages.js';
 
 // ------------------------------------------------------------------------------------------ the sides
@@ -86,4 +87,13 @@ export function publishNext(side: Side, seq: number, value: number, ack: (ok: bo
     },
     () => ack(false),
   );
+}
+
+/**
+ * Uplinks the rules workers of this process evaluated so far: their rule evaluation counter (the
+ * platform's /metrics `rule_evaluations`) over the ten rules each bench uplink is evaluated against.
+ */
+export async function evaluatedInProcess(): Promise<number> {
+  const { values } = await metrics.ruleEvaluations.get();
+  return values.reduce((sum, v) => sum + v.value, 0) / CONDITIONS.length;
 }

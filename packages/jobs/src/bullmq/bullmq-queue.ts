@@ -19,6 +19,7 @@ import {
   type QueuePolicy,
 } from '../types';
 import { validatePayload } from '../validate-payload';
+import type { FirstAttemptRelay } from './first-attempt-relay';
 
 export interface BullmqJobQueueOptions {
   /** redis://host:port (REDIS_URL). */
@@ -34,6 +35,12 @@ export interface BullmqJobQueueOptions {
   stalledIntervalMs?: number;
   /** Dead letters kept per job name (the list is trimmed to this length). */
   maxDeadLetters?: number;
+  /**
+   * Hands first attempts of claimed jobs to a processor in another process (and serves this process's
+   * processors), past the queue; closed with the queue. Without it a claimed job of a processor that
+   * does not run here is queued as usual.
+   */
+  relay?: FirstAttemptRelay;
 }
 
 const BACKOFF_TYPE = 'iot-exponential';
@@ -108,29 +115,67 @@ export class BullmqJobQueue implements JobQueue {
         backoff: { type: BACKOFF_TYPE },
         ...(delay ? { delay } : {}),
       });
-    const lane = options.claimed ? this.local.get(job.name) : undefined;
-    if (
-      options.claimed &&
-      (!lane || this.closing.signal.aborted || lane.running >= lane.policy.concurrency)
-    ) {
-      // Nobody here runs it now: give the claim back so the worker that takes the job can claim it.
+    if (options.claimed) {
+      const started = await this.startClaimed(job, envelope, id, add);
+      if (started) return { id, idempotencyKey: key };
+      // Nobody runs it now: give the claim back so the worker that takes the job can claim it.
       await this.options.keys?.release(key);
-    } else if (lane) {
-      // The first attempt starts now, here, under the enqueuer's claim; the job goes to BullMQ as a
-      // delayed back-up, due only after the claim's lease: if this process dies mid-attempt, a worker
-      // takes it from there (its claim takes the stale one over and skips recipients already served).
-      const added = add(leaseMs(job) + 1_000);
-      lane.running += 1;
-      const run = this.runLocal(lane, envelope, id, added).finally(() => {
-        lane.running -= 1;
-        this.localRuns.delete(run);
-      });
-      this.localRuns.add(run);
-      await added;
-      return { id, idempotencyKey: key };
     }
     await add(options.delayMs);
     return { id, idempotencyKey: key };
+  }
+
+  /**
+   * The first attempt of a claimed job, at once: in this process when a processor here has a free slot,
+   * else in one reached through the relay. The job goes to BullMQ as a delayed back-up, due only after
+   * the claim's lease: if the process running the attempt dies, a worker takes it from there (its claim
+   * takes the stale one over and skips recipients already served). True when the job is in hand: started,
+   * maybe started (an offer without an answer), or refused elsewhere and queued at once; false when
+   * nothing was added.
+   */
+  private async startClaimed(
+    job: JobDefinition<TSchema>,
+    envelope: JobEnvelope,
+    id: string,
+    add: (delay: number | undefined) => Promise<unknown>,
+  ): Promise<boolean> {
+    if (this.closing.signal.aborted) return false;
+    const backUpDelay = leaseMs(job) + 1_000;
+    const lane = this.local.get(job.name);
+    if (lane && lane.running < lane.policy.concurrency) {
+      const added = add(backUpDelay);
+      this.startLocal(lane, envelope, id, added);
+      await added;
+      return true;
+    }
+    const { relay } = this.options;
+    if (!relay) return false;
+    // The back-up first: the process that takes the offer removes it when its attempt succeeds.
+    await add(backUpDelay);
+    const answer = await relay.offer(job.name, encodeOffer({ id, envelope }));
+    if (answer !== 'refused') return true; // taken, or maybe taken: the back-up covers it after the lease
+    // Refused for sure (nobody serves it, or no free slot there): queued at once under a fresh claim.
+    await this.options.keys?.release(envelope.key);
+    await (await this.queue(job.name).getJob(id))?.promote();
+    return true;
+  }
+
+  private startLocal(lane: LocalLane, envelope: JobEnvelope, id: string, added: Promise<unknown>): void {
+    lane.running += 1;
+    const run = this.runLocal(lane, envelope, id, added).finally(() => {
+      lane.running -= 1;
+      this.localRuns.delete(run);
+    });
+    this.localRuns.add(run);
+  }
+
+  /** An offer from another process's enqueue (relay): taken when a slot is free here. */
+  private takeOffer(lane: LocalLane, data: Uint8Array): boolean {
+    if (this.closing.signal.aborted || this.local.get(lane.job.name) !== lane) return false;
+    if (lane.running >= lane.policy.concurrency) return false;
+    const { id, envelope } = decodeOffer(data);
+    this.startLocal(lane, envelope, id, Promise.resolve());
+    return true;
   }
 
   /**
@@ -285,8 +330,14 @@ export class BullmqJobQueue implements JobQueue {
       running: 0,
     };
     this.local.set(job.name, lane);
+    // Offers from producers in other processes (a rules worker apart from the notifier) start here too.
+    const serving = this.options.relay
+      ?.serve(job.name, (data) => this.takeOffer(lane, data))
+      .catch(() => undefined); // no relay connection: those producers queue their jobs instead
     return {
       close: async () => {
+        // Not awaited: a relay still waiting for its first connection has nothing to undo yet.
+        void serving?.then((stop) => stop?.());
         if (this.local.get(job.name) === lane) this.local.delete(job.name);
         this.workers.delete(worker);
         await Promise.allSettled([worker.close(), ...this.localRuns]);
@@ -294,8 +345,8 @@ export class BullmqJobQueue implements JobQueue {
     };
   }
 
-  runsHere(name: string): boolean {
-    return this.local.has(name) && !this.closing.signal.aborted;
+  startsClaimed(name: string): boolean {
+    return (this.local.has(name) || this.options.relay !== undefined) && !this.closing.signal.aborted;
   }
 
   private async recordDeadLetter(letter: DeadLetter): Promise<void> {
@@ -319,6 +370,7 @@ export class BullmqJobQueue implements JobQueue {
 
   /** Lets running attempts finish (BullMQ's graceful close), then releases the connections. */
   async close(): Promise<void> {
+    await this.options.relay?.close();
     this.local.clear();
     await Promise.allSettled([...[...this.workers].map((w) => w.close()), ...this.localRuns]);
     this.workers.clear();
@@ -391,4 +443,18 @@ export async function readBullmqJobTimes(
   } finally {
     await redis.quit().catch(() => redis.disconnect());
   }
+}
+
+/** What an offer carries: the job id in BullMQ (its back-up) and the envelope the attempt runs. */
+interface Offer {
+  id: string;
+  envelope: JobEnvelope;
+}
+
+function encodeOffer(offer: Offer): Uint8Array {
+  return Buffer.from(JSON.stringify(offer));
+}
+
+function decodeOffer(data: Uint8Array): Offer {
+  return JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as Offer;
 }

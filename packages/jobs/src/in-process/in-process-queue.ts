@@ -79,13 +79,13 @@ export class InProcessJobQueue implements JobQueue {
     const key = job.idempotencyKey(valid);
     const id = jobIdFor(job.name, key);
     const known = this.entries.get(id);
-    const runsHere = this.runsHere(job.name);
+    const startsClaimed = this.startsClaimed(job.name);
     if (known && (known.state === 'waiting' || known.state === 'running' || known.forgetAt > Date.now())) {
       if (options.claimed) await this.options.keys?.release(key);
       return { id, idempotencyKey: key };
     }
     // A claim nobody here will run under is given back, so whoever runs the job can claim it.
-    if (options.claimed && !runsHere) await this.options.keys?.release(key);
+    if (options.claimed && !startsClaimed) await this.options.keys?.release(key);
     const entry: Entry = {
       id,
       name: job.name,
@@ -93,7 +93,7 @@ export class InProcessJobQueue implements JobQueue {
       attemptsMade: 0,
       state: 'waiting',
       forgetAt: 0,
-      ...(options.claimed && runsHere ? { claimedUntil: Date.now() + leaseMs(job) / 2 } : {}),
+      ...(options.claimed && startsClaimed ? { claimedUntil: Date.now() + leaseMs(job) / 2 } : {}),
     };
     this.entries.set(id, entry);
     this.after(options.delayMs ?? 0, () => this.makeReady(job.name, entry));
@@ -125,7 +125,7 @@ export class InProcessJobQueue implements JobQueue {
     };
   }
 
-  runsHere(name: string): boolean {
+  startsClaimed(name: string): boolean {
     return !this.closed && this.lanes.has(name);
   }
 

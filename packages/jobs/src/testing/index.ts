@@ -342,8 +342,8 @@ export function jobQueueContract(options: ContractOptions): void {
         },
         TEST_POLICY,
       );
-      expect(q.runsHere(job.name)).toBe(true);
-      expect(q.runsHere('no-such-job')).toBe(false);
+      expect(q.startsClaimed(job.name)).toBe(true);
+      expect(q.startsClaimed('no-such-job')).toBe(false);
       // The producer's transaction claimed the key (claimJobKeys does so in job_keys).
       await memory.claim('test:pre', job.name, 4_000);
       await q.enqueue(job, { id: 'pre' }, { claimed: true });
@@ -360,7 +360,7 @@ export function jobQueueContract(options: ContractOptions): void {
       const keys = createMemoryJobKeyStore();
       const q = await queue(keys);
       const job = testJob();
-      expect(q.runsHere(job.name)).toBe(false);
+      expect(q.startsClaimed(job.name)).toBe(false);
       await keys.claim('test:elsewhere', job.name, 60_000);
       await q.enqueue(job, { id: 'elsewhere' }, { claimed: true });
       const runs: boolean[] = [];
