@@ -90,7 +90,7 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     await pushWarmUplink();
     await expect.poll(() => row.count(), { timeout: POLL_WAIT_MS, interval: 1000 }).toBe(1);
     expect(await row.getAttribute('data-state')).toBe('raised');
-    await expect.poll(() => row.textContent()).toContain('Cold room too warm');
+    await expect.poll(() => row.textContent()).toContain('Kühlraum zu warm');
     expect(await row.getByTestId('alarm-state').getAttribute('data-state')).toBe('raised');
     await keepScreenshot(page, 'alarms-page');
 
@@ -141,7 +141,7 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     await row.click();
     await page.getByTestId('device-drawer').getByTestId('device-action-rules').click();
     const rules = page.getByTestId('device-rules-drawer');
-    const rule = rules.locator('[data-testid^="rule-"]').filter({ hasText: 'Cold room too warm' }).first();
+    const rule = rules.locator('[data-testid^="rule-"]').filter({ hasText: 'Kühlraum zu warm' }).first();
     await expect.poll(() => rule.count()).toBe(1);
     // The demo users read German: the field by its label (and stored name), the operator with its sign.
     expect(await rule.getByTestId('rule-condition').textContent()).toMatch(
@@ -195,7 +195,7 @@ describe('alarms, messages and rules in Chromium', { timeout: BROWSER_TEST_TIMEO
     const rules = page.getByTestId('device-rules-drawer');
     await expect.poll(() => rules.getByTestId('rules-read-only').count()).toBe(1);
     expect(await rules.getByTestId('rule-add').count()).toBe(0);
-    const rule = rules.locator('[data-testid^="rule-"]').filter({ hasText: 'Cold room too warm' }).first();
+    const rule = rules.locator('[data-testid^="rule-"]').filter({ hasText: 'Kühlraum zu warm' }).first();
     await expect.poll(() => rule.count()).toBe(1);
     const ruleId = (await rule.getAttribute('data-testid'))!.replace('rule-', '');
     expect(await rules.getByTestId(`rule-delete-${ruleId}`).count()).toBe(0);

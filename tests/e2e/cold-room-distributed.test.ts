@@ -79,9 +79,9 @@ describe('Demo Cold Room, distributed profile', () => {
       expect(mail.from).toBe('alarms@platform.test');
       expect(mail.to).toEqual(['alerts@demo.test']);
       const { subject, text } = readMail(mail);
-      expect(subject).toBe('Alarm: Demo Cold Room at 9 °C');
+      expect(subject).toBe('Alarm: Demo Cold Room bei 9 °C');
       expect(text).toMatch(
-        /^Demo Cold Room reports Temperatur 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+ \(rule Cold room too warm, limit 8 °C\)\. Please check the cold room\.$/,
+        /^Demo Cold Room meldet Temperatur 9 °C um \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+ \(Regel Kühlraum zu warm, Grenze 8 °C\)\. Bitte den Kühlraum prüfen\.$/,
       );
 
       const sms = await waitFor('the SMS at the Twilio endpoint', 60_000, async () => twilio.requests[0]);
@@ -94,7 +94,7 @@ describe('Demo Cold Room, distributed profile', () => {
         To: '+4915228817386',
         From: TWILIO_FROM,
         Body: expect.stringMatching(
-          /^Alarm Demo Cold Room: Temperatur 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+\. Backup cooling is being switched on\.$/,
+          /^Alarm Demo Cold Room: Temperatur 9 °C um \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+\. Die Reservekühlung wird eingeschaltet\.$/,
         ),
       });
 

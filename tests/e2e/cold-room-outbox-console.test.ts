@@ -60,7 +60,7 @@ describe('the outbox page', () => {
 
     const mail = page.locator('[data-testid^="outbox-email-row-"]').filter({ hasText: 'alerts@demo.test' });
     await expect.poll(() => mail.count()).toBe(1);
-    expect(await mail.textContent()).toContain('Alarm: Demo Cold Room at 9 °C');
+    expect(await mail.textContent()).toContain('Alarm: Demo Cold Room bei 9 °C');
     expect(await mail.getAttribute('data-state')).toBe('unsent');
     // The demo users read German (users.locale), whatever the browser's language.
     expect(await mail.getByTestId('outbox-state').textContent()).toBe('Nicht gesendet');
@@ -72,8 +72,8 @@ describe('the outbox page', () => {
     expect(await sms.getAttribute('data-state')).toBe('unsent');
     const text = await sms.textContent();
     expect(text).toContain('Demo Cold Room');
-    expect(text).toContain('Cold room too warm');
-    expect(text).toContain('Alarm Demo Cold Room: Temperatur 9 °C at ');
+    expect(text).toContain('Kühlraum zu warm');
+    expect(text).toContain('Alarm Demo Cold Room: Temperatur 9 °C um ');
     await keepScreenshot(page, 'outbox-page');
     await context.close();
   }, 60_000);
@@ -113,7 +113,7 @@ describe('the outbox page', () => {
       status: 'queued',
       label: 'Im Postausgang',
       recipient: 'alerts@demo.test',
-      rule: expect.stringContaining('Regel: Cold room too warm'),
+      rule: expect.stringContaining('Regel: Kühlraum zu warm'),
     });
     expect(await entry('sms')).toMatchObject({ status: 'queued', recipient: '+4915228817386' });
     expect(await entry('system')).toMatchObject({

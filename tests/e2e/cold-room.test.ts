@@ -66,7 +66,7 @@ describe('Demo Cold Room', () => {
         );
         return rows[0];
       });
-      expect(alarm).toEqual({ state: 'raised', value: 9, rule_name: 'Cold room too warm' });
+      expect(alarm).toEqual({ state: 'raised', value: 9, rule_name: 'Kühlraum zu warm' });
 
       const message = await waitFor('the system message', 30_000, async () => {
         const { rows } = await db.query<{ subject: string; body: string; company_id: number }>(
@@ -78,7 +78,7 @@ describe('Demo Cold Room', () => {
       expect(message.company_id).toBe(coldRoom.company_id);
       // {field} is the field's label in the company's language (no recipient is a user; demo users are German).
       expect(message.subject).toBe('Demo Cold Room: Temperatur 9 °C');
-      expect(message.body).toMatch(/^Rule Cold room too warm fired at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} /);
+      expect(message.body).toMatch(/^Regel Kühlraum zu warm hat um \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} /);
 
       const mail = await waitFor('the alarm email in the outbox', 30_000, async () => {
         const { rows } = await db.query<{
@@ -91,8 +91,8 @@ describe('Demo Cold Room', () => {
         );
         return rows[0];
       });
-      expect(mail.subject).toBe('Alarm: Demo Cold Room at 9 °C');
-      expect(mail.body).toContain('Demo Cold Room reports Temperatur 9 °C at ');
+      expect(mail.subject).toBe('Alarm: Demo Cold Room bei 9 °C');
+      expect(mail.body).toContain('Demo Cold Room meldet Temperatur 9 °C um ');
       expect(mail.sent_at).toBeNull(); // no SMTP in the test platform: kept for the console
 
       const sms = await waitFor('the alarm SMS in the phone outbox', 30_000, async () => {
@@ -109,7 +109,7 @@ describe('Demo Cold Room', () => {
         channel: 'sms',
         recipient: '+4915228817386',
         body: expect.stringMatching(
-          /^Alarm Demo Cold Room: Temperatur 9 °C at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+\. Backup cooling is being switched on\.$/,
+          /^Alarm Demo Cold Room: Temperatur 9 °C um \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \S+\. Die Reservekühlung wird eingeschaltet\.$/,
         ),
         device_id: coldRoom.id,
         reference: null,

@@ -19,7 +19,7 @@ export interface ColdRoomDemo {
   ruleId: number;
 }
 
-/** The seeded cold room, its cooling controller and the rule "Cold room too warm". */
+/** The seeded cold room, its cooling controller and the rule "Kühlraum zu warm". */
 export async function findColdRoom(db: Queryable): Promise<ColdRoomDemo> {
   const { rows } = await db.query<DemoDevice & { name: string }>(
     `SELECT id::int AS id, uuid::text AS uuid, company_id::int AS company_id, name FROM devices
@@ -29,7 +29,7 @@ export async function findColdRoom(db: Queryable): Promise<ColdRoomDemo> {
   const cooling = rows.find((r) => r.name === 'Demo Cold Room Cooling');
   if (rows.length !== 2 || !coldRoom || !cooling) throw new Error('the demo cold room is not seeded');
   const rules = await db.query<{ id: number }>(
-    `SELECT id::int AS id FROM rules WHERE device_id = $1 AND name = 'Cold room too warm'`,
+    `SELECT id::int AS id FROM rules WHERE device_id = $1 AND name = 'Kühlraum zu warm'`,
     [coldRoom.id],
   );
   const ruleId = rules.rows[0]?.id;

@@ -10,7 +10,7 @@ import type { DemoDeviceKind, Reading } from './demo-fleet.js';
 import { round } from './random.js';
 
 export const COLD_ROOM_NAME = 'Demo Cold Room';
-export const COLD_ROOM_RULE_NAME = 'Cold room too warm';
+export const COLD_ROOM_RULE_NAME = 'Kühlraum zu warm';
 export const COLD_ROOM_ALERT_EMAIL = 'alerts@demo.test';
 /**
  * The on-call phone the rule texts: a German mobile "drama number" the Bundesnetzagentur keeps free for
@@ -102,14 +102,14 @@ export async function seedColdRoom(
       companyId,
       ruleId,
       [COLD_ROOM_ALERT_EMAIL],
-      'Alarm: {device} at {value} {unit}',
-      '{device} reports {field} {value} {unit} at {time} (rule {rule}, limit 8 °C). Please check the cold room.',
+      'Alarm: {device} bei {value} {unit}',
+      '{device} meldet {field} {value} {unit} um {time} (Regel {rule}, Grenze 8 °C). Bitte den Kühlraum prüfen.',
     ],
   );
   await tx.query(
     `INSERT INTO rule_actions (company_id, rule_id, position, type, subject, body)
      VALUES ($1, $2, 1, 'system', $3, $4)`,
-    [companyId, ruleId, '{device}: {field} {value} {unit}', 'Rule {rule} fired at {time}.'],
+    [companyId, ruleId, '{device}: {field} {value} {unit}', 'Regel {rule} hat um {time} ausgelöst.'],
   );
   // One SMS is 160 characters: the body stays well within it with the longest device name and time.
   await tx.query(
@@ -119,7 +119,7 @@ export async function seedColdRoom(
       companyId,
       ruleId,
       [COLD_ROOM_ALERT_PHONE],
-      'Alarm {device}: {field} {value} {unit} at {time}. Backup cooling is being switched on.',
+      'Alarm {device}: {field} {value} {unit} um {time}. Die Reservekühlung wird eingeschaltet.',
     ],
   );
   await tx.query(
