@@ -1,4 +1,9 @@
-import { applyParkingReadings, refreshParkingOnTimer, saveParkingAlarmActions } from '@iot/db';
+import {
+  applyParkingReadings,
+  recountParkingAreas,
+  refreshParkingOnTimer,
+  saveParkingAlarmActions,
+} from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, insertId, minute, stopHarnesses } from './test-support/harness.js';
@@ -280,6 +285,63 @@ forEachDb((suite) => {
         [overstay.device_id, String(overstay.id)],
       );
       expect(logs.map((l) => l.payload.jobs?.length)).toEqual([2]);
+    });
+
+    it('notifies the alarm of a car park saved through the API at the next timer tick', async () => {
+      const h = await harness(suite.db);
+      const park = await carPark({ type: 'FIX', sensors: 2 });
+      await suite.db.transaction((tx) =>
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [
+          {
+            type: 'system',
+            recipients: [],
+            cc: [],
+            subject: 'Parking',
+            body: '{value}',
+            voiceLanguage: null,
+            url: null,
+            httpMethod: null,
+            targetDeviceId: null,
+            command: null,
+            commandParams: {},
+            settings: {},
+          },
+        ]),
+      );
+      const [bay, other] = park.devices;
+      await h.publish(bay!, [{ data: { occupied: true }, at: Date.now() - minute }]);
+      await h.publish(other!, [{ data: { occupied: false }, at: Date.now() - minute }]); // 1 of 2 free
+      await h.settle();
+      // The API saves the car park with a threshold it is now below; it cannot hand jobs over, so the
+      // recount only marks the area (no `raised`), and no alarm exists yet.
+      await suite.db.transaction(async (tx) => {
+        await tx.query('UPDATE parking_areas SET alert_free_below = 2 WHERE id = $1', [park.areaId]);
+        await recountParkingAreas(tx, [park.areaId], Date.now());
+      });
+      const alarms = async () =>
+        (
+          await suite.db.query<{ id: number; message: string }>(
+            `SELECT id::int AS id, message FROM alarms WHERE company_id = $1 ORDER BY id`,
+            [park.companyId],
+          )
+        ).rows;
+      expect(await alarms()).toEqual([]);
+      await h.worker.tick();
+      const [alarm] = await alarms();
+      expect(alarm?.message).toBe('Few free slots: Marktplatz (1) / Wenige freie Plätze: Marktplatz (1)');
+      const { rows: ids } = await suite.db.query<{ rule_id: number; action_id: number }>(
+        `SELECT r.id::int AS rule_id, a.id::int AS action_id FROM rules r JOIN rule_actions a ON a.rule_id = r.id
+          WHERE r.parking_area_id = $1`,
+        [park.areaId],
+      );
+      await expect
+        .poll(() => h.processed)
+        .toEqual([`${ids[0]!.rule_id}:parking:${alarm!.id}:${ids[0]!.action_id}`]);
+      // Judged once: the mark is gone and a second tick raises and sends nothing more.
+      await h.worker.tick();
+      expect(await alarms()).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(h.processed).toHaveLength(1);
     });
 
     it('raises an implausible-count alarm once per cooldown and notifies it', async () => {

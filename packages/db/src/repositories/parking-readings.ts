@@ -182,13 +182,15 @@ const sameCounts = (row: AreaCountRow, c: AreaCounts) =>
 /**
  * Recounts the areas from their bays' stored readings (computeAreaCounts), writes the counts that
  * changed and a history row for each, and judges the free-slot and plausibility alarms of the changed
- * areas (raised ones appended to `raised`). Returns the ids of the changed areas.
+ * areas (raised ones appended to `raised`). Returns the ids of the changed areas. `raised` absent (a
+ * caller that cannot hand notify jobs over: the API saving a car park): the areas are marked
+ * `alarms_due` instead, for the rules worker's timer to judge (judgeDueParkingAlarms).
  */
 export async function recountParkingAreas(
   q: Queryable,
   areaIds: readonly number[],
   now: number,
-  raised: RaisedParkingAlarm[] = [],
+  raised?: RaisedParkingAlarm[],
 ): Promise<number[]> {
   if (areaIds.length === 0) return [];
   const { rows } = await q.query<AreaCountRow>(
@@ -228,10 +230,12 @@ export async function recountParkingAreas(
     });
   }
   // The time the counts were judged at, also when nothing changed: the timer compares it with readings.
-  await q.query('UPDATE parking_areas SET counts_updated_at = $2 WHERE id = ANY($1::bigint[])', [
-    areaIds,
-    new Date(now),
-  ]);
+  // Without `raised` every area is due for judging: a saved car park may have new thresholds too.
+  await q.query(
+    `UPDATE parking_areas SET counts_updated_at = $2, alarms_due = alarms_due OR $3
+      WHERE id = ANY($1::bigint[])`,
+    [areaIds, new Date(now), raised === undefined],
+  );
   if (changed.length === 0) return [];
   await q.query(
     `UPDATE parking_areas a SET free_slots = r.free_slots, occupied_slots = r.occupied_slots,
@@ -248,14 +252,43 @@ export async function recountParkingAreas(
             free_slots integer, occupied_slots integer, unknown_slots integer)`,
     [jsonParam(changed), new Date(now)],
   );
-  await judgeFreeSlotAlerts(
+  if (raised) {
+    await judgeFreeSlotAlerts(
+      q,
+      changed.map((c) => c.id as number),
+      now,
+      raised,
+    );
+    await judgeCountWarnings(q, warnings, now, raised);
+  }
+  return changed.map((c) => c.id as number);
+}
+
+/**
+ * The timer's share for car parks saved through the API (`alarms_due`): judges their free-slot and count
+ * alarms from their current counts (both judges raise only where no such alarm is open and the cooldown
+ * has passed), appends what they raise to `raised`, and clears the mark.
+ */
+async function judgeDueParkingAlarms(
+  q: Queryable,
+  now: number,
+  raised: RaisedParkingAlarm[],
+): Promise<number[]> {
+  const { rows } = await q.query<{ id: number; count_warning: AreaCounts['countWarning'] }>(
+    `SELECT id::int AS id, count_warning FROM parking_areas WHERE alarms_due
+      ORDER BY id FOR UPDATE SKIP LOCKED`,
+  );
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  await judgeFreeSlotAlerts(q, ids, now, raised);
+  await judgeCountWarnings(
     q,
-    changed.map((c) => c.id as number),
+    rows.map((r) => ({ id: r.id, warning: r.count_warning })),
     now,
     raised,
   );
-  await judgeCountWarnings(q, warnings, now, raised);
-  return changed.map((c) => c.id as number);
+  await q.query('UPDATE parking_areas SET alarms_due = false WHERE id = ANY($1::bigint[])', [ids]);
+  return ids;
 }
 
 /**
@@ -408,7 +441,8 @@ async function judgeCountWarnings(
 
 /**
  * The timer's share: recounts areas with a bay whose reading turned stale (8 h) since they were last
- * counted, and raises an overstay alarm, once per stay, for each occupied bay past its area's maximum
+ * counted, judges the alarms of areas saved through the API since (judgeDueParkingAlarms), and raises an
+ * overstay alarm, once per stay, for each occupied bay past its area's maximum
  * parking time plus grace. Returns the changed areas, the number of overstays and every alarm raised.
  */
 export async function refreshParkingOnTimer(
@@ -428,6 +462,7 @@ export async function refreshParkingOnTimer(
     now,
     raised,
   );
+  await judgeDueParkingAlarms(q, now, raised);
   return { areas, overstays: await raiseOverstays(q, now, raised), raised };
 }
 
