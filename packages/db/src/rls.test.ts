@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
-import { TENANT_ROLE, withTenant } from './tenant';
+import { readAsTenant, TENANT_ROLE, withTenant } from './tenant';
 import { forEachDb } from './testing';
 
 async function one<T>(q: Queryable, sql: string, params: unknown[] = []): Promise<T> {
@@ -229,6 +229,35 @@ forEachDb((suite) => {
 
     it.each([0, -1, 1.5, Number.NaN])('refuses the company id %s', async (id) => {
       await expect(withTenant(suite.db, id, (tx) => tx.query('SELECT 1'))).rejects.toThrow(RangeError);
+    });
+
+    it('readAsTenant reads as the tenant, statement by statement, and leaves nothing behind', async () => {
+      const seen = await readAsTenant(suite.db, a, async (q) => ({
+        devices: (await q.query<{ name: string }>('SELECT name FROM devices ORDER BY name')).rows,
+        data: (await q.query<{ device_id: number }>('SELECT device_id FROM device_data')).rows,
+        role: await one<{ role: string; company: string }>(
+          q,
+          "SELECT current_user AS role, current_setting('app.company_id') AS company",
+        ),
+      }));
+      // Company A's devices only (the tests before may have added some of A's).
+      expect(seen.devices).toContainEqual({ name: 'a-1' });
+      expect(seen.devices.every((d) => d.name.startsWith('a-'))).toBe(true);
+      expect(seen.data).toEqual([{ device_id: deviceA }]);
+      expect(seen.role).toEqual({ role: TENANT_ROLE, company: String(a) });
+      const after = await one<{ role: string; company: string | null }>(
+        suite.db,
+        "SELECT current_user AS role, nullif(current_setting('app.company_id', true), '') AS company",
+      );
+      expect(after).toEqual({ role: 'postgres', company: null });
+      await expect(readAsTenant(suite.db, 0, (q) => q.query('SELECT 1'))).rejects.toThrow(RangeError);
+      // A failing statement rejects with PostgreSQL's error and leaves the connection usable.
+      await expect(readAsTenant(suite.db, b, (q) => q.query('SELECT 1/0'))).rejects.toThrow(
+        /division by zero/,
+      );
+      expect(
+        (await readAsTenant(suite.db, b, (q) => q.query<{ name: string }>('SELECT name FROM devices'))).rows,
+      ).toEqual([{ name: 'b-1' }]);
     });
   });
 });

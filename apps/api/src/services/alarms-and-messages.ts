@@ -17,6 +17,7 @@ import {
   listMessages,
   type MessageRecord,
   markMessageRead,
+  readAsTenant,
   withTenant,
 } from '@iot/db';
 import { type InterfaceLanguage, wordServerText } from '@iot/domain';
@@ -31,8 +32,8 @@ export function listCompanyAlarms(
   auth: AuthContext,
   query: { state?: AlarmState | 'open'; device_id?: number; limit?: number },
 ): Promise<AlarmRecord[]> {
-  return withTenant(db, auth.companyId, (tx) =>
-    listAlarms(tx, auth.companyId, {
+  return readAsTenant(db, auth.companyId, (q) =>
+    listAlarms(q, auth.companyId, {
       ...(query.state === undefined ? {} : { state: query.state }),
       ...(query.device_id === undefined ? {} : { deviceId: query.device_id }),
       clearedWithinSeconds: RECENTLY_CLEARED_SECONDS,

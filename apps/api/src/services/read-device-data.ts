@@ -10,9 +10,11 @@ import type { Db } from '@iot/db';
 import {
   canRollUp,
   countDeviceData,
+  countDeviceDataOfDevice,
   type DataBucketRecord,
   type DataRange,
   deviceExists,
+  readAsTenant,
   readCurrentValues,
   readDeviceData,
   readDeviceDataBuckets,
@@ -79,8 +81,14 @@ export async function readDeviceSeries(
     tsstart: range.from.toISOString(),
     tsend: new Date(range.to.getTime() - 1).toISOString(),
   };
-  return withTenant(db, companyId, async (tx) => {
-    if (!(await deviceExists(tx, companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
+  const bucketSeconds = chooseBucketSeconds(range.to.getTime() - range.from.getTime(), maxPoints);
+  // A rolled-up read may store the buckets it had to compute (under a lock that lasts until COMMIT): a
+  // transaction. Every other answer only reads, statement by statement (readAsTenant).
+  const rollsUp = !options.lastRecord && canRollUp(bucketSeconds, []);
+  return (rollsUp ? withTenant : readAsTenant)(db, companyId, async (tx) => {
+    // The count path checks the device in its count (countDeviceDataOfDevice).
+    const checked = !rollsUp && !options.lastRecord;
+    if (!checked && !(await deviceExists(tx, companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
     if (options.lastRecord) {
       const last = await readLastDeviceRecord(
         tx,
@@ -106,7 +114,6 @@ export async function readDeviceSeries(
         ],
       };
     }
-    const bucketSeconds = chooseBucketSeconds(range.to.getTime() - range.from.getTime(), maxPoints);
     // Without requested fields, the fields the device currently reports are charted.
     const chartFields = async () =>
       fields ?? Object.keys((await readCurrentValues(tx, companyId, deviceId))?.data ?? {});
@@ -115,7 +122,7 @@ export async function readDeviceSeries(
     // over the raw rows; a sparse device whose range holds few rows is still answered point by point.
     let buckets: DataBucketRecord[] | null = null;
     let total: number;
-    const rollupFields = await (canRollUp(bucketSeconds, []) ? chartFields() : null);
+    const rollupFields = await (rollsUp ? chartFields() : null);
     if (rollupFields && canRollUp(bucketSeconds, rollupFields)) {
       buckets = await readDeviceDataBucketsRolledUp(
         tx,
@@ -126,6 +133,10 @@ export async function readDeviceSeries(
         bucketSeconds,
       );
       total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+    } else if (checked) {
+      const counted = await countDeviceDataOfDevice(tx, companyId, deviceId, range);
+      if (counted === null) throw apiError('DEVICE_NOT_FOUND');
+      total = counted;
     } else {
       total = await countDeviceData(tx, companyId, deviceId, range);
     }
