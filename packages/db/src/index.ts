@@ -578,4 +578,4 @@ export {
   listWarningRecipients,
 } from './repositories/water-warnings';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
-export { readAsTenant, TENANT_ROLE, withTenant } from './tenant';
+export { type ReadOptions, readAsTenant, TENANT_ROLE, withTenant } from './tenant';

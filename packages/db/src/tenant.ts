@@ -37,6 +37,20 @@ export async function withTenant<T>(
   });
 }
 
+export interface ReadOptions {
+  /**
+   * PGlite keeps each SQL text prepared; PostgreSQL plans a prepared statement anew for each execution
+   * while it judges plans for the given values cheaper than one generic plan. For a statement whose plan
+   * does not depend on its values (the device list page: its planning took half its time, issue #29),
+   * `genericPlan` plans it once. PostgreSQL's own statements are unnamed and planned every time.
+   */
+  genericPlan?: boolean;
+}
+
+/** The tenant's two settings and the plan choice, LOCAL to the read's transaction. */
+const SET_TENANT_READ =
+  "SELECT set_config('app.company_id', $1, true), set_config('role', $2, true), set_config('plan_cache_mode', $3, true)";
+
 /**
  * Runs the reads of `fn` as the tenant `companyId`, with the same two walls as `withTenant`. On PGlite in
  * its worker (Db.batch) every statement is a transaction of its own that the worker runs from BEGIN to
@@ -50,15 +64,16 @@ export async function readAsTenant<T>(
   db: Db,
   companyId: number,
   fn: (q: Queryable) => Promise<T>,
+  options: ReadOptions = {},
 ): Promise<T> {
   const { batch } = db;
   if (!batch) return withTenant(db, companyId, fn);
   assertCompanyId(companyId);
-  const tenant = [String(companyId), TENANT_ROLE];
+  const tenant = [String(companyId), TENANT_ROLE, options.genericPlan ? 'force_generic_plan' : 'auto'];
   const reader: Queryable = {
     async query<R>(sql: string, params?: readonly unknown[]) {
       const [, result] = await batch.call(db, [
-        { sql: SET_TENANT, params: tenant },
+        { sql: SET_TENANT_READ, params: tenant },
         { sql, params: params ?? [] },
       ]);
       return result as unknown as QueryResult<R>;

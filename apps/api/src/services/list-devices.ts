@@ -83,5 +83,7 @@ export function listCompanyDevicePins(db: Db, auth: AuthContext, query: DeviceLi
 /** The filtered page as the JSON text of the answer's device objects (listDevicesJson), ready to send. */
 export function listCompanyDevicesJson(db: Db, auth: AuthContext, query: DeviceListQuery): Promise<string> {
   const filter = toDeviceListFilter(query);
-  return readAsTenant(db, auth.companyId, (q) => listDevicesJson(q, auth.companyId, filter));
+  return readAsTenant(db, auth.companyId, (q) => listDevicesJson(q, auth.companyId, filter), {
+    genericPlan: true,
+  });
 }

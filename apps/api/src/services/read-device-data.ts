@@ -14,6 +14,7 @@ import {
   type DataBucketRecord,
   type DataRange,
   deviceExists,
+  type Queryable,
   readAsTenant,
   readCurrentValues,
   readDeviceData,
@@ -85,7 +86,7 @@ export async function readDeviceSeries(
   // A rolled-up read may store the buckets it had to compute (under a lock that lasts until COMMIT): a
   // transaction. Every other answer only reads, statement by statement (readAsTenant).
   const rollsUp = !options.lastRecord && canRollUp(bucketSeconds, []);
-  return (rollsUp ? withTenant : readAsTenant)(db, companyId, async (tx) => {
+  const read = async (tx: Queryable): Promise<DeviceSeries> => {
     // The count path checks the device in its count (countDeviceDataOfDevice).
     const checked = !rollsUp && !options.lastRecord;
     if (!checked && !(await deviceExists(tx, companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
@@ -181,5 +182,7 @@ export async function readDeviceSeries(
         };
       }),
     };
-  });
+  };
+  // The reads' plans do not depend on their values (one device's index range): planned once.
+  return rollsUp ? withTenant(db, companyId, read) : readAsTenant(db, companyId, read, { genericPlan: true });
 }
