@@ -40,6 +40,12 @@ export interface Transaction extends Queryable {
    * later steps, failing on the aborted transaction, are waited for so that none rejects unheard.
    */
   pipeline<const T extends readonly (() => Promise<unknown>)[]>(steps: T): Promise<StepResults<T>>;
+  /**
+   * PostgreSQL: the same connection's statements as named prepared statements (parsed once per connection,
+   * planned once under a generic plan), for the few hot reads that ask for it (`readAsTenant`). PGlite's
+   * worker prepares every statement anyway and has none.
+   */
+  prepared?: Queryable;
 }
 
 export interface Db extends Queryable {

@@ -248,7 +248,9 @@ describe('PGlite in a worker thread', () => {
     expect(failed.message).toBe('division by zero');
     expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 2 }]);
     await expect(
-      db.transaction(() => db.batch?.([{ sql: 'SELECT 1' }]) ?? Promise.resolve()),
+      db.transaction(async () => {
+        await db.batch?.([{ sql: 'SELECT 1' }]);
+      }),
     ).rejects.toThrow('inside its own transaction');
   });
 

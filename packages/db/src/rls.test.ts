@@ -231,6 +231,20 @@ forEachDb((suite) => {
       await expect(withTenant(suite.db, id, (tx) => tx.query('SELECT 1'))).rejects.toThrow(RangeError);
     });
 
+    it('readAsTenant with genericPlan runs a prepared statement under a generic plan, as the tenant', async () => {
+      const sql = `SELECT current_setting('plan_cache_mode') AS mode, current_user AS role,
+        (SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%generic-plan-marker%')::int AS prepared`;
+      for (let i = 0; i < 2; i++) {
+        const row = await readAsTenant(suite.db, a, (q) => one(q, sql), { genericPlan: true });
+        expect(row).toEqual({ mode: 'force_generic_plan', role: TENANT_ROLE, prepared: 1 });
+      }
+      const plain = await readAsTenant(suite.db, a, (q) => one<{ mode: string }>(q, sql));
+      expect(plain).toMatchObject({ mode: 'auto' });
+      expect(await one(suite.db, "SELECT current_setting('plan_cache_mode') AS mode")).toEqual({
+        mode: 'auto',
+      });
+    });
+
     it('readAsTenant reads as the tenant, statement by statement, and leaves nothing behind', async () => {
       const seen = await readAsTenant(suite.db, a, async (q) => ({
         devices: (await q.query<{ name: string }>('SELECT name FROM devices ORDER BY name')).rows,

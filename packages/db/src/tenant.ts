@@ -1,4 +1,4 @@
-import type { Db, Queryable, QueryResult, Transaction } from './db';
+import type { Db, Queryable, QueryResult, Statement, Transaction } from './db';
 
 /** The NOLOGIN role row-level security policies apply to (migration 0006). */
 export const TENANT_ROLE = 'iot_tenant';
@@ -24,15 +24,16 @@ export async function withTenant<T>(
   fn: (tx: Transaction) => Promise<T>,
 ): Promise<T> {
   assertCompanyId(companyId);
+  return inTenant(db, { sql: SET_TENANT, params: [String(companyId), TENANT_ROLE] }, fn);
+}
+
+function inTenant<T>(db: Db, settings: Statement, fn: (tx: Transaction) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     // One statement; set_config(..., true) is SET LOCAL, and setting 'role' is SET ROLE. Pipelined: on
     // PGlite fn's first statement follows it without waiting for its reply (a round trip per read, issue
     // #29). Nothing runs outside the tenant: a failed set_config aborts the transaction, so every
     // statement after it fails too.
-    const [, result] = await tx.pipeline([
-      () => tx.query(SET_TENANT, [String(companyId), TENANT_ROLE]),
-      () => fn(tx),
-    ]);
+    const [, result] = await tx.pipeline([() => tx.query(settings.sql, settings.params), () => fn(tx)]);
     return result;
   });
 }
@@ -66,10 +67,15 @@ export async function readAsTenant<T>(
   fn: (q: Queryable) => Promise<T>,
   options: ReadOptions = {},
 ): Promise<T> {
-  const { batch } = db;
-  if (!batch) return withTenant(db, companyId, fn);
   assertCompanyId(companyId);
   const tenant = [String(companyId), TENANT_ROLE, options.genericPlan ? 'force_generic_plan' : 'auto'];
+  const { batch } = db;
+  if (!batch) {
+    // PostgreSQL plans an unnamed statement every time: a generic plan needs a prepared one.
+    return inTenant(db, { sql: SET_TENANT_READ, params: tenant }, (tx) =>
+      fn(options.genericPlan && tx.prepared ? tx.prepared : tx),
+    );
+  }
   const reader: Queryable = {
     async query<R>(sql: string, params?: readonly unknown[]) {
       const [, result] = await batch.call(db, [
