@@ -30,8 +30,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { AfterAnswer } from './lib/after-answer';
+import { AnswerCache } from './lib/answer-cache';
 import { AuthCache } from './lib/auth-cache';
 import { LoginThrottle } from './lib/login-throttle';
+import answerCache from './plugins/answer-cache';
 import apiKeys from './plugins/api-keys';
 import coalesceReads from './plugins/coalesce-reads';
 import { consoleStaticOptions, isClientRoute } from './plugins/console-static';
@@ -156,6 +158,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     sessionSecret: config.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
     session: sessionSettings,
     authCache: new AuthCache(sessionSettings.cacheSeconds * 1000),
+    alarmCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
     rateLimits,
     loginThrottle: new LoginThrottle({
       pair: rateLimits.loginPerAccountAndAddress,
@@ -195,6 +198,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
   app.register(session);
   app.register(apiKeys);
   app.register(coalesceReads);
+  app.register(answerCache);
 
   // Health, readiness and metrics (issue #29): no session, JSON (or Prometheus text), never the console.
   app.get('/health', { logLevel: 'warn' }, (request, reply) => sendHealth(request, reply, health));

@@ -3,6 +3,7 @@ import type { CompanyRecord, Db, UserRecord } from '@iot/db';
 import type { DownlinkPublish, Mailer } from '@iot/delivery';
 import type { Health } from '@iot/runtime';
 import type { AfterAnswer } from './lib/after-answer';
+import type { AnswerCache } from './lib/answer-cache';
 import type { AuthCache } from './lib/auth-cache';
 import type { LoginThrottle } from './lib/login-throttle';
 
@@ -66,6 +67,8 @@ export interface AppDeps {
   loginThrottle: LoginThrottle;
   /** Resolved sessions in memory (session.cacheSeconds). */
   authCache: AuthCache;
+  /** The alarm poll's answers in memory for session.cacheSeconds at most (plugins/answer-cache). */
+  alarmCache: AnswerCache;
   /** Work left for after the answer (reset mails); close waits for it. */
   afterAnswer: AfterAnswer;
   /** Lifetime of a password reset link. */

@@ -10,6 +10,7 @@
  */
 import type { NotifyActionPayload } from '@iot/contracts/jobs';
 import {
+  announceAlarmsChanged,
   applyParkingReadings,
   findParkingAlarmActionRefs,
   insertDeviceLogRows,
@@ -43,12 +44,16 @@ export async function applyParkingUplinks(
   if (uplinks.length === 0) return [];
   const raised: RaisedParkingAlarm[] = [];
   await applyParkingReadings(tx, uplinks, now, raised);
+  // Readings may raise or clear parking alarms: the API's alarm poll is told (ALARMS_CHANGED_CHANNEL).
+  await announceAlarmsChanged(tx);
   return parkingAlarmJobs(tx, raised);
 }
 
 /** The timer tick's share, in the tick's transaction: the notify jobs of the alarms it raised. */
 export async function refreshParking(tx: Queryable, now: number): Promise<NotifyActionPayload[]> {
-  const { raised } = await refreshParkingOnTimer(tx, now);
+  const { areas, overstays, raised } = await refreshParkingOnTimer(tx, now);
+  // A recount may raise or clear an area's alarm, an overstay raises one.
+  if (areas.length > 0 || overstays > 0 || raised.length > 0) await announceAlarmsChanged(tx);
   return parkingAlarmJobs(tx, raised);
 }
 

@@ -2,6 +2,7 @@ import type { NotifyActionPayload } from '@iot/contracts/jobs';
 import {
   type AlarmClearRow,
   type AlarmRow,
+  announceAlarmsChanged,
   clearAlarms,
   type DeviceLogRow,
   findOpenRuleAlarms,
@@ -83,7 +84,12 @@ export async function writeAlarms(
   const created = iso(now);
   const { logs, inserts, clears } = alarmChanges(outcomes, created);
   // Clear before insert: a new episode's raise must not meet the open alarm it replaces.
-  const [, alarmIds] = await tx.pipeline([() => clearAlarms(tx, clears), () => insertAlarms(tx, inserts)]);
+  const [, alarmIds] = await tx.pipeline([
+    () => clearAlarms(tx, clears),
+    () => insertAlarms(tx, inserts),
+    // The API's alarm poll answers from memory until told (ALARMS_CHANGED_CHANNEL).
+    () => (clears.length + inserts.length > 0 ? announceAlarmsChanged(tx) : Promise.resolve()),
+  ]);
   const alarmOf = await firingAlarms(tx, outcomes, inserts, alarmIds);
   const jobs: NotifyActionPayload[] = [];
   for (const outcome of outcomes) {

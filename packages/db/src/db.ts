@@ -17,6 +17,12 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** One statement with its parameters (Db.batch). */
+export interface Statement {
+  sql: string;
+  params?: readonly unknown[];
+}
+
 /** The results of `Transaction.pipeline`'s steps, in their order. */
 export type StepResults<T extends readonly (() => Promise<unknown>)[]> = {
   -readonly [K in keyof T]: Awaited<ReturnType<T[K]>>;
@@ -34,6 +40,12 @@ export interface Transaction extends Queryable {
    * later steps, failing on the aborted transaction, are waited for so that none rejects unheard.
    */
   pipeline<const T extends readonly (() => Promise<unknown>)[]>(steps: T): Promise<StepResults<T>>;
+  /**
+   * PostgreSQL: the same connection's statements as named prepared statements (parsed once per connection,
+   * planned once under a generic plan), for the few hot reads that ask for it (`readAsTenant`). PGlite's
+   * worker prepares every statement anyway and has none.
+   */
+  prepared?: Queryable;
 }
 
 export interface Db extends Queryable {
@@ -43,6 +55,13 @@ export interface Db extends Queryable {
    * Inside `fn` use only `tx`: calling this `Db` again from inside throws (on PGlite it would wait forever).
    */
   transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Runs `statements`, none of which needs another's result, in one transaction of their own and resolves
+   * with their results in order; the first failure rolls back and rejects. PGlite in its worker thread
+   * only: the worker runs BEGIN, the statements and COMMIT without waiting for this thread, whose round
+   * trips would otherwise hold the one connection idle (`readAsTenant`). Absent elsewhere.
+   */
+  batch?(statements: readonly Statement[]): Promise<QueryResult<Record<string, unknown>>[]>;
   /**
    * LISTEN to `channel`; resolves once the LISTEN is in effect. PostgreSQL: on a dedicated connection;
    * notifications sent while it was down are lost, so `onLost` runs when the connection is found lost

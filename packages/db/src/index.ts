@@ -8,6 +8,7 @@ export type {
   Db,
   Queryable,
   QueryResult,
+  Statement,
   StepResults,
   Transaction,
   TransactionOptions,
@@ -37,12 +38,14 @@ export { pgliteWorkerOf } from './pglite-client';
 export { openPostgres, type PostgresOptions } from './postgres';
 // repositories
 export {
+  ALARMS_CHANGED_CHANNEL,
   type AlarmClearRow,
   type AlarmFilter,
   type AlarmRecord,
   type AlarmRow,
   type AlarmState,
   acknowledgeAlarm,
+  announceAlarmsChanged,
   clearAlarms,
   clearOpenAlarms,
   findAlarm,
@@ -161,6 +164,7 @@ export {
 export {
   type CurrentValuesRecord,
   countDeviceData,
+  countDeviceDataOfDevice,
   type DataPointRecord,
   readCurrentValues,
   readDeviceData,
@@ -215,6 +219,7 @@ export {
   type DeviceSortColumn,
   listDevicePinColumnsJson,
   listDevices,
+  listDevicesJson,
   listSimulatableDevices,
   type SimulatableDeviceRecord,
 } from './repositories/device-list';
@@ -573,4 +578,4 @@ export {
   listWarningRecipients,
 } from './repositories/water-warnings';
 export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
-export { TENANT_ROLE, withTenant } from './tenant';
+export { type ReadOptions, readAsTenant, TENANT_ROLE, withTenant } from './tenant';

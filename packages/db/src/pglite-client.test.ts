@@ -229,6 +229,31 @@ describe('PGlite in a worker thread', () => {
     await expect(kept?.query('SELECT 1')).rejects.toThrow('Transaction is closed');
   });
 
+  it('batch runs its statements in one transaction of their own: results in order, all or nothing', async () => {
+    const db = await openPglite();
+    open.push(db);
+    await db.exec('CREATE TABLE t (v int)');
+    const results = await db.batch?.([
+      { sql: 'INSERT INTO t VALUES ($1), ($2)', params: [1, 2] },
+      { sql: "SELECT set_config('app.x', 'inside', true) AS x" },
+      { sql: "SELECT sum(v)::int AS sum, current_setting('app.x') AS x FROM t" },
+    ]);
+    expect(results?.map((r) => r.rows)).toEqual([[], [{ x: 'inside' }], [{ sum: 3, x: 'inside' }]]);
+    expect(results?.[0]?.rowCount).toBe(2);
+    // The LOCAL setting ended with the batch's transaction.
+    expect((await db.query("SELECT current_setting('app.x', true) AS x")).rows).toEqual([{ x: '' }]);
+    const failed = await errorOf(
+      db.batch?.([{ sql: 'INSERT INTO t VALUES (3)' }, { sql: 'SELECT 1/0' }]) ?? Promise.resolve(),
+    );
+    expect(failed.message).toBe('division by zero');
+    expect((await db.query('SELECT count(*)::int AS n FROM t')).rows).toEqual([{ n: 2 }]);
+    await expect(
+      db.transaction(async () => {
+        await db.batch?.([{ sql: 'SELECT 1' }]);
+      }),
+    ).rejects.toThrow('inside its own transaction');
+  });
+
   it('serialises concurrent transactions and keeps plain queries out of them', async () => {
     const db = await openPglite();
     open.push(db);

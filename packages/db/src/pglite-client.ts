@@ -215,6 +215,10 @@ export async function openPgliteWorker(options: PgliteWorkerOptions = {}): Promi
       await call({ op: 'commit', tx });
       return result;
     },
+    async batch(statements) {
+      assertNotInTransaction(db, 'batch');
+      return call({ op: 'batch', statements });
+    },
     // Calls sent and not answered: the first runs on the one connection, the rest wait for it.
     connections: () => ({
       inUse: pending.size > 0 ? 1 : 0,

@@ -10,6 +10,8 @@
  *                                 follow at once (they wait here for BEGIN); `priority: 'high'` goes before
  *                                 every waiting transaction and plain statement without it (see admit)
  *   commit { tx } / rollback { tx } -> undefined, once PGlite's COMMIT / ROLLBACK ran
+ *   batch { statements: [{ sql, params }] } -> [{ rows, rowCount }], the statements run in one transaction
+ *                                 of their own, none waiting for the main thread (Db.batch)
  *   close {}                   -> undefined, once PGlite is closed; the worker then ends
  *   listen { channel } / unlisten { channel } -> undefined, once PGlite's LISTEN / UNLISTEN ran
  * Replies: { id, result } or { id, error } (see serialiseError). The first message is { ready: true } or
@@ -203,13 +205,35 @@ function end(id, tx, commit) {
   else open.endEarly = commit;
 }
 
+/** PGlite reports affected rows for DML only; for a SELECT the row count is the number of rows. */
+function queryResult(result) {
+  return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
+}
+
+/**
+ * A transaction whose statements are all known up front (Db.batch): BEGIN, the statements and COMMIT run
+ * here one after another, so PGlite's one connection is never held open waiting for a busy main thread to
+ * send the next statement or the COMMIT (an interactive transaction waits for two such round trips).
+ */
+async function runBatch(statements) {
+  const results = [];
+  await pglite.transaction(async (handle) => {
+    for (const { sql, params } of statements) {
+      const result = canPrepare
+        ? await runQuery(sql, params ?? [], BATCH)
+        : await handle.query(sql, params ?? []);
+      results.push(queryResult(result));
+    }
+  });
+  return results;
+}
+
 async function run(message) {
   switch (message.op) {
-    case 'query': {
-      const result = await runQuery(message.sql, message.params ?? [], message.tx);
-      // PGlite reports affected rows for DML only; for a SELECT the row count is the number of rows.
-      return { rows: result.rows, rowCount: result.affectedRows || result.rows.length };
-    }
+    case 'query':
+      return queryResult(await runQuery(message.sql, message.params ?? [], message.tx));
+    case 'batch':
+      return runBatch(message.statements);
     case 'exec':
       await (await target(message.tx)).exec(message.sql);
       // DDL may change what a prepared statement returns ("cached plan must not change result type").
@@ -341,11 +365,14 @@ async function executePrepared(sql, params, inTransaction) {
   return parse.parseResults(messages, pglite.parsers)[0];
 }
 
+/** Stands for the transaction runBatch runs in (it holds PGlite's transaction itself). */
+const BATCH = Symbol('batch');
+
 /** One statement, in transaction `tx` or on its own (after the transactions before it, as `query()`). */
 async function runQuery(sql, params, tx) {
   if (!canPrepare) return (await target(tx)).query(sql, params);
   if (tx !== undefined) {
-    await target(tx);
+    if (tx !== BATCH) await target(tx);
     return pglite.runExclusive(() => executePrepared(sql, params, true));
   }
   return pglite._runExclusiveTransaction(() =>
@@ -380,7 +407,7 @@ parentPort.on('message', (message) => {
   // A statement of a transaction runs in it (the transaction holds the connection); a plain statement
   // waits in the normal lane like a transaction of its own.
   const work =
-    message.tx === undefined && (op === 'query' || op === 'exec')
+    message.tx === undefined && (op === 'query' || op === 'exec' || op === 'batch')
       ? new Promise((resolve) => admit(undefined, () => execute().finally(resolve)))
       : execute();
   inFlight.add(work);

@@ -19,7 +19,14 @@ async function pipelined<const T extends readonly (() => Promise<unknown>)[]>(
   return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as StepResults<T>;
 }
 
-/** A transaction handle over `statements`; `pipelines`: whether its connection takes steps together. */
-export function transactionHandle(statements: Queryable, pipelines: boolean): Transaction {
-  return { ...statements, pipeline: pipelines ? pipelined : stepByStep };
+/**
+ * A transaction handle over `statements`; `pipelines`: whether its connection takes steps together;
+ * `prepared`: the same statements as named prepared statements, where the connection has them.
+ */
+export function transactionHandle(
+  statements: Queryable,
+  pipelines: boolean,
+  prepared?: Queryable,
+): Transaction {
+  return { ...statements, pipeline: pipelines ? pipelined : stepByStep, ...(prepared ? { prepared } : {}) };
 }

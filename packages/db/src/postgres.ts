@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Db, Queryable, QueryResult } from './db';
 import { PgListener } from './pg-listener';
@@ -35,6 +36,43 @@ const types: pg.CustomTypesConfig = {
     return getParser(oid, format);
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
+
+/** Names of prepared statements by SQL text: the same text, the same name, on every connection. */
+const names = new Map<string, string>();
+
+function statementName(sql: string): string {
+  let name = names.get(sql);
+  if (name === undefined) {
+    if (names.size >= 1000) names.clear();
+    name = `iot_${createHash('sha1').update(sql).digest('hex').slice(0, 24)}`;
+    names.set(sql, name);
+  }
+  return name;
+}
+
+/**
+ * `client`'s statements as named prepared statements: each text is parsed once per connection, and with a
+ * generic plan (plan_cache_mode) planned once. `onStale` is told when PostgreSQL refuses a statement whose
+ * result columns changed under it (DDL): that connection keeps the statement, so it must not be reused.
+ */
+function wrapPrepared(client: pg.PoolClient, onStale: () => void): Queryable {
+  return {
+    async query<R>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>> {
+      try {
+        const result = await client.query({
+          name: statementName(sql),
+          text: sql,
+          values: params as unknown[] | undefined,
+        });
+        return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+      } catch (error) {
+        if ((error as { code?: string }).code === '0A000') onStale();
+        throw error;
+      }
+    },
+    exec: (sql: string) => wrap(client).exec(sql),
+  };
+}
 
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
@@ -74,7 +112,11 @@ export function openPostgres(options: PostgresOptions): Db {
       client.on('error', onLost);
       try {
         await client.query('BEGIN');
-        const result = await runInTransactionContext(db, () => fn(transactionHandle(wrap(client), false)));
+        const prepared = wrapPrepared(client, () => {
+          broken = true;
+        });
+        const handle = transactionHandle(wrap(client), false, prepared);
+        const result = await runInTransactionContext(db, () => fn(handle));
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
-import { TENANT_ROLE, withTenant } from './tenant';
+import { readAsTenant, TENANT_ROLE, withTenant } from './tenant';
 import { forEachDb } from './testing';
 
 async function one<T>(q: Queryable, sql: string, params: unknown[] = []): Promise<T> {
@@ -229,6 +229,49 @@ forEachDb((suite) => {
 
     it.each([0, -1, 1.5, Number.NaN])('refuses the company id %s', async (id) => {
       await expect(withTenant(suite.db, id, (tx) => tx.query('SELECT 1'))).rejects.toThrow(RangeError);
+    });
+
+    it('readAsTenant with genericPlan runs a prepared statement under a generic plan, as the tenant', async () => {
+      const sql = `SELECT current_setting('plan_cache_mode') AS mode, current_user AS role,
+        (SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE '%generic-plan-marker%')::int AS prepared`;
+      for (let i = 0; i < 2; i++) {
+        const row = await readAsTenant(suite.db, a, (q) => one(q, sql), { genericPlan: true });
+        expect(row).toEqual({ mode: 'force_generic_plan', role: TENANT_ROLE, prepared: 1 });
+      }
+      const plain = await readAsTenant(suite.db, a, (q) => one<{ mode: string }>(q, sql));
+      expect(plain).toMatchObject({ mode: 'auto' });
+      expect(await one(suite.db, "SELECT current_setting('plan_cache_mode') AS mode")).toEqual({
+        mode: 'auto',
+      });
+    });
+
+    it('readAsTenant reads as the tenant, statement by statement, and leaves nothing behind', async () => {
+      const seen = await readAsTenant(suite.db, a, async (q) => ({
+        devices: (await q.query<{ name: string }>('SELECT name FROM devices ORDER BY name')).rows,
+        data: (await q.query<{ device_id: number }>('SELECT device_id FROM device_data')).rows,
+        role: await one<{ role: string; company: string }>(
+          q,
+          "SELECT current_user AS role, current_setting('app.company_id') AS company",
+        ),
+      }));
+      // Company A's devices only (the tests before may have added some of A's).
+      expect(seen.devices).toContainEqual({ name: 'a-1' });
+      expect(seen.devices.every((d) => d.name.startsWith('a-'))).toBe(true);
+      expect(seen.data).toEqual([{ device_id: deviceA }]);
+      expect(seen.role).toEqual({ role: TENANT_ROLE, company: String(a) });
+      const after = await one<{ role: string; company: string | null }>(
+        suite.db,
+        "SELECT current_user AS role, nullif(current_setting('app.company_id', true), '') AS company",
+      );
+      expect(after).toEqual({ role: 'postgres', company: null });
+      await expect(readAsTenant(suite.db, 0, (q) => q.query('SELECT 1'))).rejects.toThrow(RangeError);
+      // A failing statement rejects with PostgreSQL's error and leaves the connection usable.
+      await expect(readAsTenant(suite.db, b, (q) => q.query('SELECT 1/0'))).rejects.toThrow(
+        /division by zero/,
+      );
+      expect(
+        (await readAsTenant(suite.db, b, (q) => q.query<{ name: string }>('SELECT name FROM devices'))).rows,
+      ).toEqual([{ name: 'b-1' }]);
     });
   });
 });

@@ -7,11 +7,10 @@ import type { Db } from '@iot/db';
 import {
   type BatteryRange,
   type DeviceListFilter,
-  type DeviceListRecord,
   type DeviceSortColumn,
   listDevicePinColumnsJson,
-  listDevices,
-  withTenant,
+  listDevicesJson,
+  readAsTenant,
 } from '@iot/db';
 import { BATTERY_THRESHOLDS, type BatteryBucket, STALE_DATA_HOURS } from '@iot/domain';
 import type { AuthContext } from '../types';
@@ -67,7 +66,6 @@ function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): Dev
   return filter;
 }
 
-/** The same filters, only what a map draws (`view=map`): id, name, state, position, chosen latest values. */
 /** The map's columns of the filtered list as JSON text (listDevicePinColumnsJson), ready to send. */
 export function listCompanyDevicePins(db: Db, auth: AuthContext, query: DeviceListQuery): Promise<string> {
   const filter = toDeviceListFilter(query);
@@ -79,14 +77,13 @@ export function listCompanyDevicePins(db: Db, auth: AuthContext, query: DeviceLi
         .filter((f) => f !== ''),
     ),
   ];
-  return withTenant(db, auth.companyId, (tx) => listDevicePinColumnsJson(tx, auth.companyId, filter, fields));
+  return readAsTenant(db, auth.companyId, (q) => listDevicePinColumnsJson(q, auth.companyId, filter, fields));
 }
 
-export function listCompanyDevices(
-  db: Db,
-  auth: AuthContext,
-  query: DeviceListQuery,
-): Promise<DeviceListRecord[]> {
+/** The filtered page as the JSON text of the answer's device objects (listDevicesJson), ready to send. */
+export function listCompanyDevicesJson(db: Db, auth: AuthContext, query: DeviceListQuery): Promise<string> {
   const filter = toDeviceListFilter(query);
-  return withTenant(db, auth.companyId, (tx) => listDevices(tx, auth.companyId, filter));
+  return readAsTenant(db, auth.companyId, (q) => listDevicesJson(q, auth.companyId, filter), {
+    genericPlan: true,
+  });
 }

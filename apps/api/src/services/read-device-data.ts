@@ -10,9 +10,13 @@ import type { Db } from '@iot/db';
 import {
   canRollUp,
   countDeviceData,
+  countDeviceDataOfDevice,
   type DataBucketRecord,
+  type DataPointRecord,
   type DataRange,
   deviceExists,
+  type Queryable,
+  readAsTenant,
   readCurrentValues,
   readDeviceData,
   readDeviceDataBuckets,
@@ -64,6 +68,16 @@ function geoOf(latitude: number | null, longitude: number | null): [number, numb
   return latitude === null || longitude === null ? null : [latitude, longitude];
 }
 
+/** What one series read needs to know, computed once per request. */
+interface SeriesRead {
+  companyId: number;
+  deviceId: number;
+  options: ReadDeviceDataOptions;
+  maxPoints: number;
+  bucketSeconds: number;
+  base: Pick<DeviceSeries, 'device_id' | 'data_fields' | 'tsstart' | 'tsend'>;
+}
+
 export async function readDeviceSeries(
   db: Db,
   auth: AuthContext,
@@ -73,52 +87,65 @@ export async function readDeviceSeries(
   const { fields, range } = options;
   const maxPoints = options.maxPoints ?? DEFAULT_MAX_POINTS;
   const companyId = auth.companyId;
-  const base = {
-    device_id: deviceId,
-    data_fields: fields,
-    tsstart: range.from.toISOString(),
-    tsend: new Date(range.to.getTime() - 1).toISOString(),
+  const read: SeriesRead = {
+    companyId,
+    deviceId,
+    options,
+    maxPoints,
+    bucketSeconds: chooseBucketSeconds(range.to.getTime() - range.from.getTime(), maxPoints),
+    base: {
+      device_id: deviceId,
+      data_fields: fields,
+      tsstart: range.from.toISOString(),
+      tsend: new Date(range.to.getTime() - 1).toISOString(),
+    },
   };
-  return withTenant(db, companyId, async (tx) => {
-    if (!(await deviceExists(tx, companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
-    if (options.lastRecord) {
-      const last = await readLastDeviceRecord(
-        tx,
-        companyId,
-        deviceId,
-        fields,
-        options.periodGiven ? range : undefined,
-      );
-      // The console asks for the last record to fill a panel; nothing there is "no data found".
-      if (!last) throw apiError('DEVICE_DATA_NOT_FOUND');
-      return {
-        ...base,
-        total: 1,
-        downsampled: false,
-        bucket_seconds: null,
-        points: [
-          {
-            created_at: last.createdAt.toISOString(),
-            data: last.data,
-            geo: geoOf(last.latitude, last.longitude),
-            metalabel: last.metalabel,
-          },
-        ],
-      };
-    }
-    const bucketSeconds = chooseBucketSeconds(range.to.getTime() - range.from.getTime(), maxPoints);
-    // Without requested fields, the fields the device currently reports are charted.
-    const chartFields = async () =>
-      fields ?? Object.keys((await readCurrentValues(tx, companyId, deviceId))?.data ?? {});
-    // Ranges long enough for buckets of an hour or more (about two months and up at the default
-    // resolution) read closed buckets from the rollups, whose row counts give the total without a count
-    // over the raw rows; a sparse device whose range holds few rows is still answered point by point.
-    let buckets: DataBucketRecord[] | null = null;
-    let total: number;
-    const rollupFields = await (canRollUp(bucketSeconds, []) ? chartFields() : null);
-    if (rollupFields && canRollUp(bucketSeconds, rollupFields)) {
+  // A rolled-up read may store the buckets it had to compute (under a lock that lasts until COMMIT): a
+  // transaction. Every other answer only reads, statement by statement, each planned once (one device's
+  // index range, whatever the values).
+  const generic = { genericPlan: true };
+  if (options.lastRecord) return readAsTenant(db, companyId, (q) => lastRecordSeries(q, read), generic);
+  if (canRollUp(read.bucketSeconds, []))
+    return withTenant(db, companyId, (tx) => rangeSeries(tx, read, true));
+  return readAsTenant(db, companyId, (q) => rangeSeries(q, read, false), generic);
+}
+
+async function lastRecordSeries(q: Queryable, read: SeriesRead): Promise<DeviceSeries> {
+  const { companyId, deviceId, options } = read;
+  if (!(await deviceExists(q, companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
+  const period = options.periodGiven ? options.range : undefined;
+  const last = await readLastDeviceRecord(q, companyId, deviceId, options.fields, period);
+  // The console asks for the last record to fill a panel; nothing there is "no data found".
+  if (!last) throw apiError('DEVICE_DATA_NOT_FOUND');
+  const point = {
+    created_at: last.createdAt.toISOString(),
+    data: last.data,
+    geo: geoOf(last.latitude, last.longitude),
+    metalabel: last.metalabel,
+  };
+  return { ...read.base, total: 1, downsampled: false, bucket_seconds: null, points: [point] };
+}
+
+/**
+ * The points of the range, or its buckets when it holds more than maxPoints. Ranges long enough for
+ * buckets of an hour or more (about two months and up at the default resolution, `rollsUp`) read closed
+ * buckets from the rollups, whose row counts give the total without a count over the raw rows; a sparse
+ * device whose range holds few rows is still answered point by point.
+ */
+async function rangeSeries(q: Queryable, read: SeriesRead, rollsUp: boolean): Promise<DeviceSeries> {
+  const { companyId, deviceId, options, bucketSeconds } = read;
+  const { fields, range } = options;
+  // Without requested fields, the fields the device currently reports are charted.
+  const chartFields = async () =>
+    fields ?? Object.keys((await readCurrentValues(q, companyId, deviceId))?.data ?? {});
+  let buckets: DataBucketRecord[] | null = null;
+  let total: number | null;
+  if (rollsUp) {
+    if (!(await deviceExists(q, companyId, deviceId))) throw apiError('DEVICE_NOT_FOUND');
+    const rollupFields = await chartFields();
+    if (canRollUp(bucketSeconds, rollupFields)) {
       buckets = await readDeviceDataBucketsRolledUp(
-        tx,
+        q,
         companyId,
         deviceId,
         range,
@@ -126,49 +153,45 @@ export async function readDeviceSeries(
         bucketSeconds,
       );
       total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-    } else {
-      total = await countDeviceData(tx, companyId, deviceId, range);
-    }
-    if (total <= maxPoints) {
-      const points = await readDeviceData(tx, companyId, deviceId, range, fields);
-      return {
-        ...base,
-        total,
-        downsampled: false,
-        bucket_seconds: null,
-        points: points.map((p) => ({
-          created_at: p.createdAt.toISOString(),
-          data: p.data,
-          geo: geoOf(p.latitude, p.longitude),
-          metalabel: p.metalabel,
-        })),
-      };
-    }
-    buckets ??= await readDeviceDataBuckets(
-      tx,
-      companyId,
-      deviceId,
-      range,
-      await chartFields(),
-      bucketSeconds,
-    );
-    return {
-      ...base,
-      total,
-      downsampled: true,
-      bucket_seconds: bucketSeconds,
-      points: buckets.map((b) => {
-        const entries = Object.entries(b.fields);
-        return {
-          created_at: b.start.toISOString(),
-          data: Object.fromEntries(entries.map(([f, s]) => [f, s.avg])),
-          geo: null,
-          metalabel: null,
-          count: b.count,
-          min: Object.fromEntries(entries.map(([f, s]) => [f, s.min])),
-          max: Object.fromEntries(entries.map(([f, s]) => [f, s.max])),
-        };
-      }),
-    };
-  });
+    } else total = await countDeviceData(q, companyId, deviceId, range);
+  } else {
+    // The device is checked in the count.
+    total = await countDeviceDataOfDevice(q, companyId, deviceId, range);
+    if (total === null) throw apiError('DEVICE_NOT_FOUND');
+  }
+  if (total <= read.maxPoints) {
+    const points = await readDeviceData(q, companyId, deviceId, range, fields);
+    return { ...read.base, total, downsampled: false, bucket_seconds: null, points: points.map(pointOf) };
+  }
+  buckets ??= await readDeviceDataBuckets(q, companyId, deviceId, range, await chartFields(), bucketSeconds);
+  return {
+    ...read.base,
+    total,
+    downsampled: true,
+    bucket_seconds: bucketSeconds,
+    points: buckets.map(bucketPointOf),
+  };
+}
+
+function pointOf(p: DataPointRecord): DataPoint {
+  return {
+    created_at: p.createdAt.toISOString(),
+    data: p.data,
+    geo: geoOf(p.latitude, p.longitude),
+    metalabel: p.metalabel,
+  };
+}
+
+/** A bucket as a point: the average as its value, the count, minimum and maximum beside it. */
+function bucketPointOf(b: DataBucketRecord): DataPoint {
+  const entries = Object.entries(b.fields);
+  return {
+    created_at: b.start.toISOString(),
+    data: Object.fromEntries(entries.map(([f, s]) => [f, s.avg])),
+    geo: null,
+    metalabel: null,
+    count: b.count,
+    min: Object.fromEntries(entries.map(([f, s]) => [f, s.min])),
+    max: Object.fromEntries(entries.map(([f, s]) => [f, s.max])),
+  };
 }

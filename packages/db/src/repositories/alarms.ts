@@ -7,6 +7,18 @@ import { jsonParam } from './json-param';
 
 export type AlarmState = 'raised' | 'acknowledged' | 'cleared';
 
+/**
+ * Announced (NOTIFY, delivered at COMMIT) by the transactions outside the API that raise or clear alarms:
+ * the rules worker's batches and timer, parking readings. The API keeps its alarm poll's answers in
+ * memory until then (apps/api `lib/answer-cache.ts`); changes through the API clear them there directly.
+ */
+export const ALARMS_CHANGED_CHANNEL = 'iot_alarms_changed';
+
+/** Announces, in transaction `tx`, that alarms changed (ALARMS_CHANGED_CHANNEL). */
+export async function announceAlarmsChanged(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [ALARMS_CHANGED_CHANNEL, '']);
+}
+
 export interface AlarmRecord {
   id: number;
   deviceId: number;

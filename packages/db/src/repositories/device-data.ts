@@ -56,6 +56,25 @@ export async function countDeviceData(
 }
 
 /**
+ * `countDeviceData` for a device of the company, null when the company has no such device: the existence
+ * check and the count in one statement (one wait for PGlite's connection instead of two).
+ */
+export async function countDeviceDataOfDevice(
+  q: Queryable,
+  companyId: number,
+  deviceId: number,
+  range: DataRange,
+): Promise<number | null> {
+  const { rows } = await q.query<{ n: number }>(
+    `SELECT (SELECT count(*)::int FROM device_data
+              WHERE device_id = $1 AND company_id = $2 AND created_at >= $3 AND created_at < $4) AS n
+       FROM devices WHERE company_id = $2 AND id = $1`,
+    [deviceId, companyId, range.from, range.to],
+  );
+  return rows[0]?.n ?? null;
+}
+
+/**
  * The points of a range, oldest first; `fields` null = every field. Both reads below order exactly like
  * the index (device_id, created_at DESC, message_id), read forwards or backwards, so no sort is needed and
  * the newest record is a single index entry.

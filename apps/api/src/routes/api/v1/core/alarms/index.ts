@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AlarmPayload, AlarmQuery, IdParams, responses } from '@iot/contracts';
 import { userLanguage } from '@iot/domain';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { authOf } from '../../../../../plugins/guards';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../../../../../services/alarms-and-messages';
 
 const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.deps;
+  const { db, alarmCache } = app.deps;
 
   app.get(
     '/alarms',
@@ -29,15 +30,27 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The console's alarm poll: identical reads in flight share one answer.
       config: { coalesce: true },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query as {
         state?: 'open' | 'raised' | 'acknowledged' | 'cleared';
         device_id?: number;
         limit?: number;
       };
-      const alarms = await listCompanyAlarms(db, authOf(request), query);
-      const language = userLanguage(authOf(request).user.locale);
-      return { payload: alarms.map((a) => presentAlarm(a, language)) };
+      const auth = authOf(request);
+      const language = userLanguage(auth.user.locale);
+      // Any user of the acting company reads the same alarms; only the language words them.
+      const key = `${auth.companyId} ${language} ${request.url}`;
+      let body = alarmCache.get(key);
+      if (body === undefined) {
+        const mark = alarmCache.mark();
+        const alarms = await listCompanyAlarms(db, auth, query);
+        // Through the route's own serialiser, so the text is what the schema would have sent.
+        body = reply.serialize({ payload: alarms.map((a) => presentAlarm(a, language)) }) as string;
+        alarmCache.set(key, body, mark);
+      }
+      // (The typed reply accepts only the schema's objects; the text is that object, already written.)
+      const untyped = reply as unknown as FastifyReply;
+      return untyped.type('application/json; charset=utf-8').send(body);
     },
   );
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { saveNetworkServer, saveTtsDownlinkRoute } from '@iot/db';
+import { listDevices, saveNetworkServer, saveTtsDownlinkRoute, withTenant } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../../../../test/device-fixtures';
 import { createTeam } from '../../../../../test/fixtures';
 import { HOUR, useDevicesSuite } from './devices-test-setup';
+import { presentDeviceListItem } from './present';
 
 const randomDevEui = () => randomBytes(8).toString('hex');
 
@@ -61,6 +62,62 @@ forEachDb((suite) => {
         relations: { company_id: team.company.id },
       });
       expect(res.body.payload[0]).not.toHaveProperty('credentials_hash');
+    });
+
+    it('answers the same objects as the row-by-row presentation did, whatever the values', async () => {
+      const team = await createTeam(suite.db);
+      const c = team.company.id;
+      const groupId = await createGroup(suite.db, c, 'Nord "Süd" \\ Ost');
+      // Milliseconds and microseconds, numbers of every kind, text that needs escaping, empty and full.
+      const at = new Date('2026-11-29T06:59:05.999Z');
+      const full = await createDevice(suite.db, c, {
+        name: 'Kühlraum "A"\n\t</script>',
+        description: 'ümlaut ✓ 🚀',
+        group_id: groupId,
+        latitude: 48.137154,
+        longitude: 11.576124,
+        mains_powered: true,
+        battery_level: 0.1,
+        battery_voltage: 3.6999999999999997,
+        signal_strength: 4,
+        rssi: -117,
+        snr: -7.25,
+        mobile_data_volume: 123456789012,
+        last_online_at: at,
+        is_active: true,
+        metadata: {
+          data_fields: [{ data_field: 'temp', label: 'T', sort: 1 }],
+          '10': 'x',
+          nested: { a: [1, null] },
+        },
+      });
+      await suite.db.query(
+        `UPDATE device_current SET last_online_at = last_online_at + interval '123 microseconds'
+        WHERE device_id = $1`,
+        [full.id],
+      );
+      await setCurrent(
+        suite.db,
+        c,
+        full.id,
+        { temp: 21.5, big: 1e21, tiny: 1.5e-7, on: true, text: 'a"b' },
+        {
+          temp: at.toISOString(),
+        },
+        at,
+      );
+      await createDevice(suite.db, c, { name: 'Empty' });
+      const client = await signIn(team.plain.email);
+      const answer = await client.get('/api/v1/core/devices?sort=name');
+      expect(answer.status).toBe(200);
+      const before = await withTenant(suite.db, c, (tx) => listDevices(tx, c, { sort: 'name' }));
+      expect(answer.body.payload).toEqual(JSON.parse(JSON.stringify(before.map(presentDeviceListItem))));
+      expect(answer.body.payload.map((d: { name: string }) => d.name)).toEqual([
+        'Empty',
+        'Kühlraum "A"\n\t</script>',
+      ]);
+      // The keys in the documented order.
+      expect(Object.keys(answer.body.payload[1])).toEqual(Object.keys(presentDeviceListItem(before[1]!)));
     });
 
     it('filters and sorts on the server as the device screen asks', async () => {

@@ -32,7 +32,7 @@ import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
 import { listNotificationsOfDevice } from '../../../../../services/list-device-notifications';
 import { listRulesOfDevice, presentRule } from '../../../../../services/list-device-rules';
-import { listCompanyDevicePins, listCompanyDevices } from '../../../../../services/list-devices';
+import { listCompanyDevicePins, listCompanyDevicesJson } from '../../../../../services/list-devices';
 import { prepareDeviceRules } from '../../../../../services/prepare-device-rules';
 import { readDeviceSeries } from '../../../../../services/read-device-data';
 import { readMobileData } from '../../../../../services/read-mobile-data';
@@ -40,7 +40,7 @@ import { rotateDeviceCredentials } from '../../../../../services/rotate-device-c
 import { saveDeviceRules } from '../../../../../services/save-device-rules';
 import { setDeviceMetadata } from '../../../../../services/set-device-metadata';
 import { updateDeviceAsActor } from '../../../../../services/update-device';
-import { presentDevice, presentDeviceListItem } from './present';
+import { presentDevice } from './present';
 
 const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -60,26 +60,25 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: DeviceListQuery,
         response: responses(Type.Union([Type.Array(DeviceListItem), DeviceMapColumns]), [422, 27]),
       },
-      // 10,000 devices of forty fields: fast-json-stringify takes several times as long as JSON.stringify
-      // on this shape (open records, nullable fields). presentDeviceListItem builds every object field by
-      // field, so nothing outside the schema can leave; the schema still documents the answer.
+      // Both answers are JSON text the database wrote (listDevicesJson, listDevicePinColumnsJson), sent as
+      // they are; the schema documents them. Each writes exactly its schema's fields, so nothing outside
+      // the schema can leave. Errors go out through JSON.stringify as before.
       serializerCompiler: () => (data) => JSON.stringify(data),
       // Polled by every open console (device list, map widgets): identical reads in flight share.
       config: { coalesce: true },
     },
     async (request, reply) => {
+      let payload: string;
       if (request.query.view === 'map') {
         // The map's list (map page and map widgets) is the map view module's (issue #27).
         await requireMapView(request);
-        // The database writes the columns as JSON text (listDevicePinColumnsJson): sent as they are,
-        // neither parsed nor serialized here. The text has exactly DeviceMapColumns' fields.
-        const columns = await listCompanyDevicePins(db, authOf(request), request.query);
-        // (The typed reply accepts only the schema's objects; the text is that object, already written.)
-        const untyped = reply as unknown as FastifyReply;
-        return untyped.type('application/json; charset=utf-8').send(`{"payload":${columns}}`);
+        payload = await listCompanyDevicePins(db, authOf(request), request.query);
+      } else {
+        payload = await listCompanyDevicesJson(db, authOf(request), request.query);
       }
-      const devices = await listCompanyDevices(db, authOf(request), request.query);
-      return { payload: devices.map(presentDeviceListItem) };
+      // (The typed reply accepts only the schema's objects; the text is that object, already written.)
+      const untyped = reply as unknown as FastifyReply;
+      return untyped.type('application/json; charset=utf-8').send(`{"payload":${payload}}`);
     },
   );
 
