@@ -51,9 +51,10 @@ export async function applyParkingUplinks(
 
 /** The timer tick's share, in the tick's transaction: the notify jobs of the alarms it raised. */
 export async function refreshParking(tx: Queryable, now: number): Promise<NotifyActionPayload[]> {
-  const { areas, overstays, raised } = await refreshParkingOnTimer(tx, now);
-  // A recount may raise or clear an area's alarm, an overstay raises one.
-  if (areas.length > 0 || overstays > 0 || raised.length > 0) await announceAlarmsChanged(tx);
+  const { areas, judged, overstays, raised } = await refreshParkingOnTimer(tx, now);
+  // A recount or judging a saved car park may raise or clear an area's alarm, an overstay raises one.
+  if (areas.length > 0 || judged.length > 0 || overstays > 0 || raised.length > 0)
+    await announceAlarmsChanged(tx);
   return parkingAlarmJobs(tx, raised);
 }
 

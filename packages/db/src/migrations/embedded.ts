@@ -161,7 +161,7 @@ export const embeddedMigrationFiles: readonly { file: string; sql: string }[] = 
     sql: "-- Text the platform writes for people is worded in the reader's language when it is read (issue #23):\n-- a device log entry keeps its kind and parameters (the catalogue SERVER_TEXTS of @iot/domain) beside\n-- the English `message`, as system messages do since migration 0023. The API words an entry with a kind\n-- in the reading user's language; older entries, and kinds a version does not know, show `message` as\n-- it was stored. `payload` stays what it was: the machine's record (jobs, raw envelope).\nALTER TABLE device_logs ADD COLUMN kind text, ADD COLUMN params jsonb;\n",
   },
   {
-    file: '0042_parking_alarms_due.sql',
+    file: '0041_parking_alarms_due.sql',
     sql: "-- Parking alarms of a car park saved through the API (issue #25): the API recounts the area but does not\n-- judge its alarms, since it cannot hand their notify jobs over (no job queue in the API). It marks the\n-- area instead; the rules worker's next timer tick judges the marked areas' free-slot and count alarms and\n-- hands their jobs over like those it raises itself.\nALTER TABLE parking_areas ADD COLUMN alarms_due boolean NOT NULL DEFAULT false;\nCREATE INDEX parking_areas_alarms_due_idx ON parking_areas (id) WHERE alarms_due;\n",
   },
 ];

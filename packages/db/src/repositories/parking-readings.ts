@@ -442,13 +442,13 @@ async function judgeCountWarnings(
 /**
  * The timer's share: recounts areas with a bay whose reading turned stale (8 h) since they were last
  * counted, judges the alarms of areas saved through the API since (judgeDueParkingAlarms), and raises an
- * overstay alarm, once per stay, for each occupied bay past its area's maximum
- * parking time plus grace. Returns the changed areas, the number of overstays and every alarm raised.
+ * overstay alarm, once per stay, for each occupied bay past its area's maximum parking time plus grace.
+ * Returns the changed areas, the judged ones, the number of overstays and every alarm raised.
  */
 export async function refreshParkingOnTimer(
   q: Queryable,
   now: number,
-): Promise<{ areas: number[]; overstays: number; raised: RaisedParkingAlarm[] }> {
+): Promise<{ areas: number[]; judged: number[]; overstays: number; raised: RaisedParkingAlarm[] }> {
   const raised: RaisedParkingAlarm[] = [];
   const staleBefore = new Date(now - PARKING_STALE_MS);
   const { rows: stale } = await q.query<{ id: number }>(
@@ -462,8 +462,8 @@ export async function refreshParkingOnTimer(
     now,
     raised,
   );
-  await judgeDueParkingAlarms(q, now, raised);
-  return { areas, overstays: await raiseOverstays(q, now, raised), raised };
+  const judged = await judgeDueParkingAlarms(q, now, raised);
+  return { areas, judged, overstays: await raiseOverstays(q, now, raised), raised };
 }
 
 interface OverstayRow {
