@@ -182,13 +182,13 @@ export {
 } from './repositories/device-data-retention';
 export {
   canRollUp,
+  ROLLUP_BASE_SECONDS,
   ROLLUP_BUCKET_SECONDS,
   ROLLUP_CLOSED_AFTER_MS,
   readDeviceDataBucketsRolledUp,
 } from './repositories/device-data-rollups';
 export {
   buildRollupsAhead,
-  ROLLUP_BASE_SECONDS,
   type RollupsAheadResult,
 } from './repositories/device-data-rollups-ahead';
 export {

@@ -1,5 +1,5 @@
 /**
- * Background rollup builder: keeps device_data_rollups built ahead of chart reads, so the first chart of a
+ * Background rollup builder: keeps the hourly rollups (device_rollups) built ahead of chart reads, so the first chart of a
  * device (a console drawer, a dashboard) reads stored buckets instead of building them from a year of raw
  * rows in the request (see buildRollupsAhead in repositories/device-data-rollups-ahead.ts).
  *
@@ -22,7 +22,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db';
 import { ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data-rollups';
-import { buildRollupsAhead, ROLLUP_BASE_SECONDS } from './repositories/device-data-rollups-ahead';
+import { ROLLUP_BASE_SECONDS } from './repositories/device-data-rollups';
+import { buildRollupsAhead } from './repositories/device-data-rollups-ahead';
 import { withTenant } from './tenant';
 
 /** The part of a pino logger this needs. */
@@ -196,7 +197,8 @@ export function startRollupBuilder(options: RollupBuilderOptions): RollupBuilder
   async function backfillDevice(device: DeviceToBuild): Promise<void> {
     const { rows } = await withTenant(db, device.company_id, (tx) =>
       tx.query<{ first: Date | null }>(
-        `SELECT min(created_at) AS first FROM device_data WHERE device_id = $1 AND company_id = $2`,
+        `SELECT min(r.created_at) AS first FROM device_series s JOIN device_readings r ON r.series = s.id
+          WHERE s.device_id = $1 AND s.company_id = $2`,
         [device.id, device.company_id],
       ),
     );

@@ -40,7 +40,9 @@ export interface DeviceDataRow {
  */
 export async function insertDeviceDataRows(q: Queryable, rows: readonly DeviceDataRow[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const result = await q.query(insertDeviceDataSql('$1'), [deviceDataParam(rows)]);
+  const param = deviceDataParam(rows);
+  await q.query(ensureSeriesSql('$1'), [param]);
+  const result = await q.query(insertDeviceDataSql('$1'), [param]);
   return result.rowCount;
 }
 
@@ -62,13 +64,32 @@ function deviceDataParam(rows: readonly DeviceDataRow[]): string {
   return jsonParam(compact);
 }
 
+/**
+ * Two statements on the same rows: the series of every device and company in the batch gains the number
+ * and boolean fields it lacks (migration 0041: positions are only appended; a batch with nothing new
+ * changes no series row), then the rows go in by those positions.
+ */
+const ensureSeriesSql = (param: string) =>
+  `SELECT device_series_for(p.i, p.c, p.d)
+     FROM (SELECT r.i, r.c, jsonb_object_agg(k.key, k.value) FILTER (WHERE k.key IS NOT NULL) AS d
+             FROM jsonb_to_recordset(${param}::jsonb) AS r(i bigint, c bigint, d jsonb)
+             LEFT JOIN LATERAL jsonb_each(r.d) AS k ON jsonb_typeof(k.value) IN ('number', 'boolean')
+            GROUP BY r.i, r.c) p
+     JOIN devices v ON v.id = p.i
+     LEFT JOIN device_series s ON s.device_id = p.i AND s.company_id = p.c
+    WHERE s.id IS NULL OR NOT s.fields @> ARRAY(SELECT jsonb_object_keys(coalesce(p.d, '{}')))`;
+
 const insertDeviceDataSql = (param: string) =>
-  `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, metalabel, fcnt, message_id)
-     SELECT r.i, r.c, r.t, r.d, r.a, r.o, r.l, r.f, r.m
+  `INSERT INTO device_readings (created_at, fcnt, series, message_id, narrow, wide, extra, meta)
+     SELECT r.t, r.f, s.id, r.m, v.narrow, v.wide, v.extra,
+            CASE WHEN r.a IS NOT NULL OR r.o IS NOT NULL OR r.l IS NOT NULL THEN
+              jsonb_strip_nulls(jsonb_build_object('latitude', r.a, 'longitude', r.o, 'metalabel', r.l)) END
        FROM jsonb_to_recordset(${param}::jsonb) AS r(i bigint, c bigint, t timestamptz, d jsonb,
             a double precision, o double precision, l text, f bigint, m text)
        JOIN devices d ON d.id = r.i
-     ON CONFLICT (device_id, created_at, message_id) DO NOTHING`;
+       JOIN device_series s ON s.device_id = r.i AND s.company_id = r.c
+       CROSS JOIN LATERAL device_reading_values(s.fields, r.d) AS v
+     ON CONFLICT (series, created_at, message_id) DO NOTHING`;
 
 export interface DerivedDataRow {
   device_id: number;
@@ -89,19 +110,44 @@ export interface DerivedDataRow {
  * (uplink data plus virtual values) and merges into an existing row. If the writer comes later, its
  * `ON CONFLICT DO NOTHING` finds the complete row; if it came first, the merge adds the virtual keys.
  * The devices are locked (KEY SHARE, as a foreign key check would) until the batch commits, so a device
- * deleted meanwhile takes these points with it (device_data has no foreign keys, migration 0013).
+ * deleted meanwhile takes these points with it (device_readings has no foreign keys, migrations 0013 and 0041).
  */
 export async function upsertDerivedData(q: Queryable, rows: readonly DerivedDataRow[]): Promise<void> {
   if (rows.length === 0) return;
+  const param = jsonParam(
+    rows.map((row) => ({
+      i: row.device_id,
+      c: row.company_id,
+      t: row.created_at,
+      m: row.message_id,
+      d: row.data,
+      a: row.latitude,
+      o: row.longitude,
+      f: row.fcnt,
+    })),
+  );
+  await q.query(ensureSeriesSql('$1'), [param]);
+  // The merge rebuilds the stored row's data object, lays the new one over it and splits it again.
   await q.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, fcnt, message_id)
-     SELECT r.device_id, r.company_id, r.created_at, r.data, r.latitude, r.longitude, r.fcnt, r.message_id
-       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz,
-            data jsonb, latitude double precision, longitude double precision, fcnt bigint, message_id text)
-       JOIN devices d ON d.id = r.device_id AND d.company_id = r.company_id
+    `INSERT INTO device_readings AS x (created_at, fcnt, series, message_id, narrow, wide, extra, meta)
+     SELECT r.t, r.f, s.id, r.m, v.narrow, v.wide, v.extra,
+            CASE WHEN r.a IS NOT NULL OR r.o IS NOT NULL THEN
+              jsonb_strip_nulls(jsonb_build_object('latitude', r.a, 'longitude', r.o)) END
+       FROM jsonb_to_recordset($1::jsonb) AS r(i bigint, c bigint, t timestamptz, d jsonb,
+            a double precision, o double precision, f bigint, m text)
+       JOIN devices d ON d.id = r.i AND d.company_id = r.c
+       JOIN device_series s ON s.device_id = r.i AND s.company_id = r.c
+       CROSS JOIN LATERAL device_reading_values(s.fields, r.d) AS v
         FOR KEY SHARE OF d
-     ON CONFLICT (device_id, created_at, message_id) DO UPDATE SET data = device_data.data || EXCLUDED.data`,
-    [jsonParam(rows)],
+     ON CONFLICT (series, created_at, message_id) DO UPDATE
+       SET (narrow, wide, extra) = (
+         SELECT m.narrow, m.wide, m.extra
+           FROM device_series s,
+                device_reading_values(s.fields, device_reading_data(s.fields, x.narrow, x.wide, x.extra)
+                                      || device_reading_data(s.fields, EXCLUDED.narrow, EXCLUDED.wide,
+                                                             EXCLUDED.extra)) AS m
+          WHERE s.id = x.series)`,
+    [param],
   );
 }
 
@@ -133,7 +179,7 @@ export async function writeIngestBatch(db: Db, rows: IngestBatchRows): Promise<n
     // which locks the batch's device_current rows (or, for a device without one, its devices row
     // through the foreign key), so a deletion of one of these devices either committed before (the data
     // insert's join then leaves its points out) or waits for this commit and deletes the new points with
-    // the device (device_data has no foreign keys, migration 0013).
+    // the device (device_readings has no foreign keys, migrations 0013 and 0041).
     const [, , stored] = await tx.pipeline([
       () => updateDevicePositions(tx, rows.status),
       () => upsertDeviceStateRows(tx, rows.current, rows.status),

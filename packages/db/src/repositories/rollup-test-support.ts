@@ -52,7 +52,7 @@ export async function seededDevice(
 
 export async function storedRows(db: Db, deviceId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM device_data_rollups WHERE device_id = $1',
+    'SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = $1',
     [deviceId],
   );
   return rows[0]!.n;
@@ -75,7 +75,7 @@ export async function readCountingRaw(
     const recording: Queryable = {
       exec: (sql) => tx.exec(sql),
       query: (sql, params) => {
-        if (sql.includes('date_bin') && !sql.includes('device_data_rollups')) {
+        if (sql.includes('date_bin') && !sql.includes('device_rollups')) {
           rawReads.push([(params![2] as Date).getTime(), (params![3] as Date).getTime()]);
         }
         return tx.query(sql, params);
