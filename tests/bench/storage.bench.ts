@@ -12,7 +12,10 @@
  * migration 0041's (device_readings, device_rollups, device_series); beside it, in the same database and
  * run, the same readings in plain tables the bench creates: the JSONB row per uplink that device_data was
  * before 0041 (its unique btree and BRIN index), one row per reading (device, field, time, float8 value),
- * and one row per uplink with a float4 array and no message id. Seconds, not minutes, at the defaults.
+ * and one row per uplink with a float4 array and no message id. Then the same readings for as many new
+ * devices again, stored as live ingestion stores them (the devices' uplinks interleaved by time), once with
+ * the uplink's number as message id and once with a 36-character one (an LNS deduplication UUID),
+ * measured by how much the relations grew. Seconds, not minutes, at the defaults.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { buildRollupsAhead, type Db, type DeviceDataRow, insertDeviceDataRows, withTenant } from '@iot/db';
@@ -69,28 +72,37 @@ function values(g: number): Record<string, number> {
   };
 }
 
-/** DAYS of 10-minute uplinks from `from` for each device, through the writer, then in the other layouts. */
-async function seed(db: Db, companyId: number, deviceIds: number[], from: number) {
+/** How a pass orders its uplinks and names their message ids. */
+interface Pass {
+  /** Uplinks of all devices by time (as live ingestion) instead of each device's in turn. */
+  interleaved: boolean;
+  messageId: (g: number) => string;
+}
+
+/** DAYS of 10-minute uplinks from `from` for each device, through the writer, 1000 per statement. */
+async function store(db: Db, companyId: number, deviceIds: number[], from: number, pass: Pass) {
   const perDevice = DAYS * 144;
-  for (const deviceId of deviceIds) {
-    for (let first = 0; first < perDevice; first += 1000) {
-      const rows: DeviceDataRow[] = [];
-      for (let g = first; g < Math.min(first + 1000, perDevice); g++) {
-        rows.push({
-          device_id: deviceId,
-          company_id: companyId,
-          created_at: new Date(from + g * STEP_MS).toISOString(),
-          data: values(g),
-          latitude: null,
-          longitude: null,
-          metalabel: null,
-          fcnt: null,
-          message_id: String(g),
-        });
-      }
-      await insertDeviceDataRows(db, rows);
+  const all: DeviceDataRow[] = [];
+  for (const [d, deviceId] of deviceIds.entries()) {
+    for (let g = 0; g < perDevice; g++) {
+      all[pass.interleaved ? g * deviceIds.length + d : d * perDevice + g] = {
+        device_id: deviceId,
+        company_id: companyId,
+        created_at: new Date(from + g * STEP_MS).toISOString(),
+        data: values(g),
+        latitude: null,
+        longitude: null,
+        metalabel: null,
+        fcnt: null,
+        message_id: pass.messageId(g),
+      };
     }
   }
+  for (let i = 0; i < all.length; i += 1000) await insertDeviceDataRows(db, all.slice(i, i + 1000));
+}
+
+async function seed(db: Db, companyId: number, deviceIds: number[], from: number) {
+  await store(db, companyId, deviceIds, from, { interleaved: false, messageId: String });
   // The same readings, from the device_data view, in the other layouts.
   await db.query(
     `INSERT INTO bench_jsonb_rows (device_id, company_id, created_at, data, message_id)
@@ -111,6 +123,24 @@ async function seed(db: Db, companyId: number, deviceIds: number[], from: number
   );
 }
 
+async function newDevices(db: Db, companyId: number): Promise<{ id: number }[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO devices (company_id, name) SELECT $1, 'Station ' || g FROM generate_series(1, $2::int) g
+     RETURNING id::int AS id`,
+    [companyId, DEVICES],
+  );
+  return rows;
+}
+
+/** The hourly rollups of every device, as the background builder builds them. */
+async function rollUp(db: Db, companyId: number, devices: { id: number }[], from: number, end: number) {
+  for (const { id } of devices) {
+    await withTenant(db, companyId, (tx) =>
+      buildRollupsAhead(tx, companyId, id, FIELDS, { from: new Date(from), to: new Date(end) }),
+    );
+  }
+}
+
 async function benchKind(kind: string, recorder: RunRecorder) {
   const { db, drop } = await openBenchDb(kind);
   try {
@@ -120,11 +150,7 @@ async function benchKind(kind: string, recorder: RunRecorder) {
       `INSERT INTO companies (name) VALUES ('Storage bench') RETURNING id::int AS id`,
     );
     const companyId = rows[0]!.id;
-    const { rows: devices } = await db.query<{ id: number }>(
-      `INSERT INTO devices (company_id, name) SELECT $1, 'Station ' || g FROM generate_series(1, $2::int) g
-       RETURNING id::int AS id`,
-      [companyId, DEVICES],
-    );
+    const devices = await newDevices(db, companyId);
     const end = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
     const from = end - DAYS * 144 * STEP_MS;
     await seed(
@@ -133,15 +159,34 @@ async function benchKind(kind: string, recorder: RunRecorder) {
       devices.map((d) => d.id),
       from,
     );
-    for (const { id } of devices) {
-      await withTenant(db, companyId, (tx) =>
-        buildRollupsAhead(tx, companyId, id, FIELDS, { from: new Date(from), to: new Date(end) }),
-      );
-    }
+    await rollUp(db, companyId, devices, from, end);
     await db.exec('VACUUM ANALYZE');
     const full = await sizes(db);
     const readings = DEVICES * DAYS * 144 * FIELDS.length;
     const per = (name: string) => (full[name]! - empty[name]!) / readings;
+    // The same readings again for new devices, as live ingestion writes them, measured by growth.
+    const live = async (pass: Pass) => {
+      const before = await sizes(db);
+      const more = await newDevices(db, companyId);
+      await store(
+        db,
+        companyId,
+        more.map((d) => d.id),
+        from,
+        pass,
+      );
+      await rollUp(db, companyId, more, from, end);
+      await db.exec('VACUUM ANALYZE');
+      const after = await sizes(db);
+      const grown = ['device_readings', 'device_rollups', 'device_series'].map((n) => after[n]! - before[n]!);
+      return grown.reduce((a, b) => a + b, 0) / readings;
+    };
+    const interleaved = await live({ interleaved: true, messageId: String });
+    // A LoRaWAN network server's deduplication id (a UUID) instead of the uplink's number.
+    const uuidIds = await live({
+      interleaved: true,
+      messageId: (g) => `00000000-0000-4000-8000-${String(g).padStart(12, '0')}`,
+    });
     const total = per('device_readings') + per('device_rollups') + per('device_series');
     console.log(
       [
@@ -150,6 +195,8 @@ async function benchKind(kind: string, recorder: RunRecorder) {
         `  device_rollups (one row per hour, + primary key):           ${per('device_rollups').toFixed(1)} bytes per reading`,
         `  device_series (field sets):                                 ${per('device_series').toFixed(1)} bytes per reading`,
         `  together:                                                   ${total.toFixed(1)} bytes per reading (target at most ${TARGET_BYTES} on PostgreSQL)`,
+        `  the same, devices interleaved by time (as live ingestion):  ${interleaved.toFixed(1)} bytes per reading`,
+        `  ... and with 36-character message ids (LNS UUIDs):          ${uuidIds.toFixed(1)} bytes per reading`,
         `  before 0041: JSONB per uplink (unique btree, BRIN):         ${per('bench_jsonb_rows').toFixed(1)} bytes per reading (+ its rollups)`,
         `  one row per reading (float8, btree):                        ${per('bench_reading_rows').toFixed(1)} bytes per reading`,
         `  one row per uplink, float4 array, no message id (btree):    ${per('bench_uplink_arrays').toFixed(1)} bytes per reading`,
@@ -161,6 +208,8 @@ async function benchKind(kind: string, recorder: RunRecorder) {
       baseline: Number(per('bench_jsonb_rows').toFixed(1)),
       ...(kind === 'postgres' ? { target: { atMost: TARGET_BYTES } } : {}),
     });
+    figure('bytes per reading, devices interleaved', interleaved);
+    figure('bytes per reading, devices interleaved, UUID message ids', uuidIds);
     figure('bytes per reading, device_readings', per('device_readings'));
     figure('bytes per reading, rollups', per('device_rollups'));
     figure('bytes per reading, JSONB row per uplink (before 0041)', per('bench_jsonb_rows'));

@@ -3,7 +3,7 @@
  * period, only the requested fields. When the period holds more rows than `maxPoints`, the answer is
  * downsampled in SQL: one point per bucket (date_bin) with the average as the point's value and the
  * minimum, maximum and count beside it, so a chart keeps its peaks. Buckets of an hour and more come from
- * the rollups of closed buckets (device_data_rollups, migration 0009) plus the raw rows of the open tail
+ * the rollups of closed hours (device_rollups, migration 0041) plus the raw rows of the open tail
  * and the range's partial edges. `lastRecord` answers only the newest.
  */
 import type { Db } from '@iot/db';
