@@ -151,7 +151,10 @@ async function benchKind(kind: string, recorder: RunRecorder) {
     );
     const spareId = spare[0]!.id;
     // Its series with both fields (migration 0041), so the batches below are only row inserts.
-    await db.query(`SELECT device_series_for($1, $2, '{"temperature": 0, "humidity": 0}')`, [spareId, companyId]);
+    await db.query(`SELECT device_series_for($1, $2, '{"temperature": 0, "humidity": 0}')`, [
+      spareId,
+      companyId,
+    ]);
     let batch = 0;
     const insertRows = (ageMinutes: number) => async () => {
       batch += 1;

@@ -21,8 +21,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './db';
-import { ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data-rollups';
-import { ROLLUP_BASE_SECONDS } from './repositories/device-data-rollups';
+import { ROLLUP_BASE_SECONDS, ROLLUP_CLOSED_AFTER_MS } from './repositories/device-data-rollups';
 import { buildRollupsAhead } from './repositories/device-data-rollups-ahead';
 import { withTenant } from './tenant';
 

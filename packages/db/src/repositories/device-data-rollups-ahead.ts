@@ -77,6 +77,13 @@ export async function buildRollupsAhead(
   }
   const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
   if (spans.length === 0) return { rawHours, stored: 0 };
-  const stored = await buildRollups(tx, companyId, deviceId, spans, new Map<number, DataBucketRecord>(), known);
+  const stored = await buildRollups(
+    tx,
+    companyId,
+    deviceId,
+    spans,
+    new Map<number, DataBucketRecord>(),
+    known,
+  );
   return { rawHours, stored };
 }

@@ -204,7 +204,10 @@ describe('chart rollups (device_rollups)', () => {
         new Date(start).toISOString(),
         new Date(start + 3_600_000).toISOString(),
       ];
-      expect(rawReads).toEqual([read(T0 + 2 * 86_400_000 + 7 * 3_600_000), read(T0 + 8 * 86_400_000 + 3_600_000)]);
+      expect(rawReads).toEqual([
+        read(T0 + 2 * 86_400_000 + 7 * 3_600_000),
+        read(T0 + 8 * 86_400_000 + 3_600_000),
+      ]);
       expectSameBuckets(
         rolled,
         await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, 6 * HOUR),

@@ -121,7 +121,10 @@ async function readHours(
     await buildRollups(tx, companyId, deviceId, spans, built, new Set(hours.keys()));
     for (const [start, bucket] of built) {
       if (hours.has(start)) continue;
-      const byField = fields.map((f): [string, FieldStats] => [f, bucket.fields[f] ?? stats(null, null, null, 0)]);
+      const byField = fields.map((f): [string, FieldStats] => [
+        f,
+        bucket.fields[f] ?? stats(null, null, null, 0),
+      ]);
       result.set(start, { start: bucket.start, count: bucket.count, fields: Object.fromEntries(byField) });
     }
   }
@@ -282,7 +285,14 @@ export async function buildRollups(
   const { id, fields } = series[0];
   const byStart = new Map<number, DataBucketRecord>();
   for (const span of spans) {
-    for (const bucket of await readDeviceDataBuckets(tx, companyId, deviceId, span, fields, ROLLUP_BASE_SECONDS))
+    for (const bucket of await readDeviceDataBuckets(
+      tx,
+      companyId,
+      deviceId,
+      span,
+      fields,
+      ROLLUP_BASE_SECONDS,
+    ))
       byStart.set(bucket.start.getTime(), bucket);
   }
   const rows: { h: string; n: number; s: (number | string | null)[] | null; c: number[] | null }[] = [];

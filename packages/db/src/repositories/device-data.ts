@@ -29,7 +29,6 @@ function pickFields(fieldsParam: string): string {
 const READING_META = `(r.meta->>'latitude')::float8 AS latitude, (r.meta->>'longitude')::float8 AS longitude,
   r.meta->>'metalabel' AS metalabel`;
 
-
 interface PointRow {
   created_at: Date;
   data: Record<string, unknown>;
