@@ -87,13 +87,13 @@ describe('water usage warnings, distributed profile', () => {
     expect(smtp.received.flatMap((m) => m.to).sort()).toEqual(managers.map((m) => m.email));
     const german = readMail(smtp.received.find((m) => m.to.includes('main@water.test'))!);
     expect(german.subject).toBe('Wasserkontingent zu 80 % erreicht: Demo Agrar GmbH');
-    expect(german.text).toMatch(/^Demo Agrar GmbH hat 8\d(,\d)? % seines Jahreskontingents verbraucht\./);
+    expect(german.text).toMatch(/^Demo Agrar GmbH hat 8\d(,\d{1,2})? % seines Jahreskontingents verbraucht\./);
     const english = readMail(smtp.received.find((m) => m.to.includes('main@demo.test'))!);
     expect(english.subject).toBe('Water allowance 80 % reached: Demo Agrar GmbH');
     const sms = await waitFor('the SMS at the Twilio endpoint', 60_000, async () => twilio.requests[0]);
     expect(sms.form).toMatchObject({
       To: '+4915228817399',
-      Body: expect.stringMatching(/^Wasserverband Dreisamtal: Demo Agrar GmbH hat 8\d(,\d)? % /),
+      Body: expect.stringMatching(/^Wasserverband Dreisamtal: Demo Agrar GmbH hat 8\d(,\d{1,2})? % /),
     });
 
     // Another tick within the water interval does not check; a check now claims nothing new.
