@@ -12,6 +12,22 @@ afterEach(stopHarnesses);
 
 const hour = 60 * minute;
 
+/** A system message action of a car park's alarm rule, its text the alarm's. */
+const systemAction = () => ({
+  type: 'system' as const,
+  recipients: [],
+  cc: [],
+  subject: 'Parking',
+  body: '{value}',
+  voiceLanguage: null,
+  url: null,
+  httpMethod: null,
+  targetDeviceId: null,
+  command: null,
+  commandParams: {},
+  settings: {},
+});
+
 forEachDb((suite) => {
   /** A company with a car park of `type` fed by `sensors` new devices (bays A-1, A-2, ... for FIX). */
   async function carPark(options: {
@@ -291,22 +307,7 @@ forEachDb((suite) => {
       const h = await harness(suite.db);
       const park = await carPark({ type: 'FIX', sensors: 2 });
       await suite.db.transaction((tx) =>
-        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [
-          {
-            type: 'system',
-            recipients: [],
-            cc: [],
-            subject: 'Parking',
-            body: '{value}',
-            voiceLanguage: null,
-            url: null,
-            httpMethod: null,
-            targetDeviceId: null,
-            command: null,
-            commandParams: {},
-            settings: {},
-          },
-        ]),
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [systemAction()]),
       );
       const [bay, other] = park.devices;
       await h.publish(bay!, [{ data: { occupied: true }, at: Date.now() - minute }]);
@@ -348,22 +349,7 @@ forEachDb((suite) => {
       const h = await harness(suite.db);
       const park = await carPark({ type: 'AI', sensors: 1, capacity: 10 });
       await suite.db.transaction((tx) =>
-        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [
-          {
-            type: 'system',
-            recipients: [],
-            cc: [],
-            subject: 'Parking',
-            body: '{value}',
-            voiceLanguage: null,
-            url: null,
-            httpMethod: null,
-            targetDeviceId: null,
-            command: null,
-            commandParams: {},
-            settings: {},
-          },
-        ]),
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [systemAction()]),
       );
       const camera = park.devices[0]!;
       const now = Date.now();

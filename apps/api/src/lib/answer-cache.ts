@@ -12,58 +12,14 @@
  * the entry's lifetime.
  */
 
-interface Entry {
-  body: string;
-  until: number;
-}
+import { AnnouncedCache } from './announced-cache';
 
 /** Enough for every company's few variants of the poll; past it the cache starts over. */
 const MAX_ENTRIES = 10_000;
 
-export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
-  private generation = 0;
-  private listening = false;
-
-  constructor(private readonly ttlMs: number) {}
-
-  get active(): boolean {
-    return this.ttlMs > 0 && this.listening;
-  }
-
-  get(key: string, now = Date.now()): string | undefined {
-    if (!this.active) return undefined;
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.until > now) return entry.body;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  /** Taken before a read; `set` stores its answer only if nothing was cleared meanwhile. */
-  mark(): number {
-    return this.generation;
-  }
-
-  set(key: string, body: string, mark: number, now = Date.now()): void {
-    if (!this.active || mark !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { body, until: now + this.ttlMs });
-  }
-
-  clear(): void {
-    this.generation++;
-    this.entries.clear();
-  }
-
-  /** Announcements may be missed (no LISTEN yet, or its connection lost): serve nothing from memory. */
-  suspend(): void {
-    this.listening = false;
-    this.clear();
-  }
-
-  resume(): void {
-    this.clear();
-    this.listening = true;
+/** Serialised answers by key; serves nothing until its LISTENs are in effect (`resume`). */
+export class AnswerCache extends AnnouncedCache<string> {
+  constructor(ttlMs: number) {
+    super(ttlMs, { maxEntries: MAX_ENTRIES, live: false });
   }
 }

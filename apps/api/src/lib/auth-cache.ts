@@ -12,6 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CompanyRecord, UserRecord } from '@iot/db';
+import { AnnouncedCache } from './announced-cache';
 
 export const AUTH_CHANGED_CHANNEL = 'iot_auth_changed';
 
@@ -26,63 +27,15 @@ export interface CachedAuth {
   endsAt: number;
 }
 
-interface Entry {
-  auth: CachedAuth;
-  until: number;
-}
-
 /** Enough for every signed-in console of a large installation; past it the cache starts over. */
 const MAX_ENTRIES = 20_000;
 
-export class AuthCache {
+/** Resolved sessions by session id; an entry ends with its session too. */
+export class AuthCache extends AnnouncedCache<CachedAuth> {
   /** Names this process in its announcements, so it skips its own. */
   readonly id = randomUUID();
-  private readonly entries = new Map<string, Entry>();
-  private generation = 0;
-  private enabled = true;
 
-  constructor(private readonly ttlMs: number) {}
-
-  get active(): boolean {
-    return this.ttlMs > 0 && this.enabled;
-  }
-
-  /** The live entry of a session id, if any. */
-  get(sessionId: string, now = Date.now()): CachedAuth | undefined {
-    if (!this.active) return undefined;
-    const entry = this.entries.get(sessionId);
-    if (!entry) return undefined;
-    if (entry.until <= now || entry.auth.endsAt <= now) {
-      this.entries.delete(sessionId);
-      return undefined;
-    }
-    return entry.auth;
-  }
-
-  /** Taken before a lookup; `set` stores its result only if nothing was invalidated meanwhile. */
-  mark(): number {
-    return this.generation;
-  }
-
-  set(sessionId: string, auth: CachedAuth, mark: number, now = Date.now()): void {
-    if (!this.active || mark !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    this.entries.set(sessionId, { auth, until: now + this.ttlMs });
-  }
-
-  clear(): void {
-    this.generation++;
-    this.entries.clear();
-  }
-
-  /** While announcements may be missed (the LISTEN connection is down), serve nothing from memory. */
-  suspend(): void {
-    this.enabled = false;
-    this.clear();
-  }
-
-  resume(): void {
-    this.clear();
-    this.enabled = true;
+  constructor(ttlMs: number) {
+    super(ttlMs, { maxEntries: MAX_ENTRIES, live: true, stillValid: (auth, now) => auth.endsAt > now });
   }
 }
