@@ -87,7 +87,9 @@ describe('water usage warnings, distributed profile', () => {
     expect(smtp.received.flatMap((m) => m.to).sort()).toEqual(managers.map((m) => m.email));
     const german = readMail(smtp.received.find((m) => m.to.includes('main@water.test'))!);
     expect(german.subject).toBe('Wasserkontingent zu 80 % erreicht: Demo Agrar GmbH');
-    expect(german.text).toMatch(/^Demo Agrar GmbH hat 8\d(,\d{1,2})? % seines Jahreskontingents verbraucht\./);
+    expect(german.text).toMatch(
+      /^Demo Agrar GmbH hat 8\d(,\d{1,2})? % seines Jahreskontingents verbraucht\./,
+    );
     const english = readMail(smtp.received.find((m) => m.to.includes('main@demo.test'))!);
     expect(english.subject).toBe('Water allowance 80 % reached: Demo Agrar GmbH');
     const sms = await waitFor('the SMS at the Twilio endpoint', 60_000, async () => twilio.requests[0]);
