@@ -12,10 +12,10 @@ afterEach(stopHarnesses);
 
 const hour = 60 * minute;
 
-/** A system message action of a car park's alarm rule, its text the alarm's. */
-const systemAction = () => ({
-  type: 'system' as const,
-  recipients: [],
+/** An action of a car park's alarm rule, its text the alarm's (a mail goes to ops@example.test). */
+const alarmAction = (type: 'email' | 'system' = 'system') => ({
+  type,
+  recipients: type === 'email' ? ['ops@example.test'] : [],
   cc: [],
   subject: 'Parking',
   body: '{value}',
@@ -243,24 +243,10 @@ forEachDb((suite) => {
       const h = await harness(suite.db);
       const park = await carPark({ type: 'FIX', sensors: 2, maxMinutes: 30 });
       await suite.db.query('UPDATE parking_areas SET alert_free_below = 1 WHERE id = $1', [park.areaId]);
-      const action = (type: 'email' | 'system') => ({
-        type,
-        recipients: type === 'email' ? ['ops@example.test'] : [],
-        cc: [],
-        subject: 'Parking',
-        body: '{value}',
-        voiceLanguage: null,
-        url: null,
-        httpMethod: null,
-        targetDeviceId: null,
-        command: null,
-        commandParams: {},
-        settings: {},
-      });
       await suite.db.transaction((tx) =>
         saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [
-          action('email'),
-          action('system'),
+          alarmAction('email'),
+          alarmAction('system'),
         ]),
       );
       const { rows: ids } = await suite.db.query<{ rule_id: number; action_id: number }>(
@@ -307,7 +293,7 @@ forEachDb((suite) => {
       const h = await harness(suite.db);
       const park = await carPark({ type: 'FIX', sensors: 2 });
       await suite.db.transaction((tx) =>
-        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [systemAction()]),
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [alarmAction()]),
       );
       const [bay, other] = park.devices;
       await h.publish(bay!, [{ data: { occupied: true }, at: Date.now() - minute }]);
@@ -349,7 +335,7 @@ forEachDb((suite) => {
       const h = await harness(suite.db);
       const park = await carPark({ type: 'AI', sensors: 1, capacity: 10 });
       await suite.db.transaction((tx) =>
-        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [systemAction()]),
+        saveParkingAlarmActions(tx, park.companyId, park.areaId, 'Marktplatz', [alarmAction()]),
       );
       const camera = park.devices[0]!;
       const now = Date.now();
