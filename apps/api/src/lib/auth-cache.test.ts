@@ -4,21 +4,13 @@
  */
 import type { Db } from '@iot/db';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../test/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { until, useCachingApps } from '../test/caching-apps';
 import { TestClient } from '../test/client';
-import { DB_KINDS, openTestDb, type TestDb } from '../test/databases';
+import { DB_KINDS } from '../test/databases';
 import { createTeam, PASSWORD } from '../test/fixtures';
 import { AuthCache } from './auth-cache';
 import { sha256 } from './tokens';
-
-const until = async (what: string, probe: () => Promise<boolean>) => {
-  const end = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe('AuthCache', () => {
   const auth = { user: {}, companyId: 1, realCompanyId: 1, company: {}, csrfToken: 't' } as never;
@@ -48,22 +40,11 @@ describe('AuthCache', () => {
 });
 
 describe.each(DB_KINDS)('the session cache on %s', (kind) => {
-  let testDb: TestDb;
+  const env = useCachingApps(kind);
   let db: Db;
-  // Two API processes' worth of apps over one database (PostgreSQL); PGlite has one process.
   let apps: FastifyInstance[];
-
-  beforeAll(async () => {
-    testDb = await openTestDb(kind);
-    db = testDb.db;
-    const count = kind === 'postgres' ? 2 : 1;
-    apps = Array.from({ length: count }, () => buildTestApp(db, { session: { cacheSeconds: 30 } }));
-    await Promise.all(apps.map((app) => app.ready()));
-  });
-
-  afterAll(async () => {
-    await Promise.all((apps ?? []).map((app) => app.close()));
-    await testDb?.drop();
+  beforeAll(() => {
+    ({ db, apps } = env);
   });
 
   /** A client signed in at the first app and one using the same cookies at the last. */

@@ -5,23 +5,15 @@
  */
 import { announceAlarmsChanged, type Db } from '@iot/db';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AnswerCache } from '../../../../../lib/answer-cache';
-import { buildTestApp } from '../../../../../test/app';
+import { until, useCachingApps } from '../../../../../test/caching-apps';
 import { TestClient } from '../../../../../test/client';
-import { DB_KINDS, openTestDb, type TestDb } from '../../../../../test/databases';
+import { DB_KINDS } from '../../../../../test/databases';
 import { createDevice } from '../../../../../test/device-fixtures';
 import { createTeam, createUser, PASSWORD } from '../../../../../test/fixtures';
 
 const POLL = '/api/v1/core/devices/alarms?state=open';
-
-const until = async (what: string, probe: () => Promise<boolean>) => {
-  const end = Date.now() + 10_000;
-  while (!(await probe())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-};
 
 describe('AnswerCache', () => {
   it('serves nothing before resume or while suspended, drops a read that raced a clear, expires', () => {
@@ -43,22 +35,11 @@ describe('AnswerCache', () => {
 });
 
 describe.each(DB_KINDS)('the alarm poll from memory on %s', (kind) => {
-  let testDb: TestDb;
+  const env = useCachingApps(kind);
   let db: Db;
-  // Two API processes' worth of apps over one database (PostgreSQL); PGlite has one process.
   let apps: FastifyInstance[];
-
-  beforeAll(async () => {
-    testDb = await openTestDb(kind);
-    db = testDb.db;
-    const count = kind === 'postgres' ? 2 : 1;
-    apps = Array.from({ length: count }, () => buildTestApp(db, { session: { cacheSeconds: 30 } }));
-    await Promise.all(apps.map((app) => app.ready()));
-  });
-
-  afterAll(async () => {
-    await Promise.all((apps ?? []).map((app) => app.close()));
-    await testDb?.drop();
+  beforeAll(() => {
+    ({ db, apps } = env);
   });
 
   async function signIn(email: string, app = apps[0] as FastifyInstance) {
