@@ -8,10 +8,11 @@
  *   Mosquitto URL: the broker of Node-RED's side (default: a Mosquitto of its own with the shipped
  *   configuration) and of the floor's `machine` variant (default mqtt://127.0.0.1:1883).
  *   RULES_BENCH_FIRING=burst: the 1 in 50 phase fires every device in the same round (see FIRING)
+ *   RULES_BENCH_SMTP_QUERY=<query>: appended to our sides' SMTP_URL, e.g. maxConnections=64 (the pool)
  *   RULES_BENCH_CHILD_CPU_PROFILE=<dir>: CPU profiles of each distributed-apart child, in <dir>/<role>/
- *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's two
- *     latency phases, written to <dir>/<side>-1in50.cpuprofile and <side>-every2nd.cpuprofile (off by
- *     default; the profiler costs CPU)
+ *   RULES_BENCH_CPU_PROFILE=<dir>: a CPU profile of this process's main thread during each side's
+ *     throughput phase and two latency phases, written to <dir>/<side>-throughput.cpuprofile,
+ *     <side>-1in50.cpuprofile and <side>-every2nd.cpuprofile (off by default; the profiler costs CPU)
  *
  * Per side: warm-up, throughput phase, 8 s at the rate with 1 in 50 uplinks firing, then the main phase
  * at the rate with every second uplink firing (last, as it may leave a backlog of mails behind). Each
@@ -53,11 +54,13 @@
  * one was evaluated. "Evaluated" is, for ours, PUBACKs (sent after the event log accepted the uplink)
  * minus the rules worker's consumer lag; for Node-RED, a counter the conditions function increments.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { PLATFORM_NODE_FLAGS } from './lib/node-flags.js';
 import { type RunRecorder, startRun } from './lib/results.js';
 import { apartChildMain, distributedApartSide } from './rules/apart.js';
 import { distributedSide } from './rules/distributed.js';
@@ -167,19 +170,26 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
     // its evaluations (window 0: a floor) has no throughput phase.
     const throughput =
       side.window > 0
-        ? await throughputPhase(side, THROUGHPUT_S)
+        ? await withCpuProfile(`${side.name}-throughput`, () => throughputPhase(side, THROUGHPUT_S))
         : {
             published: 0,
             failed: 0,
             evaluated: 0,
             uplinksPerSecond: Number.NaN,
             evaluationsPerSecond: Number.NaN,
+            cpuUsPerUplink: Number.NaN,
+            childCpuUsPerUplink: {},
           };
     if (side.window > 0)
       console.log(
         `throughput (nothing fires, closed loop, window ${side.window}): ${fmt(throughput.evaluated)} of ` +
           `${fmt(throughput.published)} uplinks evaluated (${fmt(throughput.failed)} failed): ` +
           `${fmt(throughput.uplinksPerSecond)} uplinks/s = ${fmt(throughput.evaluationsPerSecond)} rule evaluations/s; ` +
+          `this process's CPU ${throughput.cpuUsPerUplink.toFixed(1)} us per uplink` +
+          Object.entries(throughput.childCpuUsPerUplink)
+            .map(([role, us]) => `, ${role}'s ${us.toFixed(1)}`)
+            .join('') +
+          '; ' +
           `load ${loadavg()[0]?.toFixed(1)}`,
       );
     // The storage writer may still be behind after the closed loop: start the latency phases idle.
@@ -201,12 +211,26 @@ async function runSide(open: () => Promise<Side>): Promise<Figures> {
 }
 
 if (CHILD) await apartChildMain(CHILD);
+else if (PLATFORM_NODE_FLAGS.some((flag) => !process.execArgv.includes(flag))) restartWithPlatformFlags();
 else await main();
+
+/**
+ * Ours and distributed run the platform in this process, so this process takes the platform's node
+ * flags (`npm start`: V8 reads heap sizes only at start): the bench starts itself again with them.
+ * Node-RED and the floor share the process and its flags; the apart side's children get their own apps'.
+ */
+function restartWithPlatformFlags(): never {
+  const missing = PLATFORM_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+  const run = spawnSync(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  process.exit(run.status ?? 1);
+}
 
 async function main(): Promise<void> {
   console.log(
     `rules benchmark ${new Date().toISOString()} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; ` +
-      `${DEVICES} devices x ${CONDITIONS.length} rules at ${RATE} uplinks/s; load average ${loadavg()
+      `${DEVICES} devices x ${CONDITIONS.length} rules at ${RATE} uplinks/s; node flags ${process.execArgv.filter((a) => a.startsWith('--max')).join(' ') || 'none'}; load average ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
   );

@@ -20,7 +20,7 @@ import {
   withCursor,
 } from './log-cursor.js';
 import type { DeviceOutcome } from './persist-outcomes.js';
-import type { PositionedUplink } from './uplink-record.js';
+import { measuredMs, type PositionedUplink } from './uplink-record.js';
 
 /** What one uplink batch writes, gathered device by device (evaluateDevice). */
 export interface BatchWrites {
@@ -92,7 +92,8 @@ export function evaluateDevice(
     },
     uplinks: ordered.map((u) => ({
       receivedAt: u.uplink.receivedAt,
-      measuredAt: u.uplink.measuredAt,
+      // The same instant as the ISO text, parsed once (uplink-record.ts).
+      measuredAt: measuredMs(u),
       data: u.uplink.data,
     })),
     timeZone: device.timeZone,
@@ -117,7 +118,7 @@ function freshUplinks(
   const fresh: PositionedUplink[] = [];
   const seen = new Set<string>();
   for (const u of uplinks) {
-    const identity = `${Date.parse(u.uplink.measuredAt)}|${u.uplink.messageId}`;
+    const identity = `${measuredMs(u)}|${u.uplink.messageId}`;
     if (isCommitted(cursor, u))
       replayed.push({ deviceId: device.id, companyId: device.companyId, messageId: u.uplink.messageId });
     else if (!seen.has(identity)) fresh.push(u);
@@ -272,7 +273,9 @@ function sameValue(a: unknown, b: unknown): boolean {
 function inTimeOrder(uplinks: PositionedUplink[], now: number): PositionedUplink[] {
   // The common batch has one uplink per device: nothing to parse or order.
   if (uplinks.length < 2) return uplinks;
-  const times = uplinks.map((u) => uplinkTime(u.uplink, now));
+  const times = uplinks.map((u) =>
+    uplinkTime({ receivedAt: u.uplink.receivedAt, measuredAt: measuredMs(u), data: u.uplink.data }, now),
+  );
   let sorted = true;
   for (let i = 1; i < times.length && sorted; i++) sorted = times[i - 1]! <= times[i]!;
   if (sorted) return uplinks;

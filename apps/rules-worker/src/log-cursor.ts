@@ -19,6 +19,16 @@ export interface LogCursor {
   m?: string[];
 }
 
+/** A record's place in the log as the cursor functions read it (PositionedUplink). */
+interface Position {
+  partition: number;
+  offset: string;
+  timestamp: number;
+  uplink: { measuredAt: string; messageId: string };
+  /** measuredAt in epoch ms when already parsed (uplink-record.ts). */
+  measuredAtMs?: number;
+}
+
 /** Bound on the ids kept for the latest time (a device sends few uplinks within one instant). */
 const MAX_IDS = 50;
 
@@ -27,7 +37,7 @@ export const CURSOR_KEY = '_cursor';
 export function readCursor(state: unknown): LogCursor | undefined {
   const c = (state as Record<string, unknown> | null)?.[CURSOR_KEY] as Partial<LogCursor> | undefined;
   if (!c || typeof c.p !== 'number' || typeof c.o !== 'string' || typeof c.t !== 'number') return undefined;
-  if (!/^\d+$/.test(c.o)) return undefined;
+  if (!DIGITS.test(c.o)) return undefined;
   const cursor: LogCursor = { p: c.p, o: c.o, t: c.t };
   if (typeof c.a === 'number' && Array.isArray(c.m)) {
     cursor.a = c.a;
@@ -41,7 +51,8 @@ export function latestCursor(states: readonly unknown[]): LogCursor | undefined 
   let latest: LogCursor | undefined;
   for (const state of states) {
     const c = readCursor(state);
-    if (c && (!latest || c.t > latest.t || (c.t === latest.t && BigInt(c.o) > BigInt(latest.o)))) latest = c;
+    if (c && (!latest || c.t > latest.t || (c.t === latest.t && compareOffsets(c.o, latest.o) > 0)))
+      latest = c;
   }
   return latest;
 }
@@ -50,38 +61,45 @@ export function latestCursor(states: readonly unknown[]): LogCursor | undefined 
  * Already committed: at or before the cursor's log position, or (a device or front door sending the
  * same uplink twice, published as two records) the same message id at the latest committed time.
  */
-export function isCommitted(
-  cursor: LogCursor | undefined,
-  position: {
-    partition: number;
-    offset: string;
-    timestamp: number;
-    uplink: { measuredAt: string; messageId: string };
-  },
-): boolean {
+export function isCommitted(cursor: LogCursor | undefined, position: Position): boolean {
   if (!cursor) return false;
-  if (cursor.a !== undefined && Date.parse(position.uplink.measuredAt) === cursor.a)
+  if (cursor.a !== undefined && measuredAtOf(position) === cursor.a)
     if (cursor.m?.includes(position.uplink.messageId)) return true;
-  if (cursor.p !== position.partition || !/^\d+$/.test(position.offset)) return false;
-  return BigInt(position.offset) <= BigInt(cursor.o) && position.timestamp <= cursor.t;
+  if (cursor.p !== position.partition || !DIGITS.test(position.offset)) return false;
+  return compareOffsets(position.offset, cursor.o) <= 0 && position.timestamp <= cursor.t;
+}
+
+const DIGITS = /^\d+$/;
+/** Offsets this long are below 2^53 and compare exactly as numbers. */
+const SAFE_OFFSET_DIGITS = 15;
+
+/**
+ * Sign of a - b for two offsets of digits only. As numbers while they are exact (every uplink of a
+ * batch is compared with its device's cursor: no BigInt pair per uplink), else as BigInt.
+ */
+export function compareOffsets(a: string, b: string): number {
+  if (a.length <= SAFE_OFFSET_DIGITS && b.length <= SAFE_OFFSET_DIGITS)
+    return Math.sign(Number(a) - Number(b));
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function measuredAtOf(position: Position): number {
+  return position.measuredAtMs ?? Date.parse(position.uplink.measuredAt);
 }
 
 /** The cursor after committing `uplinks` (in log order) on top of `previous`. */
 export function advanceCursor(
   previous: LogCursor | undefined,
-  uplinks: readonly {
-    partition: number;
-    offset: string;
-    timestamp: number;
-    uplink: { measuredAt: string; messageId: string };
-  }[],
+  uplinks: readonly Position[],
 ): LogCursor | undefined {
   const last = uplinks.at(-1);
   if (!last) return previous;
   let a = previous?.a;
   let m = previous?.m ?? [];
   for (const u of uplinks) {
-    const at = Date.parse(u.uplink.measuredAt);
+    const at = measuredAtOf(u);
     if (a === undefined || at > a) {
       a = at;
       m = [u.uplink.messageId];

@@ -1,4 +1,4 @@
-import { describeCondition, holdsLevel, isCrossing } from './evaluate-condition';
+import { type Condition, describeCondition, holdsLevel, isCrossing } from './evaluate-condition';
 import type { LocalTime } from './local-time';
 import { readValue } from './read-value';
 import { isInSchedule } from './schedule';
@@ -108,6 +108,16 @@ function suppressed<TAction>(
   return { state, suppression: { ruleId: rule.id, uplinkIndex: input.index, at: input.at, reason } };
 }
 
+/** The thresholds an alarm decision of a data rule reports. */
+function thresholdsOf(rule: Rule<unknown>): Record<string, unknown> {
+  return {
+    operator: rule.operator,
+    threshold: rule.value ?? null,
+    rangeMin: rule.rangeMin ?? null,
+    rangeMax: rule.rangeMax ?? null,
+  };
+}
+
 /**
  * A data rule on one uplink. Semantics (README "Rules"):
  * - An uplink without a numeric value for the field leaves the rule untouched (it neither holds nor
@@ -130,17 +140,13 @@ export function evaluateDataRule<TAction>(
   if (!field || !operator) return null;
   const value = input.virtual[field] ?? readValue(input.data, field);
   if (value === null) return null;
-  const condition = { operator, value: rule.value, rangeMin: rule.rangeMin, rangeMax: rule.rangeMax };
+  // The rule is its own condition (operator checked above), and the thresholds an alarm reports are
+  // built only for an alarm: no two objects per rule and uplink (ten rules per device on every uplink).
+  const condition = rule as Rule<TAction> & Condition;
   const previous = prior.lastValue;
   const state = copyState(prior, input.at);
   state.lastValue = value;
   const level = holdsLevel(condition, value);
-  const thresholds = {
-    operator,
-    threshold: rule.value ?? null,
-    rangeMin: rule.rangeMin ?? null,
-    rangeMax: rule.rangeMax ?? null,
-  };
   const edgeOperator = operator === 'rie' || operator === 'fae';
 
   if (
@@ -154,7 +160,15 @@ export function evaluateDataRule<TAction>(
     state.alarmOpen = undefined;
     const step: RuleStep<TAction> = { state };
     if (ended)
-      step.alarm = ruleAlarm(rule, 'clear', input.index, input.at, value, 'condition_ended', thresholds);
+      step.alarm = ruleAlarm(
+        rule,
+        'clear',
+        input.index,
+        input.at,
+        value,
+        'condition_ended',
+        thresholdsOf(rule),
+      );
     // The level holds but there was no crossing: say why rie / fae did not fire.
     if (level) return suppressed(rule, state, input, previous === undefined ? 'first_value' : 'not_edge');
     return step;
@@ -170,7 +184,7 @@ export function evaluateDataRule<TAction>(
   if (!state.alarmOpen) {
     state.alarmOpen = true;
     alarm = ruleAlarm(rule, 'raise', input.index, input.at, value, reason, {
-      ...thresholds,
+      ...thresholdsOf(rule),
       holdingSince: state.holdingSince,
       previous: previous ?? null,
     });

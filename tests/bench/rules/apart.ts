@@ -13,10 +13,10 @@ import { startNotifier } from '@iot/notifier';
 import { startRulesWorker } from '@iot/rules-worker';
 import { createLogger } from '@iot/runtime';
 import { startOwnMosquitto } from '../lib/mosquitto.js';
-import { INGEST_NODE_FLAGS } from '../lib/node-flags.js';
+import { INGEST_NODE_FLAGS, PLATFORM_NODE_FLAGS } from '../lib/node-flags.js';
 import { bullmqStages, connectDevicePublishers, createBenchFleet, stageReaders } from './fleet.js';
 import { startMailSink } from './mail-sink.js';
-import { DEVICES, WINDOW_OURS } from './settings.js';
+import { DEVICES, oursSmtpUrl, WINDOW_OURS } from './settings.js';
 import { countPubacks, evaluatedInProcess, type Side } from './side.js';
 import {
   type ApartChildOptions,
@@ -62,7 +62,14 @@ export async function apartChildMain(o: ApartChildOptions): Promise<void> {
   } else if (o.role === 'rules-worker') {
     const eventLog = await openLog();
     const queue = openQueue();
-    const worker = await startRulesWorker({ config, db, log, eventLog, topic: o.topic, queue });
+    const env = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+    const tuning = {
+      maxInFlight: env('RULES_BENCH_RW_IN_FLIGHT'),
+      maxWaitMs: env('RULES_BENCH_RW_WAIT_MS'),
+      maxBatch: env('RULES_BENCH_RW_BATCH'),
+    };
+    const set = Object.fromEntries(Object.entries(tuning).filter(([, v]) => v !== undefined));
+    const worker = await startRulesWorker({ config, db, log, eventLog, topic: o.topic, queue, ...set });
     stops.push(() => worker.stop());
   } else {
     const notifier = await startNotifier({ config, db, log, queue: openQueue() });
@@ -71,11 +78,13 @@ export async function apartChildMain(o: ApartChildOptions): Promise<void> {
   const flush = setInterval(() => {
     if (childOutbox.length > 0) process.send?.({ stages: childOutbox.splice(0) });
   }, 5);
-  // The rules worker's count of evaluated uplinks, for the throughput phase's closed loop.
-  const counting =
-    o.role === 'rules-worker'
-      ? setInterval(() => void evaluatedInProcess().then((evaluated) => process.send?.({ evaluated })), 20)
-      : undefined;
+  // The rules worker's count of evaluated uplinks, for the throughput phase's closed loop; every child's
+  // CPU so far (us), for the phase's CPU per uplink of each process.
+  const counting = setInterval(() => {
+    const { user, system } = process.cpuUsage();
+    if (o.role !== 'rules-worker') process.send?.({ cpu: user + system });
+    else void evaluatedInProcess().then((evaluated) => process.send?.({ evaluated, cpu: user + system }));
+  }, 20);
   process.on('message', (m: 'stop' | { trace?: number; clear?: boolean }) => {
     if (m === 'stop') {
       clearInterval(flush);
@@ -90,14 +99,21 @@ export async function apartChildMain(o: ApartChildOptions): Promise<void> {
   process.send?.({ ready: true });
 }
 
+interface ApartChild {
+  role: ApartChildOptions['role'];
+  evaluated: () => number;
+  /** The child's CPU time so far (us, every thread), as last reported (every 20 ms). */
+  cpu: () => number;
+  stop: () => Promise<void>;
+}
+
 /** Starts one app of the apart side in a process of its own; resolves once it is running. */
-async function startApartChild(
-  o: ApartChildOptions,
-): Promise<{ stop: () => Promise<void>; evaluated: () => number }> {
+async function startApartChild(o: ApartChildOptions): Promise<ApartChild> {
   const child = fork(fileURLToPath(new URL('../rules.bench.ts', import.meta.url)), [], {
     execArgv: [
       ...(o.role === 'ingest' ? INGEST_NODE_FLAGS : []),
-      ...process.execArgv,
+      // The platform's flags are this process's, not the apps' (their own package.json `npm start`).
+      ...process.execArgv.filter((flag) => !PLATFORM_NODE_FLAGS.includes(flag)),
       // A directory per role: tsx's loader thread writes a profile of its own beside the main thread's.
       ...(CHILD_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${join(CHILD_CPU_PROFILE, o.role)}`] : []),
     ],
@@ -105,18 +121,25 @@ async function startApartChild(
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let evaluated = 0;
+  let cpu = 0;
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${o.role} process exited with ${code}`)));
-    child.on('message', (m: { ready?: boolean; stages?: StageRecord[]; evaluated?: number }) => {
-      for (const [stage, seq, at] of m.stages ?? []) traceStage(stage, seq, at);
-      if (m.evaluated !== undefined) evaluated = m.evaluated;
-      if (m.ready) resolve();
-    });
+    child.on(
+      'message',
+      (m: { ready?: boolean; stages?: StageRecord[]; evaluated?: number; cpu?: number }) => {
+        for (const [stage, seq, at] of m.stages ?? []) traceStage(stage, seq, at);
+        if (m.evaluated !== undefined) evaluated = m.evaluated;
+        if (m.cpu !== undefined) cpu = m.cpu;
+        if (m.ready) resolve();
+      },
+    );
   });
   child.removeAllListeners('exit');
   stageRelays.add(child);
   return {
+    role: o.role,
     evaluated: () => evaluated,
+    cpu: () => cpu,
     stop: async () => {
       stageRelays.delete(child);
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -152,12 +175,12 @@ export async function distributedApartSide(): Promise<Side> {
     MQTT_URL: mosquitto.url,
     DEMO_DATA: 'false',
     LOG_LEVEL: 'warn',
-    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+    SMTP_URL: oursSmtpUrl(mail.port),
   };
   const config = loadConfig(env);
   const db = await openDb(config);
   const eventLog = await createNatsEventLog({ servers: natsUrl, streamPrefix });
-  const children: { stop: () => Promise<void>; evaluated: () => number }[] = [];
+  const children: ApartChild[] = [];
   const cleanUp = async () => {
     for (const child of children.reverse()) await child.stop().catch(() => {});
     await eventLog.deleteTopic(topic).catch(() => {});
@@ -191,6 +214,7 @@ export async function distributedApartSide(): Promise<Side> {
     accepted: countPubacks(publishers),
     // Children start in the order ingest, rules worker, notifier.
     evaluated: async () => children[1]?.evaluated() ?? 0,
+    processCpu: () => Object.fromEntries(children.map((c) => [c.role, c.cpu()])),
     window: WINDOW_OURS,
     backlog: async () => ({
       'rules-worker lag': await eventLog.lag(topic, 'rules-worker'),

@@ -11,7 +11,7 @@ import { startPlatform } from '@iot/platform';
 import { startOwnMosquitto } from '../lib/mosquitto.js';
 import { bullmqStages, connectDevicePublishers, createBenchFleet, stageReaders } from './fleet.js';
 import { startMailSink } from './mail-sink.js';
-import { DEVICES, log, WINDOW_OURS } from './settings.js';
+import { DEVICES, log, oursSmtpUrl, WINDOW_OURS } from './settings.js';
 import { countPubacks, evaluatedInProcess, type Side } from './side.js';
 
 /**
@@ -60,7 +60,7 @@ export async function distributedSide(): Promise<Side> {
       SIMULATE_DEVICES: '0',
       LOG_LEVEL: 'warn',
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      SMTP_URL: oursSmtpUrl(mail.port),
     });
     platform = await startPlatform({
       config,

@@ -10,7 +10,7 @@ import mqtt from 'mqtt';
 import { createBenchFleet, stageReaders } from './fleet.js';
 import { startMailSink } from './mail-sink.js';
 import { pgliteThread } from './phases.js';
-import { DEVICES, log, WINDOW_OURS } from './settings.js';
+import { DEVICES, log, oursSmtpUrl, WINDOW_OURS } from './settings.js';
 import { countPubacks, type Side } from './side.js';
 import { traced, traceStage } from './stages.js';
 
@@ -25,7 +25,7 @@ export async function ourSide(): Promise<Side> {
     DEMO_DATA: 'false',
     SIMULATE_DEVICES: '0',
     LOG_LEVEL: 'warn',
-    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+    SMTP_URL: oursSmtpUrl(mail.port),
   });
   const platform = await startPlatform({ config, log });
   const ingest = platform.services.find((s) => s.name === 'ingest') as IngestService;

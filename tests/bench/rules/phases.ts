@@ -1,4 +1,6 @@
 /** The latency phases (a rate, some uplinks firing) and the throughput phase (nothing fires, closed loop). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { type Db, pgliteWorkerOf } from '@iot/db';
 import { ABOVE_BASE, BELOW, CONDITIONS, DRAIN_MS, sleep } from './settings.js';
@@ -116,6 +118,7 @@ export async function latencyPhase(side: Side, rate: number, seconds: number, pe
   // The child processes of the apart side send their stages every 5 ms: let the last ones arrive.
   if (stageRelays.size > 0) await sleep(50);
   const stages = stageSummary(publishedEpoch, side.mail.arrivals);
+  dumpStages(publishedEpoch, side.mail.arrivals, period);
   clearTraced();
   stageTimes.clear();
   // Mails that never came: did their rule decline to fire (and why), or was nothing logged for them?
@@ -165,6 +168,33 @@ export async function latencyPhase(side: Side, rate: number, seconds: number, pe
   };
 }
 
+/**
+ * RULES_BENCH_STAGE_DUMP=<dir>: every traced uplink's stage times (ms from its publish) of each latency
+ * phase, one JSON file per phase, to read how the stages of one uplink add up (the summary's p50 / p99
+ * of each stage from publish do not say which stage a late mail lost its time in).
+ */
+function dumpStages(
+  publishedEpoch: ReadonlyMap<number, number>,
+  arrivals: ReadonlyMap<number, number>,
+  period: number,
+): void {
+  const dir = process.env.RULES_BENCH_STAGE_DUMP;
+  if (!dir) return;
+  const uplinks: Record<string, Record<string, number>> = {};
+  for (const [seq, published] of publishedEpoch) {
+    const row: Record<string, number> = {};
+    for (const [stage, times] of stageTimes) {
+      const at = times.get(seq);
+      if (at !== undefined) row[stage] = at - published;
+    }
+    const mail = arrivals.get(seq);
+    if (mail !== undefined) row['mail accepted'] = mail + performance.timeOrigin - published;
+    uplinks[seq] = row;
+  }
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `stages-1in${period}-${Date.now()}.json`), JSON.stringify(uplinks));
+}
+
 /** The PGlite worker thread of an embedded platform's database, when it has one. */
 export function pgliteThread(db: Db): Record<string, () => EventLoopUtilization> {
   const worker = pgliteWorkerOf(db);
@@ -203,6 +233,8 @@ export async function throughputPhase(side: Side, seconds: number) {
   let published = 0;
   let failed = 0;
   let evaluated = 0;
+  const cpuFrom = process.cpuUsage();
+  const childCpuFrom = side.processCpu?.() ?? {};
   const start = performance.now();
   while (performance.now() - start < seconds * 1000) {
     evaluated = (await side.evaluated()) - before;
@@ -230,7 +262,16 @@ export async function throughputPhase(side: Side, seconds: number) {
     evaluated = now;
   }
   const ms = (evaluated < published - failed ? lastProgress : performance.now()) - start;
+  const cpu = process.cpuUsage(cpuFrom);
+  const childCpu = Object.entries(side.processCpu?.() ?? {}).map(
+    ([role, us]) => [role, (us - (childCpuFrom[role] ?? 0)) / Math.max(evaluated, 1)] as const,
+  );
   return {
+    /** Each child process's CPU per uplink evaluated (us), by role. */
+    childCpuUsPerUplink: Object.fromEntries(childCpu),
+    // This process's CPU (every thread: PGlite's worker too) per uplink evaluated: unlike the rate, it
+    // moves little when other work shares the machine. Sides in child processes count only the bench's.
+    cpuUsPerUplink: (cpu.user + cpu.system) / Math.max(evaluated, 1),
     published,
     failed,
     evaluated,

@@ -32,6 +32,15 @@ export const THRESHOLD = 500_000;
 export const ABOVE_BASE = 1_000_000;
 export const BELOW = 1;
 
+/**
+ * Our sides' SMTP URL for the bench's SMTP server on `port`. RULES_BENCH_SMTP_QUERY is appended as the
+ * URL's query (e.g. `maxConnections=64`: nodemailer's pool settings, which SMTP_URL may carry).
+ */
+export function oursSmtpUrl(port: number): string {
+  const query = process.env.RULES_BENCH_SMTP_QUERY;
+  return `smtp://127.0.0.1:${port}${query ? `?${query}` : ''}`;
+}
+
 export const log = createLogger({ level: 'warn', name: 'bench-rules' });
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const fmt = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en') : String(n));

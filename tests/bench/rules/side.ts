@@ -49,6 +49,8 @@ export interface Side {
   /** Uplinks accepted so far (PUBACK). */
   accepted: () => number;
   window: number;
+  /** Sides in child processes: each child's CPU time so far (us), by role. */
+  processCpu?: () => Record<string, number>;
   /** Ours: backlogs sampled during a latency phase (consumer lags of the event log). */
   backlog?: () => Promise<Record<string, number>>;
   /** Ours: when the rules worker's transaction that logged each firing began (epoch ms, by sequence). */

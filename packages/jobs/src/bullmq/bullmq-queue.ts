@@ -150,9 +150,21 @@ export class BullmqJobQueue implements JobQueue {
     }
     const { relay } = this.options;
     if (!relay) return false;
-    // The back-up first: the process that takes the offer removes it when its attempt succeeds.
-    await add(backUpDelay);
-    const answer = await relay.offer(job.name, encodeOffer({ id, envelope }));
+    // The back-up and the offer go out together: waiting for Redis before offering put a round trip
+    // before every relayed mail (issue #31). The process that takes the offer removes the back-up when
+    // its attempt succeeds; one that succeeds before the back-up landed finds nothing to remove, and the
+    // back-up, due after the lease, finds the key done and sends nothing.
+    const [added, offered] = await Promise.allSettled([
+      add(backUpDelay),
+      relay.offer(job.name, encodeOffer({ id, envelope })),
+    ]);
+    const answer = offered.status === 'fulfilled' ? offered.value : 'unknown';
+    if (added.status === 'rejected') {
+      // No back-up: the enqueue fails and the producer hands the job over again (a taken offer keeps
+      // the claim, so that hand-over finds the key busy or done; a refused one gives it back).
+      if (answer === 'refused') await this.options.keys?.release(envelope.key);
+      throw added.reason;
+    }
     if (answer !== 'refused') return true; // taken, or maybe taken: the back-up covers it after the lease
     // Refused for sure (nobody serves it, or no free slot there): queued at once under a fresh claim.
     await this.options.keys?.release(envelope.key);
