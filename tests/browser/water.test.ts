@@ -82,17 +82,13 @@ describe('water association', { timeout: BROWSER_TEST_TIMEOUT_MS }, () => {
   });
 
   it('closes a valve the demo client shares with control', async () => {
+    // The demo seeds it: an irrigation valve on MQTT whose driver switches solenoid valves.
     const { rows } = await platform.db.query<{ id: number }>(
-      `UPDATE devices SET driver_id = 'nbiot_soil_sensor', dev_eui = NULL
-        WHERE company_id = $1 AND name = 'Ventil Beregnung Ost' RETURNING id::int AS id`,
-      [DEMO_COMPANY_ID],
+      `SELECT s.device_id::int AS id FROM nwa_shared_devices s
+        WHERE s.nwa_company_id = $1 AND s.company_id = $2 AND s.access = 'control'`,
+      [NWA_ID, DEMO_COMPANY_ID],
     );
     const valve = rows[0]!.id;
-    await platform.db.query(
-      `INSERT INTO nwa_shared_devices (nwa_company_id, company_id, device_id, access, counts_against_company_id)
-       VALUES ($1, $2, $3, 'control', $2)`,
-      [NWA_ID, DEMO_COMPANY_ID, valve],
-    );
     const { context, page } = await signIn(browser, platform.url, 'main@water.test');
     try {
       await page.goto(`/water/shareddevices/${NWA_ID}`);

@@ -102,19 +102,14 @@ describe('water usage warnings, distributed profile', () => {
     expect((await rulesWorker().tick()).waterWarnings).toBeNull();
     expect(await rulesWorker().checkWater()).toBe(0);
 
-    // The demo client's valve, shared with control, on MQTT with a driver that switches solenoid valves.
+    // The demo client's valve, shared with control (as the demo seeds it), on MQTT with a driver that
+    // switches solenoid valves.
     const { rows: valves } = await db.query<{ id: number; uuid: string }>(
-      `UPDATE devices SET driver_id = 'nbiot_soil_sensor', dev_eui = NULL
-        WHERE id = (SELECT id FROM devices WHERE company_id = $1 AND name = 'Ventil Beregnung Ost')
-        RETURNING id::int AS id, uuid`,
-      [DEMO],
+      `SELECT d.id::int AS id, d.uuid FROM nwa_shared_devices s JOIN devices d ON d.id = s.device_id
+        WHERE s.nwa_company_id = $1 AND s.company_id = $2 AND s.access = 'control' AND d.driver_id = 'nbiot_soil_sensor'`,
+      [NWA, DEMO],
     );
     const valve = valves[0]!;
-    await db.query(
-      `INSERT INTO nwa_shared_devices (nwa_company_id, company_id, device_id, access, counts_against_company_id)
-       VALUES ($1, $2, $3, 'control', $2)`,
-      [NWA, DEMO, valve.id],
-    );
     await db.query('UPDATE nwa_settings SET close_valves_at_limit = true WHERE nwa_company_id = $1', [NWA]);
     await db.query(
       `UPDATE nwa_max_flow_rates SET max_per_year = max_per_year / 2 WHERE nwa_company_id = $1 AND company_id = $2`,

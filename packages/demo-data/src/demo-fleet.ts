@@ -46,6 +46,17 @@ const occupancyAt = (hourOfDay: number) =>
     (hourOfDay >= 6 && hourOfDay <= 20 ? 1 : 0);
 const battery = (hour: number, index: number) => round(Math.max(3, 96 - index * 17 - hour * 0.05), 0);
 
+/**
+ * The irrigation valves' answer to `switch_solenoid_valve`, in the command frame of the built-in drivers
+ * (packages/codecs README "Downlink commands"): `01 06 <valve 1..4> <0|1>`. Anything else is ignored.
+ */
+export function applyValveDownlink(bytes: Uint8Array): Reading | undefined {
+  const [version, command, valve, on] = bytes;
+  if (version !== 0x01 || command !== 0x06 || bytes.length !== 4) return undefined;
+  if (valve === undefined || valve < 1 || valve > 4 || (on !== 0 && on !== 1)) return undefined;
+  return { [`valve_${valve}`]: on === 1 };
+}
+
 export const DEMO_FLEET: DemoDeviceKind[] = [
   {
     kind: 'gateway',
@@ -248,8 +259,13 @@ export const DEMO_FLEET: DemoDeviceKind[] = [
     }),
   },
   {
+    // The irrigation variant of the NB-IoT soil probe, whose driver encodes switch_solenoid_valve: the
+    // valves can be switched from the console, the rules and the water association they are shared with.
+    // Its readings are JSON: the soil frame has no slot for the valves' state.
     kind: 'valve',
-    deviceType: null,
+    deviceType: 'nbiot_soil_sensor',
+    json: true,
+    applyDownlink: applyValveDownlink,
     names: ['Ventil Beregnung Ost', 'Ventil Beregnung West'],
     intervalMinutes: 60,
     icon: 'valve',

@@ -85,7 +85,8 @@ export async function seedDemoData(db: Db, options: SeedOptions = {}): Promise<S
     }
     await seedFarming(tx, DEMO_COMPANIES.demo.id, demoDevices);
     await seedParking(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
-    const water = await seedWaterAssociation(tx, now);
+    const valve = demoDevices.find((d) => d.kind.kind === 'valve');
+    const water = await seedWaterAssociation(tx, now, valve?.id);
     const codecs = await seedCodecsAndVirtualDevice(tx, DEMO_COMPANIES.demo.id, demoDevices, now);
     return {
       seeded: true,

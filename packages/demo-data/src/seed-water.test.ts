@@ -27,12 +27,24 @@ describe('the demo water association', () => {
       expect(requests.rows).toEqual([{ company_id: DEMO_COMPANIES.other.id }]);
     });
 
+    it('shares an irrigation valve of the demo client with control, with a driver that switches it', async () => {
+      const { rows } = await suite.db.query<{ name: string; driver_id: string; company_id: number }>(
+        `SELECT d.name, d.driver_id, s.counts_against_company_id::int AS company_id
+           FROM nwa_shared_devices s JOIN devices d ON d.id = s.device_id AND d.company_id = s.company_id
+          WHERE s.nwa_company_id = $1 AND s.access = 'control'`,
+        [DEMO_COMPANIES.waterAssociation.id],
+      );
+      expect(rows).toEqual([
+        { name: 'Ventil Beregnung Ost', driver_id: 'nbiot_soil_sensor', company_id: DEMO_COMPANIES.demo.id },
+      ]);
+    });
+
     it('puts the demo client at 85 % of its allowance across a counter reset', async () => {
       const nwa = DEMO_COMPANIES.waterAssociation.id;
       const shares = await suite.db.query<{ device_id: number; company_id: number; allowance: number }>(
         `SELECT s.device_id::int AS device_id, s.company_id::int AS company_id, r.max_per_year AS allowance
            FROM nwa_shared_devices s JOIN nwa_max_flow_rates r ON r.company_id = s.company_id AND r.nwa_company_id = s.nwa_company_id
-          WHERE s.nwa_company_id = $1 ORDER BY s.company_id`,
+          WHERE s.nwa_company_id = $1 AND s.access = 'read' ORDER BY s.company_id`,
         [nwa],
       );
       expect(shares.rows).toHaveLength(2);

@@ -80,9 +80,14 @@ async function insertReadings(tx: Queryable, companyId: number, deviceId: number
   );
 }
 
+/**
+ * `sharedValveId`: an irrigation valve of the demo client, shared with control, so the association and its
+ * admin members can switch it (and close it when the client reaches its yearly allowance).
+ */
 export async function seedWaterAssociation(
   tx: Queryable,
   now: Date,
+  sharedValveId?: number,
 ): Promise<{ devices: number; dataPoints: number }> {
   const nwa = DEMO_COMPANIES.waterAssociation.id;
   const demo = DEMO_COMPANIES.demo.id;
@@ -124,6 +129,13 @@ export async function seedWaterAssociation(
       `INSERT INTO nwa_max_flow_rates (nwa_company_id, company_id, max_per_hour, max_per_year, valid_from)
        VALUES ($1, $2, 12, $3, $4)`,
       [nwa, m.owner, allowance, new Date(now.getTime() - 365 * DAY_MS).toISOString().slice(0, 10)],
+    );
+  }
+  if (sharedValveId !== undefined) {
+    await tx.query(
+      `INSERT INTO nwa_shared_devices (nwa_company_id, company_id, device_id, access, counts_against_company_id)
+       VALUES ($1, $2, $3, 'control', $2)`,
+      [nwa, demo, sharedValveId],
     );
   }
   await tx.query(

@@ -20,6 +20,8 @@ describe('profileOf: which demo kind a device simulates', () => {
     ['Funk-Taster Halle', 'srd_button', 'srd_button', 'button', 0, 'srd_button'],
     // Its relays have no slot in the srd_gateway frame: JSON.
     [COLD_ROOM_COOLING_NAME, 'srd_gateway', 'srd_gateway', 'cooling_controller', 0, null],
+    // Nor have the irrigation valves' states in the soil probe's frame.
+    ['Ventil Beregnung West', 'nbiot_soil_sensor', 'nbiot_soil_sensor', 'valve', 1, null],
   ])('%s (%s, %s) -> %s #%i, frame %s', (name, driver, type, kind, index, frame) => {
     const profile = profileOf({ name, driver_id: driver, device_type: type }, 0);
     expect([profile.kind.kind, profile.index, profile.frameDriver]).toEqual([kind, index, frame]);
@@ -85,6 +87,37 @@ describe('the cooling controller answers its downlinks', () => {
     const state = { clicks: 0, startedAt: Date.now(), rnd: seededRandom(3) };
     expect(applyDownlink(button, state, Uint8Array.from([1, 7]))).toBe(false);
     expect(state).not.toHaveProperty('reported');
+  });
+});
+
+describe('the irrigation valves answer their downlinks', () => {
+  const device: SimDevice = {
+    id: 46,
+    uuid: 'v',
+    name: 'Ventil Beregnung Ost',
+    device_type: 'nbiot_soil_sensor',
+    driver_id: 'nbiot_soil_sensor',
+    token: 't',
+  };
+  const driver = getDriver('nbiot_soil_sensor')!;
+  const encode = (command: string, params: Record<string, unknown>) =>
+    driver.encodeDownlink!({ command, params }).bytes;
+  const profile = profileOf(device, 0);
+  const sent = (state: Parameters<typeof buildUplink>[2]) =>
+    JSON.parse(new TextDecoder().decode(buildUplink(device, profile, state, Date.now()).body));
+
+  it('report the valve the driver’s switch_solenoid_valve set, and ignore other commands', () => {
+    const state = { clicks: 0, startedAt: Date.now(), rnd: seededRandom(5) };
+    expect(applyDownlink(profile, state, encode('switch_solenoid_valve', { valve: 1, on: true }))).toBe(true);
+    expect(sent(state).valve_1).toBe(true);
+    expect(applyDownlink(profile, state, encode('switch_solenoid_valve', { valve: 1, on: false }))).toBe(
+      true,
+    );
+    expect(sent(state).valve_1).toBe(false);
+    expect(applyDownlink(profile, state, encode('switch_solenoid_valve', { valve: 3, on: true }))).toBe(true);
+    expect(sent(state).valve_3).toBe(true);
+    expect(applyDownlink(profile, state, encode('reboot', {}))).toBe(false);
+    expect(applyDownlink(profile, state, Uint8Array.from([1, 6, 5, 1]))).toBe(false);
   });
 });
 
