@@ -10,7 +10,7 @@
  * values. Printed per kind, beside the median of a plain `SELECT count(*)` over the same rows: the year
  * downsampled to 6-hour buckets (a) from the raw rows in one date_bin pass with min, max, sum and count per
  * field, as the API did before the rollups; (b) as the API runs it now, closed buckets from
- * device_data_rollups and the open tail raw, in a tenant transaction, warm and cold (every rollup deleted
+ * device_rollups and the open tail raw, in a tenant transaction, warm and cold (every rollup deleted
  * before each run, so the run builds them), and the first read after the background rollup builder's work
  * (every rollup deleted, then the year built ahead in the builder's chunks, untimed, before each run), beside
  * the time that background build takes; (c) the whole GET /api/v1/core/data/{id} for four fields
@@ -25,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import { buildApp } from '@iot/api';
 import { loadConfig } from '@iot/config';
 import {
+  backfillChunks,
   buildRollupsAhead,
   countDeviceData,
   listDevices,
@@ -77,11 +78,13 @@ async function benchKind(kind: string, recorder: RunRecorder) {
         });
       if (!same) throw new Error('the rolled-up buckets differ from the raw buckets');
     }
-    const clearRollups = () => db.query('DELETE FROM device_data_rollups');
+    const clearRollups = () => db.query('DELETE FROM device_rollups');
 
     const countMs = await median(() =>
       db.query(
-        'SELECT count(*) FROM device_data WHERE device_id = $1 AND company_id = $2 AND created_at >= $3 AND created_at < $4',
+        `SELECT count(*) FROM device_readings
+          WHERE series = (SELECT id FROM device_series WHERE device_id = $1 AND company_id = $2)
+            AND created_at >= $3 AND created_at < $4`,
         [deviceId, companyId, range.from, range.to],
       ),
     );
@@ -100,19 +103,15 @@ async function benchKind(kind: string, recorder: RunRecorder) {
     const cold4Ms = await median(rolledUp(4), { runs: 5, warmup: 1, before: clearRollups });
     // What the background rollup builder (packages/db/src/rollup-builder.ts) does for this device: the
     // year newest first in chunks of its default size (14 days on PostgreSQL, 7 on PGlite), the hours from
-    // the raw rows and the coarse widths from the hours, one transaction per chunk (its pauses not timed).
+    // the raw rows and the 6-hour blocks from the hours, one transaction per chunk on the block grid
+    // (backfillChunks; its pauses not timed).
     const chunkMs = (db.kind === 'pglite' ? 7 : 14) * 86_400_000;
     const chunkTimes: number[] = [];
     const buildAhead = async () => {
       chunkTimes.length = 0;
-      for (let end = Math.ceil(Date.now() / 3_600_000) * 3_600_000; end > from; end -= chunkMs) {
+      for (const chunk of backfillChunks(Date.now(), from, chunkMs)) {
         const started = performance.now();
-        await withTenant(db, companyId, (tx) =>
-          buildRollupsAhead(tx, companyId, deviceId, fields, {
-            from: new Date(Math.max(end - chunkMs, from - 3_600_000)),
-            to: new Date(end),
-          }),
-        );
+        await withTenant(db, companyId, (tx) => buildRollupsAhead(tx, companyId, deviceId, fields, chunk));
         chunkTimes.push(performance.now() - started);
       }
     };
@@ -142,27 +141,34 @@ async function benchKind(kind: string, recorder: RunRecorder) {
     )
       throw new Error('the buckets built ahead differ from the raw buckets');
 
-    // Insert cost of the rollup triggers (migration 0009): batches of 1,000 rows on a second device.
+    // Insert cost of the rollup triggers (migrations 0009, 0043): batches of 1,000 rows on a second device.
     const { rows: spare } = await db.query<{ id: number }>(
       `INSERT INTO devices (company_id, name) VALUES ($1, 'Trigger bench') RETURNING id::int AS id`,
       [companyId],
     );
     const spareId = spare[0]!.id;
+    // Its series with both fields (migration 0043: humidity, temperature by name), so the batches below
+    // are only row inserts of prepared value arrays, as the storage writer sends them.
+    await db.query(`SELECT device_series_for($1, $2, '{"temperature": 0, "humidity": 0}')`, [
+      spareId,
+      companyId,
+    ]);
     let batch = 0;
     const insertRows = (ageMinutes: number) => async () => {
       batch += 1;
       for (let i = 0; i < 10; i += 1) {
         await db.query(
-          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-           SELECT $1, $2, now() - make_interval(mins => $3) - make_interval(secs => g / 1000.0),
-                  jsonb_build_object('temperature', g % 30, 'humidity', g % 90), $4 || ':' || g
-             FROM generate_series(1, 1000) AS g`,
+          `INSERT INTO device_readings (created_at, series, message_hash, narrow)
+           SELECT now() - make_interval(mins => $3) - make_interval(secs => g / 1000.0), s.id,
+                  device_message_hash($4 || ':' || g), ARRAY[(g % 90)::real, (g % 30)::real]
+             FROM generate_series(1, 1000) AS g
+             JOIN device_series s ON s.device_id = $1 AND s.company_id = $2`,
           [spareId, companyId, ageMinutes, `${batch}.${i}`],
         );
       }
     };
     const triggers = (on: boolean) =>
-      db.query(`ALTER TABLE device_data ${on ? 'ENABLE' : 'DISABLE'} TRIGGER USER`);
+      db.query(`ALTER TABLE device_readings ${on ? 'ENABLE' : 'DISABLE'} TRIGGER USER`);
     const insertOpts = { runs: 5, warmup: 1 };
     const liveOnMs = await median(insertRows(0), insertOpts);
     const lateOnMs = await median(insertRows(24 * 60), insertOpts);

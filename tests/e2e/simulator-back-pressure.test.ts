@@ -88,7 +88,8 @@ describe('runSimulation and back-pressure', () => {
       let stored = 0;
       while (Date.now() < until) {
         const { rows } = await db.query<{ n: number; ids: number }>(
-          'SELECT count(*)::int AS n, count(DISTINCT message_id)::int AS ids FROM device_data WHERE device_id = $1',
+          // The message id is kept as its hash (migration 0043).
+          'SELECT count(*)::int AS n, count(DISTINCT message_hash)::int AS ids FROM device_data WHERE device_id = $1',
           [device.id],
         );
         stored = rows[0]?.n ?? 0;

@@ -283,15 +283,23 @@ async function logCounts(db: TestDb, kinds: readonly string[]): Promise<Map<numb
 
 const firingCounts = (db: TestDb) => logCounts(db, ['rule_fired']);
 
+/**
+ * The rig's stored uplinks with their sequence numbers: device_data keeps a message id only as its hash
+ * (migration 0043), so the hashes of the ids sent (`s0` to `s<sent>`, `$1`) are joined to the stored ones.
+ */
+const RIG_DATA_SQL = `(SELECT g.seq, d.device_id, d.created_at, d.data
+     FROM generate_series(0, $1::int) AS g(seq)
+     JOIN device_data d ON d.message_hash = device_message_hash('s' || g.seq))`;
+
 /** Stored uplinks above the threshold whose device's previous stored uplink (by time) was below. */
-async function aboveAfterBelow(db: TestDb): Promise<number[]> {
+async function aboveAfterBelow(db: TestDb, sent: number): Promise<number[]> {
   const { rows } = await db.query<{ seq: number }>(
     `SELECT seq FROM (
-       SELECT substr(message_id, 2)::int AS seq, (data->>'temperature')::float8 AS value,
+       SELECT seq, (data->>'temperature')::float8 AS value,
               lag((data->>'temperature')::float8) OVER (PARTITION BY device_id ORDER BY created_at) AS previous
-       FROM device_data WHERE message_id ~ '^s[0-9]+$') AS t
-     WHERE value >= $1 AND previous < $1`,
-    [THRESHOLD],
+       FROM ${RIG_DATA_SQL} AS rig) AS t
+     WHERE value >= $2 AND previous < $2`,
+    [sent, THRESHOLD],
   );
   return rows.map((r) => Number(r.seq));
 }
@@ -304,9 +312,9 @@ async function deviceLogs(db: TestDb, seqs: number[]): Promise<string[]> {
     [seqs.map((seq) => `s${seq}`)],
   );
   const { rows: data } = await db.query<{ line: string }>(
-    `SELECT 'data ' || device_id || ' ' || message_id || ' ' || created_at::text || ' ' || data::text AS line FROM device_data
-     WHERE message_id = ANY($1::text[])`,
-    [seqs.map((seq) => `s${seq}`)],
+    `SELECT 'data ' || d.device_id || ' s' || g.seq || ' ' || d.created_at::text || ' ' || d.data::text AS line
+       FROM unnest($1::int[]) AS g(seq) JOIN device_data d ON d.message_hash = device_message_hash('s' || g.seq)`,
+    [seqs],
   );
   return [...rows, ...data].map((r) => r.line);
 }
@@ -363,19 +371,19 @@ export async function account(rig: FaultRig, load: Load, timeoutMs = 120_000): P
   }
   await sleep(2000); // a mail sent twice would come now
   const mails = mailCounts(rig.smtp);
+  const sent = load.sent();
   const { rows } = await rig.db.query<{ seq: number; n: number }>(
-    `SELECT substr(message_id, 2)::int AS seq, count(*)::int AS n FROM device_data
-     WHERE message_id ~ '^s[0-9]+$' GROUP BY 1`,
+    `SELECT seq, count(*)::int AS n FROM ${RIG_DATA_SQL} AS rig GROUP BY 1`,
+    [sent],
   );
   const stored = new Map(rows.map((r) => [Number(r.seq), Number(r.n)]));
   const n = load.devices;
   const acked = [...load.acknowledged.keys()].sort((a, b) => a - b);
-  const notFired = (await aboveAfterBelow(rig.db)).filter((seq) => !firings.has(seq));
+  const notFired = (await aboveAfterBelow(rig.db, sent)).filter((seq) => !firings.has(seq));
   const evaluated = await logCounts(rig.db, ['rule_fired', 'rule_suppressed']);
   const { rows: above } = await rig.db.query<{ seq: number }>(
-    `SELECT substr(message_id, 2)::int AS seq FROM device_data
-     WHERE message_id ~ '^s[0-9]+$' AND (data->>'temperature')::float8 >= $1`,
-    [THRESHOLD],
+    `SELECT seq FROM ${RIG_DATA_SQL} AS rig WHERE (data->>'temperature')::float8 >= $2`,
+    [sent, THRESHOLD],
   );
   return {
     acknowledged: acked.length,

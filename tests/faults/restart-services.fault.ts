@@ -58,7 +58,11 @@ async function probeMqtt(name: string, timeoutMs: number): Promise<void> {
         );
         await sleep(1000);
         const { rows } = await rig.db
-          .query('SELECT 1 FROM device_data WHERE message_id = ANY($1::text[])', [sent])
+          // device_data keeps a message id only as its hash (migration 0043).
+          .query(
+            'SELECT 1 FROM device_data WHERE message_hash IN (SELECT device_message_hash(x) FROM unnest($1::text[]) x)',
+            [sent],
+          )
           .catch(() => ({ rows: [] }));
         return rows.length > 0 ? true : undefined;
       },

@@ -226,7 +226,9 @@ forEachDb((suite) => {
       ]);
       await h.settle();
       const { rows: points } = await suite.db.query<{ message_id: string; data: Record<string, unknown> }>(
-        'SELECT message_id, data FROM device_data WHERE device_id = $1 ORDER BY created_at',
+        `SELECT CASE message_hash WHEN device_message_hash('a') THEN 'a' WHEN device_message_hash('b') THEN 'b' END
+                AS message_id, data
+           FROM device_data WHERE device_id = $1 ORDER BY created_at`,
         [device.deviceId],
       );
       expect(points).toEqual([

@@ -168,6 +168,7 @@ export {
   type DataPointRecord,
   readCurrentValues,
   readDeviceData,
+  readDeviceDataUpTo,
   readLastDeviceRecord,
 } from './repositories/device-data';
 export {
@@ -186,20 +187,22 @@ export {
 } from './repositories/device-data-retention';
 export {
   canRollUp,
+  ROLLUP_BASE_SECONDS,
   ROLLUP_BUCKET_SECONDS,
   ROLLUP_CLOSED_AFTER_MS,
   readDeviceDataBucketsRolledUp,
 } from './repositories/device-data-rollups';
 export {
   buildRollupsAhead,
-  ROLLUP_BASE_SECONDS,
   type RollupsAheadResult,
 } from './repositories/device-data-rollups-ahead';
 export {
   type DerivedDataRow,
   type DeviceDataRow,
   type IngestBatchRows,
+  type InsertDeviceDataOptions,
   insertDeviceDataRows,
+  messageHash,
   upsertDerivedData,
   writeIngestBatch,
 } from './repositories/device-data-writes';
@@ -212,6 +215,8 @@ export {
 } from './repositories/device-import';
 export {
   type BatteryRange,
+  DEVICE_LIST_CHANGED_CHANNEL,
+  DEVICE_MAP_CHANGED_CHANNEL,
   DEVICE_SORT_COLUMNS,
   type DeviceGroupRef,
   type DeviceListFilter,
@@ -232,6 +237,7 @@ export {
   insertDeviceLogRows,
   listDeviceLogs,
 } from './repositories/device-logs';
+export { DeviceSeriesCache, type SeriesFields, seriesCacheOf } from './repositories/device-series-cache';
 export {
   type DeviceChanges,
   type DeviceRecord,
@@ -577,5 +583,10 @@ export {
   listControlValves,
   listWarningRecipients,
 } from './repositories/water-warnings';
-export { type RollupBuilder, type RollupBuilderOptions, startRollupBuilder } from './rollup-builder';
+export {
+  backfillChunks,
+  type RollupBuilder,
+  type RollupBuilderOptions,
+  startRollupBuilder,
+} from './rollup-builder';
 export { type ReadOptions, readAsTenant, TENANT_ROLE, withTenant } from './tenant';

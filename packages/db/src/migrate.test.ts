@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from './db';
 import { loadMigrationsFromDir, MigrationError, migrate, migrations, toMigrations } from './migrate';
 import { openPostgres } from './postgres';
+import { messageHash } from './repositories/device-data-writes';
 import { forEachDb } from './testing';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -231,13 +232,124 @@ describe('migration 0018 on an installation with reassigned devices', () => {
 
         await suite.db.query('DELETE FROM companies WHERE id = $1', [seller]);
         const { rows: left } = await suite.db.query(
-          `SELECT 'data' AS kind, device_id::int AS device_id, message_id AS what FROM device_data
+          `SELECT 'data' AS kind, device_id::int AS device_id,
+                  CASE message_hash WHEN device_message_hash('after') THEN 'after' END AS what FROM device_data
            UNION ALL SELECT 'log', device_id::int, message FROM device_logs ORDER BY 1, 2`,
         );
         // The kept device went with its company; the sold one keeps what its buyer recorded.
         expect(left).toEqual([{ kind: 'data', device_id: sold, what: 'after' }]);
         const { rows: forgotten } = await suite.db.query('SELECT 1 FROM device_former_companies');
         expect(forgotten).toEqual([]);
+      });
+    },
+    { migrate: false },
+  );
+});
+
+describe('migration 0043 on an installation with device data', () => {
+  forEachDb(
+    (suite) => {
+      it('converts device data and its complete hourly rollups to the narrow layout (0043)', async () => {
+        await migrate(suite.db, { migrations: migrations.filter((m) => m.version < 43) });
+        const { rows: c } = await suite.db.query<{ id: number }>(
+          "INSERT INTO companies (name) VALUES ('Old data') RETURNING id::int AS id",
+        );
+        const company = c[0]!.id;
+        const { rows: d } = await suite.db.query<{ id: number }>(
+          "INSERT INTO devices (company_id, name) VALUES ($1, 'meter') RETURNING id::int AS id",
+          [company],
+        );
+        const device = d[0]!.id;
+        const points = [
+          {
+            at: '2025-01-01T10:05:00Z',
+            data: { t: 21.37, on: true, note: 'ok' },
+            lat: 48.1,
+            label: 'a',
+            fcnt: 7,
+          },
+          {
+            at: '2025-01-01T10:15:00Z',
+            data: { t: 21.5, meter: 1234567.891 },
+            lat: null,
+            label: null,
+            fcnt: null,
+          },
+          {
+            at: '2025-01-01T12:05:00Z',
+            // biome-ignore lint/correctness/noPrecisionLoss: a number beyond float8's digits, kept in `extra`
+            data: { t: 3, big: 12345678901234567890 },
+            lat: null,
+            label: null,
+            fcnt: null,
+          },
+        ];
+        for (const p of points) {
+          await suite.db.query(
+            `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude, metalabel, fcnt, message_id)
+             VALUES ($1, $2, $3, $4, $5, $5, $6, $7, $8)`,
+            [device, company, p.at, JSON.stringify(p.data), p.lat, p.label, p.fcnt, p.at],
+          );
+        }
+        // 10:00 complete (the count and every field, zero counts included, as the builder stored them), 12:00 missing fields with its raw rows there (rebuilt
+        // later), 08:00 without raw rows (kept as it is: retention deleted them), a 6-hour bucket (dropped).
+        await suite.db.query(
+          `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
+           VALUES ($1, $2, '', 3600, '2025-01-01T10:00:00Z', NULL, NULL, NULL, 2),
+                  ($1, $2, 't', 3600, '2025-01-01T10:00:00Z', 21.37, 21.5, 42.87, 2),
+                  ($1, $2, 'on', 3600, '2025-01-01T10:00:00Z', 1, 1, 1, 1),
+                  ($1, $2, 'meter', 3600, '2025-01-01T10:00:00Z', 1234567.891, 1234567.891, 1234567.891, 1),
+                  ($1, $2, 'big', 3600, '2025-01-01T10:00:00Z', NULL, NULL, NULL, 0),
+                  ($1, $2, '', 3600, '2025-01-01T12:00:00Z', NULL, NULL, NULL, 1),
+                  ($1, $2, 't', 3600, '2025-01-01T12:00:00Z', 3, 3, 3, 1),
+                  ($1, $2, '', 3600, '2025-01-01T08:00:00Z', NULL, NULL, NULL, 3),
+                  ($1, $2, 't', 3600, '2025-01-01T08:00:00Z', 1, 2, 4, 3),
+                  ($1, $2, '', 21600, '2025-01-01T06:00:00Z', NULL, NULL, NULL, 5)`,
+          [device, company],
+        );
+
+        await migrate(suite.db);
+        const { rows: after } = await suite.db.query(
+          `SELECT created_at, data, latitude, longitude, metalabel, fcnt::int AS fcnt, message_hash
+             FROM device_data WHERE device_id = $1 ORDER BY created_at`,
+          [device],
+        );
+        expect(after).toEqual(
+          points.map((p) => ({
+            created_at: new Date(p.at),
+            data: p.data,
+            latitude: p.lat,
+            longitude: p.lat,
+            metalabel: p.label,
+            fcnt: p.fcnt,
+            message_hash: messageHash(p.at),
+          })),
+        );
+        const { rows: series } = await suite.db.query(
+          'SELECT fields FROM device_series WHERE device_id = $1',
+          [device],
+        );
+        expect(series).toEqual([{ fields: ['big', 'meter', 'on', 't'] }]);
+        const { rows: hours } = await suite.db.query(
+          `SELECT h.hour, h.rows, to_json(h.stats) AS stats, h.counts FROM device_rollups h
+             JOIN device_series s ON s.id = h.series
+            WHERE s.device_id = $1 AND h.hours = 1 ORDER BY h.hour`,
+          [device],
+        );
+        expect(hours).toEqual([
+          {
+            hour: new Date('2025-01-01T08:00:00Z'),
+            rows: 3,
+            stats: [null, null, null, null, null, null, null, null, null, 1, 2, 4],
+            counts: null,
+          },
+          {
+            hour: new Date('2025-01-01T10:00:00Z'),
+            rows: 2,
+            stats: [null, null, null, 1234567.891, 1234567.891, 1234567.891, 1, 1, 1, 21.37, 21.5, 42.87],
+            counts: [0, 1, 1, 2],
+          },
+        ]);
       });
     },
     { migrate: false },

@@ -13,7 +13,7 @@ async function one<T>(q: Queryable, sql: string, params: unknown[] = []): Promis
 const EXTRA_READ_POLICIES: Record<string, string[]> = {
   devices: ['nwa_share_read'],
   device_current: ['nwa_share_read'],
-  device_data: ['nwa_share_read'],
+  device_series: ['nwa_share_read'],
   nwa_shared_devices: ['nwa_admin_manage', 'nwa_share_read'],
   nwa_members: ['nwa_admin_manage'],
   nwa_membership_requests: ['nwa_admin_manage'],

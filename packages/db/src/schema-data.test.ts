@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from './db';
 import { updateDevicePositions, upsertDeviceStateRows } from './repositories/device-current';
+import { insertDeviceDataRows } from './repositories/device-data-writes';
 import { forEachDb } from './testing';
 
 async function insertCompany(q: Queryable, name: string): Promise<number> {
@@ -25,16 +26,23 @@ forEachDb((suite) => {
       const company = await insertCompany(suite.db, 'Data GmbH');
       const device = await insertDevice(suite.db, company);
       const insert = (messageId: string | null) =>
-        suite.db.query(
-          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-           VALUES ($1, $2, '2024-05-01T10:00:00Z', '{"temperature": 21.5}', $3)
-           ON CONFLICT (device_id, created_at, message_id) DO NOTHING`,
-          [device, company, messageId],
-        );
-      expect((await insert('fcnt:17')).rowCount).toBe(1);
-      expect((await insert('fcnt:17')).rowCount).toBe(0);
-      expect((await insert(null)).rowCount).toBe(1);
-      expect((await insert(null)).rowCount).toBe(1);
+        insertDeviceDataRows(suite.db, [
+          {
+            device_id: device,
+            company_id: company,
+            created_at: '2024-05-01T10:00:00Z',
+            data: { temperature: 21.5 },
+            latitude: null,
+            longitude: null,
+            metalabel: null,
+            fcnt: null,
+            message_id: messageId,
+          },
+        ]);
+      expect(await insert('fcnt:17')).toBe(1);
+      expect(await insert('fcnt:17')).toBe(0);
+      expect(await insert(null)).toBe(1);
+      expect(await insert(null)).toBe(1);
       const { rows } = await suite.db.query<{ count: number }>(
         'SELECT count(*) FROM device_data WHERE device_id = $1',
         [device],
@@ -111,14 +119,16 @@ forEachDb((suite) => {
 
     it('uses the plain-table layout with a BRIN index where TimescaleDB is not installed', async () => {
       const timescale = await suite.db.query("SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'");
-      // This machine has no TimescaleDB; the test documents which branch of migration 0002 ran.
+      // This machine has no TimescaleDB; the test documents which branch of migrations 0002 and 0043 ran.
       expect(timescale.rows).toEqual([]);
       const { rows } = await suite.db.query<{ indexdef: string }>(
-        "SELECT indexdef FROM pg_indexes WHERE tablename = 'device_data' ORDER BY indexname",
+        "SELECT indexdef FROM pg_indexes WHERE tablename = 'device_readings' ORDER BY indexname",
       );
       expect(rows.map((r) => r.indexdef)).toEqual([
         expect.stringContaining('USING brin (created_at)'),
-        expect.stringContaining('UNIQUE INDEX device_data_device_time_key'),
+        expect.stringMatching(
+          /INDEX device_readings_series_time_idx ON .*USING btree \(series, created_at\)/,
+        ),
       ]);
     });
   });

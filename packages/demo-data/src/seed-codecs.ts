@@ -60,14 +60,17 @@ export async function seedCodecsAndVirtualDevice(
       MAP_CENTRE.longitude - 0.006,
     ],
   );
-  const { rowCount } = await tx.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-     SELECT $1, $2, t, jsonb_build_object('temperature', round((6 + 1.5 * sin(extract(epoch FROM t) / 7200))::numeric, 1),
-                                         'humidity', round((62 + 4 * cos(extract(epoch FROM t) / 5400))::numeric * 2) / 2,
-                                         'battery', 92), 'demo-' || extract(epoch FROM t)::bigint
-       FROM generate_series($3::timestamptz - interval '72 hours', $3::timestamptz, interval '20 minutes') AS t`,
+  // Set-based (migration 0043): the device_data view writes row by row.
+  const { rows: stored } = await tx.query<{ n: number }>(
+    `SELECT coalesce(device_data_store(jsonb_agg(x)), 0) AS n FROM (
+     SELECT $1::bigint AS device_id, $2::bigint AS company_id, t AS created_at,
+            jsonb_build_object('temperature', round((6 + 1.5 * sin(extract(epoch FROM t) / 7200))::numeric, 1),
+                               'humidity', round((62 + 4 * cos(extract(epoch FROM t) / 5400))::numeric * 2) / 2,
+                               'battery', 92) AS data, 'demo-' || extract(epoch FROM t)::bigint AS message_id
+       FROM generate_series($3::timestamptz - interval '72 hours', $3::timestamptz, interval '20 minutes') AS t) x`,
     [deviceId, companyId, now],
   );
+  const rowCount = stored[0]?.n ?? 0;
   await tx.query(
     `INSERT INTO device_current (device_id, company_id, data, updated_at, is_active, last_online_at, battery_level)
      SELECT device_id, company_id, data, created_at, true, created_at, 92 FROM device_data
@@ -76,7 +79,7 @@ export async function seedCodecsAndVirtualDevice(
   );
 
   const soil = devices.filter((d) => d.kind.kind === 'soil_moisture').slice(0, 2);
-  if (soil.length < 2) return { devices: 1, dataPoints: rowCount ?? 0 };
+  if (soil.length < 2) return { devices: 1, dataPoints: rowCount };
   const formula = `(d${soil[0]!.id}.soil_humidity + d${soil[1]!.id}.soil_humidity) / 2`;
   const virtualId = await insertId(
     tx,
@@ -95,16 +98,16 @@ export async function seedCodecsAndVirtualDevice(
   );
   // Its history as the rules worker would have computed it: at each point of the first input, with the
   // second input's latest value at that time.
-  const history = await tx.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-     SELECT $1, $2, a.created_at,
+  const history = await tx.query<{ n: number }>(
+    `SELECT coalesce(device_data_store(jsonb_agg(x)), 0) AS n FROM (
+     SELECT $1::bigint AS device_id, $2::bigint AS company_id, a.created_at,
             jsonb_build_object('soil_humidity',
-              round(((a.data->>'soil_humidity')::numeric + (b.data->>'soil_humidity')::numeric) / 2, 1)),
-            'virtual:' || $3::bigint::text || ':' || coalesce(a.message_id, extract(epoch FROM a.created_at)::bigint::text)
+              round(((a.data->>'soil_humidity')::numeric + (b.data->>'soil_humidity')::numeric) / 2, 1)) AS data,
+            'virtual:' || $3::bigint::text || ':' || extract(epoch FROM a.created_at)::bigint::text AS message_id
        FROM device_data a
        CROSS JOIN LATERAL (SELECT data FROM device_data b WHERE b.device_id = $4::bigint AND b.created_at <= a.created_at
                             ORDER BY b.created_at DESC LIMIT 1) b
-      WHERE a.device_id = $3::bigint`,
+      WHERE a.device_id = $3::bigint) x`,
     [virtualId, companyId, soil[0]!.id, soil[1]!.id],
   );
   // Its latest value from the inputs' latest values; the next uplink of either input computes it anew.
@@ -114,5 +117,5 @@ export async function seedCodecsAndVirtualDevice(
        FROM device_current WHERE device_id = ANY($3::bigint[]) HAVING count(*) = 2`,
     [virtualId, companyId, [soil[0]!.id, soil[1]!.id]],
   );
-  return { devices: 2, dataPoints: (rowCount ?? 0) + (history.rowCount ?? 0) };
+  return { devices: 2, dataPoints: rowCount + (history.rows[0]?.n ?? 0) };
 }

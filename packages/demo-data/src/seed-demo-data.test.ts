@@ -190,7 +190,9 @@ describe('seedDemoData', () => {
           WHERE r.trigger = 'parking' AND p.name = 'Parkplatz Rathaus' ORDER BY a.position`,
       );
       expect(parkingActions.rows.map((r) => r.type)).toEqual(['system', 'email']);
-      expect(await count('nwa_shared_devices')).toBe(2);
+      // Two well meters, read-only, and an irrigation valve with control.
+      expect(await count(`nwa_shared_devices WHERE access = 'read'`)).toBe(2);
+      expect(await count(`nwa_shared_devices WHERE access = 'control'`)).toBe(1);
       expect(await count(`nwa_membership_requests WHERE state = 'pending'`)).toBe(1);
       // Farming (issue 24): boundaries, FLIK-shaped parcels with one free, the weather station on a field,
       // tasks in every state.

@@ -72,10 +72,12 @@ export async function seedHistory(
     const lng = typeof data.longitude === 'number' ? data.longitude : null;
     points.push({ created_at: new Date(t).toISOString(), data, lat, lng });
   }
+  // Set-based (migration 0043): the device_data view writes row by row.
   await tx.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, latitude, longitude)
-     SELECT $1, $2, p.created_at, p.data, p.lat, p.lng
-     FROM jsonb_to_recordset($3::jsonb) AS p(created_at timestamptz, data jsonb, lat float8, lng float8)`,
+    `SELECT device_data_store(jsonb_agg(x)) FROM (
+     SELECT $1::bigint AS device_id, $2::bigint AS company_id, p.created_at, p.data, p.lat AS latitude,
+            p.lng AS longitude
+     FROM jsonb_to_recordset($3::jsonb) AS p(created_at timestamptz, data jsonb, lat float8, lng float8)) x`,
     [device.id, companyId, JSON.stringify(points)],
   );
   const last = points.at(-1);

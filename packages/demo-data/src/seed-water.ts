@@ -66,10 +66,12 @@ async function insertMeter(tx: Queryable, companyId: number, name: string, seria
 }
 
 async function insertReadings(tx: Queryable, companyId: number, deviceId: number, readings: Reading[]) {
+  // Set-based (migration 0043): the device_data view writes row by row.
   await tx.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data)
-     SELECT $1, $2, p.at, jsonb_build_object('counter_1', p.value)
-       FROM jsonb_to_recordset($3::jsonb) AS p(at timestamptz, value float8)`,
+    `SELECT device_data_store(jsonb_agg(x)) FROM (
+     SELECT $1::bigint AS device_id, $2::bigint AS company_id, p.at AS created_at,
+            jsonb_build_object('counter_1', p.value) AS data
+       FROM jsonb_to_recordset($3::jsonb) AS p(at timestamptz, value float8)) x`,
     [deviceId, companyId, JSON.stringify(readings)],
   );
   const last = readings.at(-1)!;

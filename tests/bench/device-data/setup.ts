@@ -85,12 +85,13 @@ export async function seed(db: Db) {
   for (let i = 0; i < YEAR_ROWS; i += 5000) {
     const n = Math.min(5000, YEAR_ROWS - i);
     await db.query(
-      `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-       SELECT $1, $2, $3::timestamptz + make_interval(mins => 10 * g),
+      `SELECT device_data_store(jsonb_agg(x)) FROM (
+       SELECT $1::bigint AS device_id, $2::bigint AS company_id,
+              $3::timestamptz + make_interval(mins => 10 * g) AS created_at,
               jsonb_build_object('temperature', 10 + 15 * sin(g / 144.0 * 6.283), 'humidity', 50 + (g % 40),
-                                 'battery_level', 100 - g / 600.0, 'wind_speed_kmh', (g * 7919) % 60),
-              g::text
-         FROM generate_series($4::int, $5::int) AS g`,
+                                 'battery_level', 100 - g / 600.0, 'wind_speed_kmh', (g * 7919) % 60) AS data,
+              g::text AS message_id
+         FROM generate_series($4::int, $5::int) AS g) x`,
       [deviceId, companyId, new Date(from).toISOString(), i, i + n - 1],
     );
   }

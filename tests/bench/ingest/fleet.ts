@@ -1,6 +1,6 @@
 /** The bench's devices and the baseline: batched inserts of the same rows straight into the database. */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Db } from '@iot/db';
+import { type Db, DeviceSeriesCache, insertDeviceDataRows, type SeriesFields } from '@iot/db';
 import { buildUplink, profileOf, type SimDevice } from '@iot/simulator';
 import { settleStatistics } from '../lib/statistics.js';
 
@@ -38,11 +38,17 @@ export async function createDevices(
 }
 
 // -------------------------------------------------------------------------------------------- baseline
-/** Batched inserts of the same kind of rows straight into device_data: 1000 per statement, for `seconds`. */
+/**
+ * Batched inserts of the same kind of rows straight into the database by the storage writer's data
+ * statement alone (insertDeviceDataRows with its cache of field lists, as the writer calls it; migration
+ * 0043), 1000 per batch,
+ * for `seconds`.
+ */
 export async function baseline(db: Db, companyId: number, devices: BenchDevice[], seconds: number) {
   const start = performance.now();
   const past = Date.now() - 30 * 86_400_000;
   let rows = 0;
+  const cache = new DeviceSeriesCache();
   const state = { clicks: 0, startedAt: Date.now(), rnd: Math.random };
   while (performance.now() - start < seconds * 1000) {
     const batch = [];
@@ -54,16 +60,17 @@ export async function baseline(db: Db, companyId: number, devices: BenchDevice[]
         company_id: companyId,
         created_at: new Date(past + rows + i).toISOString(),
         data: uplink.reading,
+        latitude: null,
+        longitude: null,
+        metalabel: null,
+        fcnt: null,
         message_id: uplink.messageId,
       });
     }
-    await db.query(
-      `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-       SELECT r.device_id, r.company_id, r.created_at, r.data, r.message_id
-       FROM jsonb_to_recordset($1::jsonb) AS r(device_id bigint, company_id bigint, created_at timestamptz,
-                                              data jsonb, message_id text)`,
-      [JSON.stringify(batch)],
-    );
+    // Autocommit: the lists read are committed once the call returns (the writer remembers after commit).
+    const learned = new Map<string, SeriesFields>();
+    await insertDeviceDataRows(db, batch, { cache, learned });
+    cache.remember(learned);
     rows += batch.length;
   }
   const ms = performance.now() - start;

@@ -3,7 +3,7 @@
  * period, only the requested fields. When the period holds more rows than `maxPoints`, the answer is
  * downsampled in SQL: one point per bucket (date_bin) with the average as the point's value and the
  * minimum, maximum and count beside it, so a chart keeps its peaks. Buckets of an hour and more come from
- * the rollups of closed buckets (device_data_rollups, migration 0009) plus the raw rows of the open tail
+ * the rollups of closed hours (device_rollups, migration 0043) plus the raw rows of the open tail
  * and the range's partial edges. `lastRecord` answers only the newest.
  */
 import type { Db } from '@iot/db';
@@ -21,6 +21,7 @@ import {
   readDeviceData,
   readDeviceDataBuckets,
   readDeviceDataBucketsRolledUp,
+  readDeviceDataUpTo,
   readLastDeviceRecord,
   withTenant,
 } from '@iot/db';
@@ -155,6 +156,12 @@ async function rangeSeries(q: Queryable, read: SeriesRead, rollsUp: boolean): Pr
       total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
     } else total = await countDeviceData(q, companyId, deviceId, range);
   } else {
+    // A short range in one statement; past the limit, or without the device, the count says which.
+    const points = await readDeviceDataUpTo(q, companyId, deviceId, range, fields, read.maxPoints);
+    if (points) {
+      const total = points.length;
+      return { ...read.base, total, downsampled: false, bucket_seconds: null, points: points.map(pointOf) };
+    }
     // The device is checked in the count.
     total = await countDeviceDataOfDevice(q, companyId, deviceId, range);
     if (total === null) throw apiError('DEVICE_NOT_FOUND');

@@ -66,8 +66,9 @@ forEachDb((suite) => {
       open();
       await drained(ingest.service);
       const { rows } = await suite.db.query<{ message_id: string }>(
-        'SELECT message_id FROM device_data WHERE device_id = $1',
-        [device.id],
+        `SELECT x.id AS message_id FROM device_data d
+          JOIN unnest($2::text[]) AS x(id) ON d.message_hash = device_message_hash(x.id) WHERE d.device_id = $1`,
+        [device.id, accepted],
       );
       const stored = new Set(rows.map((r) => r.message_id));
       for (const id of accepted) expect(stored.has(id)).toBe(true);
@@ -112,8 +113,10 @@ forEachDb((suite) => {
         expect(acked).toBe(10);
         await drained(ingest.service);
         const { rows } = await suite.db.query<{ message_id: string }>(
-          'SELECT message_id FROM device_data WHERE device_id = $1 ORDER BY message_id',
-          [device.id],
+          `SELECT coalesce(x.id, '#' || d.message_hash) AS message_id FROM device_data d
+            LEFT JOIN unnest($2::text[]) AS x(id) ON d.message_hash = device_message_hash(x.id)
+           WHERE d.device_id = $1 ORDER BY 1`,
+          [device.id, Array.from({ length: 10 }, (_, i) => `q${i}`)],
         );
         expect(rows.map((r) => r.message_id)).toEqual(Array.from({ length: 10 }, (_, i) => `q${i}`).sort());
       } finally {

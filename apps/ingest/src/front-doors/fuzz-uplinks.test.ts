@@ -324,8 +324,9 @@ forEachDb(
               await drained(ingest.service, 30_000);
               const ids = cases.filter((c) => c.valid).map((c) => c.messageId as string);
               const { rows } = await suite.db.query<{ message_id: string; n: number }>(
-                `SELECT message_id, count(*)::int AS n FROM device_data
-                WHERE device_id = ANY($1) AND message_id = ANY($2) GROUP BY message_id`,
+                `SELECT x.id AS message_id, count(*)::int AS n FROM device_data d
+                  JOIN unnest($2::text[]) AS x(id) ON d.message_hash = device_message_hash(x.id)
+                WHERE d.device_id = ANY($1) GROUP BY x.id`,
                 [[own.id, lora.id], ids.flatMap((id) => [id, `as:up:${id}`])],
               );
               const stored = new Map(rows.map((row) => [row.message_id.replace(/^as:up:/, ''), row.n]));
@@ -346,7 +347,8 @@ forEachDb(
         // The other company's uplinks are all there.
         await drained(ingest.service, 30_000);
         const { rows } = await suite.db.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM device_data WHERE device_id = $1 AND message_id = ANY($2)',
+          `SELECT count(*)::int AS n FROM device_data
+            WHERE device_id = $1 AND message_hash IN (SELECT device_message_hash(x) FROM unnest($2::text[]) AS x)`,
           [bystander.id, bystanderIds],
         );
         expect(rows[0]?.n).toBe(bystanderSent);

@@ -154,8 +154,8 @@ forEachDb((suite) => {
         });
         expect(res.status).toBe(202);
         await drained(ingest.service);
-        const data = await suite.db.query<{ data: unknown; created_at: Date; message_id: string }>(
-          'SELECT data, created_at, message_id FROM device_data WHERE device_id = $1',
+        const data = await suite.db.query<{ data: unknown; created_at: Date }>(
+          'SELECT data, created_at FROM device_data WHERE device_id = $1',
           [device.id],
         );
         if (expected.data) {

@@ -1,4 +1,5 @@
 import type { UplinkEnvelope } from '@iot/contracts/uplinks';
+import { messageHash } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import { createInProcessEventLog } from '@iot/event-log';
 import { pino } from 'pino';
@@ -34,11 +35,13 @@ forEachDb((suite) => {
       const e = envelope(device, '2026-01-01T10:00:00.000Z', { temperature: 21.5 }, { fcnt: 7 });
       expect(await writeUplinkBatch(suite.db, [e, { ...e }])).toBe(1);
       expect(await writeUplinkBatch(suite.db, [e])).toBe(0);
-      const { rows } = await suite.db.query<{ data: unknown; fcnt: number; message_id: string }>(
-        'SELECT data, fcnt, message_id FROM device_data WHERE device_id = $1',
+      const { rows } = await suite.db.query<{ data: unknown; fcnt: number; message_hash: number }>(
+        'SELECT data, fcnt, message_hash FROM device_data WHERE device_id = $1',
         [device.id],
       );
-      expect(rows).toEqual([{ data: { temperature: 21.5 }, fcnt: 7, message_id: e.messageId }]);
+      expect(rows).toEqual([
+        { data: { temperature: 21.5 }, fcnt: 7, message_hash: messageHash(e.messageId) },
+      ]);
     });
 
     it('coalesces a batch into one device_current row and never moves a field back in time', async () => {
@@ -234,11 +237,15 @@ forEachDb((suite) => {
           { messageId: 'id\u0000-1' },
         ),
       ]);
-      const { rows } = await suite.db.query('SELECT data, message_id FROM device_data WHERE device_id = $1', [
-        device.id,
-      ]);
+      const { rows } = await suite.db.query(
+        'SELECT data, message_hash FROM device_data WHERE device_id = $1',
+        [device.id],
+      );
       expect(rows).toEqual([
-        { data: { label: 'ab', path: 'c:\\u0000', 'quote"\\': '{"x": [1]}' }, message_id: 'id-1' },
+        {
+          data: { label: 'ab', path: 'c:\\u0000', 'quote"\\': '{"x": [1]}' },
+          message_hash: messageHash('id-1'),
+        },
       ]);
     });
 

@@ -81,7 +81,8 @@ export async function previewCompanyPurge(q: Queryable, companyId: number): Prom
   const { rows } = await q.query<CompanyPurgePreview>(
     `SELECT (SELECT count(*)::int FROM users WHERE company_id = $1) AS users,
             (SELECT count(*)::int FROM devices WHERE company_id = $1) AS devices,
-            (SELECT count(*)::int FROM device_data WHERE company_id = $1) AS "dataPoints",
+            (SELECT count(*)::int FROM device_readings
+              WHERE series IN (SELECT id FROM device_series WHERE company_id = $1)) AS "dataPoints",
             (SELECT count(*)::int FROM rules WHERE company_id = $1) AS rules,
             (SELECT count(*)::int FROM alarms WHERE company_id = $1) AS alarms,
             (SELECT count(*)::int FROM dashboards WHERE company_id = $1) AS dashboards,

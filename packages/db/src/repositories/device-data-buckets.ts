@@ -32,23 +32,28 @@ export interface DataRange {
 export const BUCKET_ORIGIN = '2000-01-01T00:00:00Z';
 
 /**
- * The numeric value of `data->field`: JSON numbers as they are, booleans as 1 and 0 (pump and valve
- * states chart as steps), anything else (text, objects) NULL, so one odd value never fails a whole chart.
- * `p` is the placeholder holding the field name.
+ * The one series of a device and company (migration 0043), with $1 the device and $2 the company. Used as
+ * a LATERAL or scalar source, so the readings' index (series, created_at) serves the
+ * range and the order directly.
+ */
+export const SERIES_OF = 'device_series s WHERE s.device_id = $1 AND s.company_id = $2';
+
+/**
+ * The numeric value of a field in a reading (migration 0043): float4 values through their shortest text,
+ * which gives back the decimal as stored (21.37, not 21.370000839), so every aggregate is what
+ * `(data->>field)::float8` gave from the JSONB rows; float8 values as they are; booleans are 1 and 0 at
+ * their position; text and objects have none, so one odd value never fails a whole chart. `p` is the
+ * column holding the field's position (NULL: the device never reported it as a number).
  */
 function numericValue(p: string): string {
-  const key = `${p}::text`;
-  return `CASE jsonb_typeof(data -> ${key})
-    WHEN 'number' THEN (data ->> ${key})::float8
-    WHEN 'boolean' THEN CASE WHEN (data -> ${key})::boolean THEN 1.0 ELSE 0.0 END
-  END`;
+  return `coalesce(r.narrow[${p}]::text::float8, r.wide[${p}])`;
 }
 
 /**
  * Downsampled series for charts from the raw rows: one row per bucket of `bucketSeconds` with min, max,
  * sum and count of every field, in one pass over the device's rows of the range. Each row's values are
  * pulled out once in a narrow subquery (OFFSET 0 keeps the planner from inlining it and evaluating the
- * JSONB extraction once per aggregate), so grouping handles a few numbers instead of whole rows. Buckets
+ * extraction once per aggregate), so grouping handles a few numbers instead of whole rows. Buckets
  * without rows are absent (a chart shows the gap). Field names are bound parameters, never spliced.
  */
 export async function readDeviceDataBuckets(
@@ -68,20 +73,21 @@ export async function readDeviceDataBuckets(
     `${bucketSeconds} seconds`,
     BUCKET_ORIGIN,
   ];
-  const values = fields.map((field, i) => {
+  const positions = fields.map((field, i) => {
     params.push(field);
-    return `${numericValue(`$${params.length}`)} AS v${i}`;
+    return `, array_position(s.fields, $${params.length}::text) AS p${i}`;
   });
+  const values = fields.map((_, i) => `, ${numericValue(`p.p${i}`)} AS v${i}`);
   const aggregates = fields.map(
     (_, i) =>
       `, min(v${i}) AS min_${i}, max(v${i}) AS max_${i}, sum(v${i}) AS sum_${i}, count(v${i})::int AS n_${i}`,
   );
   const { rows } = await q.query<Record<string, unknown>>(
     `SELECT bucket, count(*)::int AS n ${aggregates.join('')}
-       FROM (SELECT date_bin($5::interval, created_at, $6::timestamptz) AS bucket
-                    ${values.map((v) => `, ${v}`).join('')}
-               FROM device_data
-              WHERE device_id = $1 AND company_id = $2 AND created_at >= $3 AND created_at < $4
+       FROM (SELECT date_bin($5::interval, r.created_at, $6::timestamptz) AS bucket ${values.join('')}
+               FROM (SELECT s.id ${positions.join('')} FROM ${SERIES_OF}) p
+               JOIN device_readings r ON r.series = p.id
+              WHERE r.created_at >= $3 AND r.created_at < $4
              OFFSET 0) AS v
       GROUP BY bucket ORDER BY bucket`,
     params,

@@ -97,8 +97,8 @@ forEachDb((suite) => {
       const hour = end - 50 * DAY_MS;
       const count = async () => {
         const { rows } = await suite.db.query<{ n: number }>(
-          `SELECT count::int AS n FROM device_data_rollups
-            WHERE device_id = $1 AND field = '' AND bucket_seconds = 3600 AND bucket = $2`,
+          `SELECT h.rows AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
+            WHERE s.device_id = $1 AND h.hour = $2`,
           [device, new Date(hour)],
         );
         return rows[0]?.n;
@@ -158,9 +158,8 @@ forEachDb((suite) => {
       const trimmed = await purgeExpiredDeviceData(suite.db, { now: later, budgetMs: 60_000 });
       expect(trimmed.rollups).toBeGreaterThan(0);
       const { rows } = await suite.db.query<{ hour: Date; ended: Date }>(
-        `SELECT min(bucket) FILTER (WHERE bucket_seconds = 3600) AS hour,
-                min(bucket + make_interval(secs => bucket_seconds)) AS ended
-           FROM device_data_rollups WHERE device_id = $1`,
+        `SELECT min(h.hour) AS hour, min(h.hour + interval '1 hour') AS ended
+           FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = $1`,
         [device],
       );
       expect(rows[0]!.hour.getTime()).toBe(later.getTime() - 40 * DAY_MS);

@@ -5,12 +5,12 @@
  * rollup retention go too.
  */
 import type { Db, Queryable, Transaction } from '../db';
-import { buildRollupsAhead, ROLLUP_BASE_SECONDS } from './device-data-rollups-ahead';
+import { SERIES_OF } from './device-data-buckets';
+import { ROLLUP_BASE_SECONDS } from './device-data-rollups';
+import { buildRollupsAhead } from './device-data-rollups-ahead';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = ROLLUP_BASE_SECONDS * 1000;
-/** The widest chart bucket (30 days): a deleted hour's coarse buckets all end within this of it. */
-const WIDEST_BUCKET_MS = 30 * DAY_MS;
 const ORIGIN_MS = Date.parse('2000-01-01T00:00:00Z');
 
 /** The effective retention: the smaller of the company's setting and the client cap (either may be null). */
@@ -53,8 +53,6 @@ async function listRetentionTargets(q: Queryable): Promise<RetentionTarget[]> {
 }
 
 const hourStart = (t: number) => ORIGIN_MS + Math.floor((t - ORIGIN_MS) / HOUR_MS) * HOUR_MS;
-const widestBucketStart = (t: number) =>
-  ORIGIN_MS + Math.floor((t - ORIGIN_MS) / WIDEST_BUCKET_MS) * WIDEST_BUCKET_MS;
 
 /**
  * The end (exclusive, on an hour) of the next batch of `target`'s points before `cutoff`: about
@@ -67,10 +65,10 @@ async function nextBatchEnd(
   batchSize: number,
 ): Promise<{ first: number; end: number } | null> {
   const { rows } = await tx.query<{ first: Date | null; nth: Date | null }>(
-    `SELECT (SELECT min(created_at) FROM device_data
-              WHERE device_id = $1 AND company_id = $2 AND created_at < $3) AS first,
-            (SELECT created_at FROM device_data
-              WHERE device_id = $1 AND company_id = $2 AND created_at < $3
+    `SELECT (SELECT min(created_at) FROM device_readings
+              WHERE series = (SELECT s.id FROM ${SERIES_OF}) AND created_at < $3) AS first,
+            (SELECT created_at FROM device_readings
+              WHERE series = (SELECT s.id FROM ${SERIES_OF}) AND created_at < $3
               ORDER BY created_at OFFSET $4 LIMIT 1) AS nth`,
     [target.deviceId, target.companyId, new Date(cutoff), batchSize],
   );
@@ -87,9 +85,8 @@ async function nextBatchEnd(
 
 /**
  * Deletes one batch of `target`'s points before `cutoff` (an hour start at least 31 days back), having
- * stored every chart bucket they fall in: the hours, and each coarser width, over the whole 30-day buckets
- * of the deleted hours (closed by then, as the cutoff is 31 days back). Returns the points
- * deleted (0: none left).
+ * stored the hours they fall in (the coarser chart widths are merged from the hours when read). Returns
+ * the points deleted (0: none left).
  */
 async function purgeDeviceBatch(
   tx: Transaction,
@@ -100,26 +97,18 @@ async function purgeDeviceBatch(
 ): Promise<number> {
   const batch = await nextBatchEnd(tx, target, cutoff, batchSize);
   if (!batch) return 0;
-  // Whole 30-day buckets: a coarse bucket is derived only from all of its hours (empty ones included).
-  const rollUpFrom = widestBucketStart(batch.first);
-  const rollUpTo = Math.min(widestBucketStart(batch.end - 1) + WIDEST_BUCKET_MS, now.getTime());
-  const { rows: keys } = await tx.query<{ field: string }>(
-    `SELECT DISTINCT jsonb_object_keys(data) AS field FROM device_data
-      WHERE device_id = $1 AND company_id = $2 AND created_at >= $3 AND created_at < $4`,
-    [target.deviceId, target.companyId, new Date(rollUpFrom), new Date(rollUpTo)],
-  );
   await buildRollupsAhead(
     tx,
     target.companyId,
     target.deviceId,
-    keys.map((k) => k.field),
-    { from: new Date(rollUpFrom), to: new Date(rollUpTo) },
+    [],
+    { from: new Date(hourStart(batch.first)), to: new Date(batch.end) },
     { now },
   );
-  // The invalidation triggers would delete the buckets just stored (migration 0039).
+  // The invalidation triggers would delete the hours just stored (migrations 0039, 0043).
   await tx.query("SELECT set_config('iot.retention_delete', 'on', true)");
   const { rowCount } = await tx.query(
-    'DELETE FROM device_data WHERE device_id = $1 AND company_id = $2 AND created_at < $3',
+    `DELETE FROM device_readings WHERE series = (SELECT s.id FROM ${SERIES_OF}) AND created_at < $3`,
     [target.deviceId, target.companyId, new Date(batch.end)],
   );
   return rowCount;
@@ -127,31 +116,27 @@ async function purgeDeviceBatch(
 
 async function hasPointsBefore(q: Queryable, target: RetentionTarget, cutoff: number): Promise<boolean> {
   const { rows } = await q.query<{ yes: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM device_data
-                     WHERE device_id = $1 AND company_id = $2 AND created_at < $3) AS yes`,
+    `SELECT EXISTS (SELECT 1 FROM device_readings
+                     WHERE series = (SELECT s.id FROM ${SERIES_OF}) AND created_at < $3) AS yes`,
     [target.deviceId, target.companyId, new Date(cutoff)],
   );
   return rows[0]?.yes === true;
 }
 
 /**
- * Deletes `target`'s rollup buckets that ended before `cutoff`. The probe reads the primary key at one
- * field and width (the row counts of the hours, stored for every hour built), so a pass with nothing to
- * delete does not scan the device's rollups.
+ * Deletes `target`'s stored hours that ended before `cutoff`. The probe reads the primary key's first
+ * entry, so a pass with nothing to delete does not scan the device's rollups.
  */
 async function purgeDeviceRollups(q: Queryable, target: RetentionTarget, cutoff: number): Promise<number> {
   const { rows } = await q.query<{ yes: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM device_data_rollups
-                     WHERE device_id = $1 AND company_id = $2 AND field = '' AND bucket_seconds = 3600
-                       AND bucket < $3) AS yes`,
+    `SELECT EXISTS (SELECT 1 FROM device_rollups
+                     WHERE series = (SELECT s.id FROM ${SERIES_OF}) AND hour <= $3) AS yes`,
     [target.deviceId, target.companyId, new Date(cutoff - HOUR_MS)],
   );
   if (rows[0]?.yes !== true) return 0;
   const { rowCount } = await q.query(
-    `DELETE FROM device_data_rollups
-      WHERE device_id = $1 AND company_id = $2 AND bucket < $3
-        AND bucket + make_interval(secs => bucket_seconds) <= $3`,
-    [target.deviceId, target.companyId, new Date(cutoff)],
+    `DELETE FROM device_rollups WHERE series = (SELECT s.id FROM ${SERIES_OF}) AND hour <= $3`,
+    [target.deviceId, target.companyId, new Date(cutoff - HOUR_MS)],
   );
   return rowCount;
 }
@@ -213,7 +198,7 @@ export async function purgeExpiredDeviceData(
 }
 
 /**
- * TimescaleDB only (untested here: no TimescaleDB on these machines): drops the chunks of device_data
+ * TimescaleDB only (untested here: no TimescaleDB on these machines): drops the chunks of device_readings
  * older than the longest retention of any company once every company keeps its data for a limited time.
  * purgeExpiredDeviceData has already deleted their points (storing their rollups first), so this only
  * gives back the space of emptied chunks at once. Returns the chunks dropped (0 without TimescaleDB).
@@ -224,10 +209,11 @@ export async function dropExpiredDeviceDataChunks(q: Queryable, now: Date): Prom
   );
   // Nested checks: the view below exists only with the extension.
   if (!hyper[0]?.yes) return 0;
-  // The extension may have come after migration 0002, which left device_data a plain table then.
+  // The extension may have come after migration 0002, which left device_data (0043: device_readings) a
+  // plain table then.
   const { rows: table } = await q.query<{ yes: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables
-                     WHERE hypertable_schema = current_schema() AND hypertable_name = 'device_data') AS yes`,
+                     WHERE hypertable_schema = current_schema() AND hypertable_name = 'device_readings') AS yes`,
   );
   if (!table[0]?.yes) return 0;
   // Deleted clients count too: they can be restored, with their data, until their purge.
@@ -241,7 +227,7 @@ export async function dropExpiredDeviceDataChunks(q: Queryable, now: Date): Prom
   const days = rows[0]?.days;
   if (!days || (rows[0]?.unlimited ?? 1) > 0) return 0;
   const { rows: dropped } = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM drop_chunks('device_data', older_than => $1::timestamptz) AS c`,
+    `SELECT count(*)::int AS n FROM drop_chunks('device_readings', older_than => $1::timestamptz) AS c`,
     [new Date(hourStart(now.getTime() - days * DAY_MS))],
   );
   return dropped[0]?.n ?? 0;

@@ -40,9 +40,16 @@ describe('chart rollups built ahead of reads: the background service', () => {
       const progress = builder.progress();
       expect(progress.recentPasses).toBeGreaterThan(0);
       expect(progress.failures).toBe(0);
-      // Three-day chunks from the open hour back to the first row.
+      // Three-day chunks from the open block back to the first row.
       expect(progress.chunks).toBe(4);
       const closedEnd = binStart(now.getTime() - 30 * 60_000, 6 * HOUR);
+      // Chunks on the 6-hour grid: every closed block is stored, none left to the first read.
+      const { rows: blocks } = await suite.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
+          WHERE s.device_id = $1 AND h.hours = 6`,
+        [id],
+      );
+      expect(blocks[0]!.n).toBe((closedEnd - T0) / (6 * HOUR * 1000));
       const range = { from: new Date(T0), to: new Date(T0 + 10 * DAY_MS + 60 * 60_000) };
       const { buckets, rawReads } = await readCountingRaw(suite.db, company.id, id, range, 6 * HOUR, now);
       // One raw read, of the buckets not closed yet.
@@ -62,9 +69,8 @@ describe('chart rollups built ahead of reads: the background service', () => {
       let now = new Date(T0 + 10 * DAY_MS + 10 * 60_000);
       const lastHour = async () => {
         const { rows } = await suite.db.query<{ last: Date; n: number }>(
-          `SELECT bucket AS last, count AS n FROM device_data_rollups
-            WHERE device_id = $1 AND bucket_seconds = 3600 AND field = ''
-            ORDER BY bucket DESC LIMIT 1`,
+          `SELECT h.hour AS last, h.rows AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
+            WHERE s.device_id = $1 ORDER BY h.hour DESC LIMIT 1`,
           [id],
         );
         return [rows[0]?.last.getTime(), rows[0]?.n];
@@ -96,8 +102,7 @@ describe('chart rollups built ahead of reads: the background service', () => {
         await builder.stop();
       }
       const { rows } = await suite.db.query<{ n: number }>(
-        `SELECT count FROM device_data_rollups
-          WHERE device_id = $1 AND bucket_seconds = 3600 AND field = '' AND bucket = $2`,
+        `SELECT h.rows AS count FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = $1 AND h.hour = $2`,
         [id, new Date(T0 + 9 * DAY_MS + 23 * 3_600_000)],
       );
       expect(rows).toEqual([{ count: 6 }]);
@@ -136,8 +141,7 @@ describe('chart rollups built ahead of reads: the background service', () => {
       expect(builder.progress()).toEqual(stoppedAt);
       // Newest first: the last days are built, the first ones not yet.
       const { rows } = await suite.db.query<{ first: Date; last: Date }>(
-        `SELECT min(bucket) AS first, max(bucket) AS last FROM device_data_rollups
-          WHERE device_id = $1 AND bucket_seconds = 3600`,
+        `SELECT min(h.hour) AS first, max(h.hour) AS last FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = $1`,
         [id],
       );
       expect(rows[0]!.last.getTime()).toBe(T0 + 40 * DAY_MS);
@@ -170,8 +174,8 @@ describe('chart rollups built ahead of reads: the background service', () => {
         'rollup builder progress',
       ]);
       const { rows } = await suite.db.query<{ device_id: number; company_id: number }>(
-        `SELECT DISTINCT device_id::int, company_id::int FROM device_data_rollups
-          WHERE device_id = ANY($1::bigint[]) ORDER BY device_id`,
+        `SELECT DISTINCT s.device_id::int, s.company_id::int FROM device_rollups h JOIN device_series s ON s.id = h.series
+          WHERE s.device_id = ANY($1::bigint[]) ORDER BY 1`,
         [[ofA, ofB]],
       );
       expect(rows).toEqual([
@@ -180,7 +184,7 @@ describe('chart rollups built ahead of reads: the background service', () => {
       ]);
       const seenByA = await withTenant(suite.db, a.id, (tx) =>
         tx.query<{ device_id: number }>(
-          'SELECT DISTINCT device_id::int FROM device_data_rollups WHERE device_id = ANY($1::bigint[])',
+          'SELECT DISTINCT s.device_id::int FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = ANY($1::bigint[])',
           [[ofA, ofB]],
         ),
       );

@@ -39,7 +39,7 @@ async function seedSeries(q: Queryable, companyId: number, deviceId: number): Pr
 
 async function storedRollups(q: Queryable, deviceId: number): Promise<number> {
   const { rows } = await q.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM device_data_rollups WHERE device_id = $1',
+    'SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = $1',
     [deviceId],
   );
   return rows[0]!.n;
@@ -84,7 +84,7 @@ function expectSameBuckets(actual: DataBucketRecord[], expected: DataBucketRecor
   });
 }
 
-describe('chart rollups (device_data_rollups)', () => {
+describe('chart rollups (device_rollups)', () => {
   forEachDb((suite) => {
     it('answers like the raw rows for aligned and unaligned ranges, builds once and then reads the rollups', async () => {
       const company = await insertCompany(suite.db, { name: 'Rollups' });
@@ -106,18 +106,9 @@ describe('chart rollups (device_data_rollups)', () => {
           expect(await storedRollups(suite.db, id)).toBe(stored);
         }
       }
-      // 10 days of hours, 40 of 6 hours, 10 days: rows for the count and each of three fields, the empty
-      // day included (a bucket stored as empty is not rebuilt).
-      const { rows } = await suite.db.query<{ bucket_seconds: number; n: number }>(
-        `SELECT bucket_seconds, count(*)::int AS n FROM device_data_rollups WHERE device_id = $1
-          GROUP BY bucket_seconds ORDER BY bucket_seconds`,
-        [id],
-      );
-      expect(rows).toEqual([
-        { bucket_seconds: HOUR, n: 240 * 4 },
-        { bucket_seconds: 6 * HOUR, n: 40 * 4 },
-        { bucket_seconds: 24 * HOUR, n: 10 * 4 },
-      ]);
+      // 10 days of hours and of 6-hour blocks, one row each with every field, the empty day included (an
+      // hour or block stored as empty is not rebuilt); the daily buckets are merged from the blocks.
+      expect(await storedRollups(suite.db, id)).toBe(240 + 40);
     });
 
     it('keeps peaks: a spike inside a bucket is its maximum', async () => {
@@ -191,13 +182,13 @@ describe('chart rollups (device_data_rollups)', () => {
           [id, company.id, new Date(late), `late ${late}`],
         );
       }
-      // Raw reads are the bucketing queries (date_bin over device_data); params 3 and 4 are their range.
+      // Raw reads are the bucketing queries (date_bin over device_readings); params 3 and 4 are their range.
       const rawReads: [string, string][] = [];
       const rolled = await withTenant(suite.db, company.id, (tx) => {
         const recording: Queryable = {
           exec: (sql) => tx.exec(sql),
           query: (sql, params) => {
-            if (sql.includes('date_bin') && !sql.includes('device_data_rollups')) {
+            if (sql.includes('date_bin') && !sql.includes('device_rollups')) {
               rawReads.push([
                 new Date(params?.[2] as Date).toISOString(),
                 new Date(params?.[3] as Date).toISOString(),
@@ -208,12 +199,15 @@ describe('chart rollups (device_data_rollups)', () => {
         };
         return readDeviceDataBucketsRolledUp(recording, company.id, id, range, FIELDS, 6 * HOUR, NOW);
       });
-      // Only their two buckets are read from the raw rows, not the six days between them.
+      // Only their two hours are read from the raw rows, not the six days between them.
       const read = (start: number) => [
         new Date(start).toISOString(),
-        new Date(start + 6 * 3_600_000).toISOString(),
+        new Date(start + 3_600_000).toISOString(),
       ];
-      expect(rawReads).toEqual([read(T0 + 2 * 86_400_000 + 6 * 3_600_000), read(T0 + 8 * 86_400_000)]);
+      expect(rawReads).toEqual([
+        read(T0 + 2 * 86_400_000 + 7 * 3_600_000),
+        read(T0 + 8 * 86_400_000 + 3_600_000),
+      ]);
       expectSameBuckets(
         rolled,
         await readDeviceDataBuckets(suite.db, company.id, id, range, FIELDS, 6 * HOUR),
@@ -230,10 +224,11 @@ describe('chart rollups (device_data_rollups)', () => {
       const first = await both(suite.db, company.id, id, range, 6 * HOUR, FIELDS, now);
       expectSameBuckets(first.rolled, first.raw);
       const { rows } = await suite.db.query<{ last: Date }>(
-        'SELECT max(bucket) AS last FROM device_data_rollups WHERE device_id = $1',
+        'SELECT max(h.hour) AS last FROM device_rollups h JOIN device_series s ON s.id = h.series WHERE s.device_id = $1',
         [id],
       );
-      expect(rows[0]!.last.getTime()).toBe(T0 + 10 * 86_400_000 - 2 * 6 * 3_600_000);
+      // The hours of the closed 6-hour buckets: the last one ends where the open bucket starts.
+      expect(rows[0]!.last.getTime()).toBe(T0 + 10 * 86_400_000 - 7 * 3_600_000);
       // A fresh uplink into the open bucket shows at once (no trigger involved: it is not late).
       await suite.db.query(
         `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
@@ -255,15 +250,17 @@ describe('chart rollups (device_data_rollups)', () => {
       await suite.db.query('UPDATE devices SET company_id = $1 WHERE id = $2', [b.id, id]);
       const after = await both(suite.db, b.id, id, range, 6 * HOUR);
       expect(after.rolled).toEqual([]);
-      // B's read stored B's (empty) buckets only; A's rollups stay A's and invisible to B.
+      // B recorded nothing, so it has no series and its read stored nothing; A's rollups stay A's and
+      // invisible to B.
       const visible = await withTenant(suite.db, b.id, (tx) =>
         tx.query<{ company_id: number; n: number }>(
-          `SELECT company_id::int, count(*)::int AS n FROM device_data_rollups WHERE device_id = $1
-            GROUP BY company_id`,
+          `SELECT s.company_id::int, count(*)::int AS n FROM device_rollups h
+             JOIN device_series s ON s.id = h.series WHERE s.device_id = $1 GROUP BY s.company_id`,
           [id],
         ),
       );
-      expect(visible.rows).toEqual([{ company_id: b.id, n: 40 * 4 }]);
+      expect(visible.rows).toEqual([]);
+      expect(await storedRollups(suite.db, id)).toBe(240 + 40);
       const forA = await both(suite.db, a.id, id, range, 6 * HOUR);
       expectSameBuckets(forA.rolled, before.raw);
     });

@@ -1,32 +1,43 @@
 /**
- * Chart buckets of an hour and more from device_data_rollups (migration 0009): closed buckets are read
- * from the rollups, and computed from the raw rows and stored on first read (read-through).
+ * Chart buckets of an hour and more from the rollups (device_rollups, migration 0043): closed hours are
+ * read from the rollups, and computed from the raw rows and stored on first read (read-through); blocks
+ * of six hours likewise, merged from their hours. Widths of 2 and 3 hours are merged from the hours,
+ * widths of 6 hours to 30 days from the blocks (a year chart reads 1,460 rows instead of 8,760).
  */
 import type { Queryable } from '../db';
 import {
   BUCKET_ORIGIN,
+  binStartOf,
   type DataBucketRecord,
   type DataRange,
   type FieldStats,
   readDeviceDataBuckets,
+  SERIES_OF,
   stats,
 } from './device-data-buckets';
 
-/** Chart widths stored in device_data_rollups (migration 0009 allows exactly these). */
+/** The stored width; every chart width below is a whole number of it on the same origin. */
+export const ROLLUP_BASE_SECONDS = 3600;
+const HOUR_MS = ROLLUP_BASE_SECONDS * 1000;
+/** The coarser stored width (device_rollups.hours = 6); every chart width from 6 hours is a multiple. */
+export const ROLLUP_BLOCK_HOURS = 6;
+const BLOCK_MS = ROLLUP_BLOCK_HOURS * HOUR_MS;
+
+/** Chart widths served from the hourly rollups. */
 export const ROLLUP_BUCKET_SECONDS: readonly number[] = [
   3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800, 2592000,
 ];
 
 /**
- * A bucket is rolled up once it ended this long ago. Migration 0009's triggers invalidate rolled-up buckets
+ * A bucket is rolled up once it ended this long ago. Migration 0043's triggers invalidate rolled-up buckets
  * for any row older than 15 minutes, so this must stay well above that: the margin covers writer batches in
  * flight and clock differences between the API and the database.
  */
 export const ROLLUP_CLOSED_AFTER_MS = 30 * 60_000;
 
-/** Advisory lock class shared with migration 0009's trigger function ('roll'). */
+/** Advisory lock class shared with migration 0043's trigger functions ('roll'). */
 export const ROLLUP_LOCK_CLASS = 1919904876;
-/** The rollup field holding the rows of a bucket (migration 0009). */
+/** A field named '' is never rolled up (the API reads it raw), as before migration 0043. */
 export const ROW_COUNT_FIELD = '';
 /** Separate raw reads of missing buckets at most; more runs are read as one span. */
 export const MAX_BUILD_RUNS = 4;
@@ -35,29 +46,104 @@ export function canRollUp(bucketSeconds: number, fields: readonly string[]): boo
   return ROLLUP_BUCKET_SECONDS.includes(bucketSeconds) && !fields.includes(ROW_COUNT_FIELD);
 }
 
-/** One field's stored buckets as parallel JSON arrays (bucket starts in epoch ms). */
-interface RollupColumns {
-  field: string;
-  starts: string;
-  mins: string;
-  maxs: string;
-  sums: string;
-  counts: string;
+/** A stored hour (device_rollups, migration 0043): row count, [min, max, sum] per position, counts. */
+interface StoredHour {
+  rows: number;
+  stats: (number | string | null)[] | null;
+  counts: number[] | null;
 }
 
 /** JSON from float8: numbers, null, or the strings "Infinity" / "-Infinity" / "NaN" for non-finite sums. */
-function jsonNumber(value: number | string | null): number | null {
-  return value === null ? null : Number(value);
+function jsonNumber(value: number | string | null | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** One field's statistics in a stored hour, by its position in the series' fields (-1: never reported). */
+function hourStats(hour: StoredHour, position: number): FieldStats {
+  const min = position < 0 ? null : jsonNumber(hour.stats?.[3 * position]);
+  const count = position < 0 ? 0 : (hour.counts?.[position] ?? (min === null ? 0 : hour.rows));
+  return stats(
+    min,
+    jsonNumber(hour.stats?.[3 * position + 1]),
+    jsonNumber(hour.stats?.[3 * position + 2]),
+    count,
+  );
 }
 
 /**
- * The same buckets as readDeviceDataBuckets, read from device_data_rollups where they are closed (ended
- * ROLLUP_CLOSED_AFTER_MS before `now`) and lie wholly inside the range; the partial buckets at the range's
- * edges and the buckets still open come from the raw rows. Closed buckets not stored yet (first read, or
- * invalidated by late data) are computed from the raw rows once and stored, read-through.
+ * The device's series fields and its stored rollups of `hours` (1 or ROLLUP_BLOCK_HOURS) in `span`, by
+ * epoch ms of their start.
+ */
+async function readStoredHours(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  span: DataRange,
+  hoursWide = 1,
+): Promise<{ fields: string[]; hours: Map<number, StoredHour> }> {
+  // One JSON text for all hours: a year is 8,760 rows, and decoding that many result rows costs PGlite
+  // several times what JSON.parse of one text costs.
+  const { rows } = await tx.query<{ fields: string[]; hours: string | null }>(
+    `SELECT s.fields,
+            (SELECT json_agg(json_build_array((extract(epoch FROM h.hour) * 1000)::bigint, h.rows, h.stats, h.counts)
+                             ORDER BY h.hour)::text
+               FROM device_rollups h
+              WHERE h.series = s.id AND h.hours = $5 AND h.hour >= $3 AND h.hour < $4) AS hours
+       FROM ${SERIES_OF}`,
+    [deviceId, companyId, span.from, span.to, hoursWide],
+  );
+  const hours = new Map<number, StoredHour>();
+  const list = JSON.parse(rows[0]?.hours ?? '[]') as [number, number, StoredHour['stats'], number[] | null][];
+  for (const [start, count, s, counts] of list) hours.set(start, { rows: count, stats: s, counts });
+  return { fields: rows[0]?.fields ?? [], hours };
+}
+
+/**
+ * The closed hours of `span` for `fields`: stored ones from device_rollups, missing ones computed from
+ * the raw rows once and stored (read-through), as runs of consecutive hours.
+ */
+async function readHours(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  fields: readonly string[],
+  span: DataRange,
+): Promise<Map<number, DataBucketRecord>> {
+  const { fields: known, hours } = await readStoredHours(tx, companyId, deviceId, span);
+  const result = new Map<number, DataBucketRecord>();
+  const runs: DataRange[] = [];
+  for (let start = span.from.getTime(); start < span.to.getTime(); start += HOUR_MS) {
+    const hour = hours.get(start);
+    if (hour) {
+      const byField = fields.map((f): [string, FieldStats] => [f, hourStats(hour, known.indexOf(f))]);
+      result.set(start, { start: new Date(start), count: hour.rows, fields: Object.fromEntries(byField) });
+      continue;
+    }
+    const last = runs.at(-1);
+    if (last && last.to.getTime() === start) last.to = new Date(start + HOUR_MS);
+    else runs.push({ from: new Date(start), to: new Date(start + HOUR_MS) });
+  }
+  // Beyond a few runs one read over the whole span is cheaper than many round trips.
+  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  if (spans.length > 0) {
+    const built = new Map<number, DataBucketRecord>();
+    await buildRollups(tx, companyId, deviceId, spans, built, new Set(hours.keys()));
+    for (const [start, bucket] of built) {
+      if (!hours.has(start)) result.set(start, withFields(bucket, fields));
+    }
+  }
+  return result;
+}
+
+/**
+ * The same buckets as readDeviceDataBuckets, from the stored hours where they are closed (ended
+ * ROLLUP_CLOSED_AFTER_MS before `now`) and lie wholly inside the range: a coarse bucket is the merge of
+ * its hours (minimum of the minimums, maximum of the maximums, sums of the sums and counts). The partial
+ * buckets at the range's edges and the buckets still open come from the raw rows. Closed hours not
+ * stored yet (first read, or invalidated by late data) are computed from the raw rows once and stored.
  *
  * `tx` must be a transaction: the advisory lock that keeps a concurrent late row from being missed by
- * what this stores lasts until it commits (see migration 0009).
+ * what this stores lasts until it commits (see migration 0043).
  */
 export async function readDeviceDataBucketsRolledUp(
   tx: Queryable,
@@ -72,8 +158,7 @@ export async function readDeviceDataBucketsRolledUp(
     return readDeviceDataBuckets(tx, companyId, deviceId, range, fields, bucketSeconds);
   }
   const widthMs = bucketSeconds * 1000;
-  const origin = Date.parse(BUCKET_ORIGIN);
-  const binStart = (t: number) => origin + Math.floor((t - origin) / widthMs) * widthMs;
+  const binStart = (t: number) => binStartOf(t, bucketSeconds);
   const from = range.from.getTime();
   const to = range.to.getTime();
   const firstFull = binStart(from) === from ? from : binStart(from) + widthMs;
@@ -81,56 +166,13 @@ export async function readDeviceDataBucketsRolledUp(
   if (closedEnd <= firstFull) {
     return readDeviceDataBuckets(tx, companyId, deviceId, range, fields, bucketSeconds);
   }
-  const keys = [ROW_COUNT_FIELD, ...new Set(fields)];
-  // One row per field with its buckets as JSON arrays: a year of 6-hour buckets is 1,460 rows per field,
-  // and decoding that many result rows costs PGlite several times what JSON.parse of five texts costs.
-  const { rows: stored } = await tx.query<RollupColumns>(
-    `SELECT field,
-            json_agg((extract(epoch FROM bucket) * 1000)::bigint ORDER BY bucket)::text AS starts,
-            json_agg(min ORDER BY bucket)::text AS mins, json_agg(max ORDER BY bucket)::text AS maxs,
-            json_agg(sum ORDER BY bucket)::text AS sums, json_agg(count ORDER BY bucket)::text AS counts
-       FROM device_data_rollups
-      WHERE device_id = $1 AND company_id = $2 AND field = ANY($3::text[]) AND bucket_seconds = $4
-        AND bucket >= $5 AND bucket < $6
-      GROUP BY field`,
-    [deviceId, companyId, keys, bucketSeconds, new Date(firstFull), new Date(closedEnd)],
-  );
-  const interior = new Map<number, Map<string, FieldStats>>();
-  for (const row of stored) {
-    const starts = JSON.parse(row.starts) as number[];
-    const mins = JSON.parse(row.mins) as (number | string | null)[];
-    const maxs = JSON.parse(row.maxs) as (number | string | null)[];
-    const sums = JSON.parse(row.sums) as (number | string | null)[];
-    const counts = JSON.parse(row.counts) as number[];
-    starts.forEach((start, i) => {
-      const byField = interior.get(start) ?? new Map<string, FieldStats>();
-      interior.set(start, byField);
-      byField.set(
-        row.field,
-        stats(
-          jsonNumber(mins[i] ?? null),
-          jsonNumber(maxs[i] ?? null),
-          jsonNumber(sums[i] ?? null),
-          counts[i] ?? 0,
-        ),
-      );
-    });
-  }
-  // Missing buckets as runs of consecutive buckets: a late row months back and the bucket closed since
-  // the last read cost two small reads, not one over everything between them.
-  const runs: DataRange[] = [];
-  for (let start = firstFull; start < closedEnd; start += widthMs) {
-    const byField = interior.get(start);
-    if (byField && keys.every((key) => byField.has(key))) continue;
-    const last = runs.at(-1);
-    if (last && last.to.getTime() === start) last.to = new Date(start + widthMs);
-    else runs.push({ from: new Date(start), to: new Date(start + widthMs) });
-  }
-  // Beyond a few runs one read over the whole span is cheaper than many round trips.
-  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
-  if (spans.length > 0) {
-    await buildRollups(tx, companyId, deviceId, fields, bucketSeconds, keys, interior, spans);
-  }
+  const middleSpan = { from: new Date(firstFull), to: new Date(closedEnd) };
+  // Chart buckets are whole blocks from 6 hours up, on the same origin.
+  const partMs = widthMs % BLOCK_MS === 0 ? BLOCK_MS : HOUR_MS;
+  const hours =
+    partMs === BLOCK_MS
+      ? await readBlocks(tx, companyId, deviceId, fields, middleSpan)
+      : await readHours(tx, companyId, deviceId, fields, middleSpan);
   const head =
     from < firstFull
       ? await readHeadBucket(tx, companyId, deviceId, range.from, firstFull, fields, bucketSeconds, now)
@@ -148,22 +190,27 @@ export async function readDeviceDataBucketsRolledUp(
       : [];
   const middle: DataBucketRecord[] = [];
   for (let start = firstFull; start < closedEnd; start += widthMs) {
-    const byField = interior.get(start);
-    const count = byField?.get(ROW_COUNT_FIELD)?.count ?? 0;
+    const parts: DataBucketRecord[] = [];
+    for (let hour = start; hour < start + widthMs; hour += partMs) {
+      const part = hours.get(hour);
+      if (part) parts.push(part);
+    }
     // Buckets without rows are absent, as in the raw query.
-    if (!byField || count === 0) continue;
-    middle.push({
-      start: new Date(start),
-      count,
-      fields: Object.fromEntries(
-        fields.map((field) => [field, byField.get(field) ?? stats(null, null, null, 0)]),
-      ),
-    });
+    middle.push(...mergeBuckets(new Date(start), parts, fields));
   }
   return [...head, ...middle, ...tail];
 }
 
 /** One bucket starting at `start` out of `parts` (buckets of the same fields over disjoint times). */
+/** A built bucket with exactly the asked fields: those it has no value of are empty. */
+function withFields(bucket: DataBucketRecord, fields: readonly string[]): DataBucketRecord {
+  const byField = fields.map((f): [string, FieldStats] => [
+    f,
+    bucket.fields[f] ?? stats(null, null, null, 0),
+  ]);
+  return { start: bucket.start, count: bucket.count, fields: Object.fromEntries(byField) };
+}
+
 function mergeBuckets(start: Date, parts: DataBucketRecord[], fields: readonly string[]): DataBucketRecord[] {
   const count = parts.reduce((n, part) => n + part.count, 0);
   if (count === 0) return [];
@@ -228,68 +275,168 @@ async function readHeadBucket(
   );
 }
 
+/** JSON for float8[] input: non-finite sums as the strings float8 reads ("Infinity", "NaN"). */
+const finite = (v: number | null) => (v === null || Number.isFinite(v) ? v : String(v));
+
 /**
- * Computes the buckets of `spans` from the raw rows and stores every (field, bucket) of them that was not
- * stored yet, zero counts included; `interior` gets the computed statistics for the whole spans.
+ * Computes the hours of `spans` from the raw rows, every field of the device's series, and stores each
+ * hour not in `skip` (zero counts included, so an empty hour is not rebuilt); `built` gets them all.
+ * Returns the hours stored.
  */
 export async function buildRollups(
   tx: Queryable,
   companyId: number,
   deviceId: number,
-  fields: readonly string[],
-  bucketSeconds: number,
-  keys: readonly string[],
-  interior: Map<number, Map<string, FieldStats>>,
   spans: readonly DataRange[],
+  built: Map<number, DataBucketRecord>,
+  skip: ReadonlySet<number>,
 ): Promise<number> {
   // Held until the transaction ends; taken before the raw read so late rows still being written are in it.
   await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
+  const { rows: series } = await tx.query<{ id: number; fields: string[] }>(
+    `SELECT s.id, s.fields FROM ${SERIES_OF}`,
+    [deviceId, companyId],
+  );
+  if (!series[0]) return 0;
+  const { id, fields } = series[0];
   const byStart = new Map<number, DataBucketRecord>();
   for (const span of spans) {
-    for (const bucket of await readDeviceDataBuckets(tx, companyId, deviceId, span, fields, bucketSeconds))
+    for (const bucket of await readDeviceDataBuckets(
+      tx,
+      companyId,
+      deviceId,
+      span,
+      fields,
+      ROLLUP_BASE_SECONDS,
+    ))
       byStart.set(bucket.start.getTime(), bucket);
   }
-  const rows = {
-    field: [] as string[],
-    bucket: [] as string[],
-    min: [] as (number | null)[],
-    max: [] as (number | null)[],
-    sum: [] as (number | null)[],
-    count: [] as number[],
-  };
-  const widthMs = bucketSeconds * 1000;
+  const rows: RollupRow[] = [];
   for (const span of spans) {
-    for (let start = span.from.getTime(); start < span.to.getTime(); start += widthMs) {
-      const bucket = byStart.get(start);
-      const fresh = new Map<string, FieldStats>([
-        [ROW_COUNT_FIELD, stats(null, null, null, bucket?.count ?? 0)],
-        ...fields.map((field): [string, FieldStats] => [
-          field,
-          bucket?.fields[field] ?? stats(null, null, null, 0),
-        ]),
-      ]);
-      const known = interior.get(start);
-      for (const key of keys) {
-        if (known?.has(key)) continue;
-        const s = fresh.get(key) as FieldStats;
-        rows.field.push(key);
-        rows.bucket.push(new Date(start).toISOString());
-        rows.min.push(s.min);
-        rows.max.push(s.max);
-        rows.sum.push(s.sum);
-        rows.count.push(s.count);
-      }
-      interior.set(start, fresh);
+    for (let start = span.from.getTime(); start < span.to.getTime(); start += HOUR_MS) {
+      const bucket = byStart.get(start) ?? { start: new Date(start), count: 0, fields: {} };
+      built.set(start, bucket);
+      if (!skip.has(start)) rows.push(rollupRow(bucket, fields));
     }
   }
-  if (rows.field.length === 0) return 0;
+  return storeRollupRows(tx, id, 1, rows);
+}
+
+/** One stored rollup: start (ISO), rows, [min, max, sum] per position, counts where partial. */
+interface RollupRow {
+  h: string;
+  n: number;
+  s: (number | string | null)[] | null;
+  c: number[] | null;
+}
+
+/** A bucket of all `fields` (the series' fields, in order) as a stored rollup row. */
+function rollupRow(bucket: DataBucketRecord, fields: readonly string[]): RollupRow {
+  const all = fields.map((f) => bucket.fields[f] ?? stats(null, null, null, 0));
+  const partial = all.some((f) => f.count !== 0 && f.count !== bucket.count);
+  return {
+    h: bucket.start.toISOString(),
+    n: bucket.count,
+    s: bucket.count === 0 ? null : all.flatMap((f) => [finite(f.min), finite(f.max), finite(f.sum)]),
+    c: partial ? all.map((f) => f.count) : null,
+  };
+}
+
+async function storeRollupRows(
+  tx: Queryable,
+  series: number,
+  hours: number,
+  rows: RollupRow[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
   const { rowCount } = await tx.query(
-    `INSERT INTO device_data_rollups (device_id, company_id, field, bucket_seconds, bucket, min, max, sum, count)
-     SELECT $1, $2, u.field, $3, u.bucket, u.min, u.max, u.sum, u.count
-       FROM unnest($4::text[], $5::timestamptz[], $6::float8[], $7::float8[], $8::float8[], $9::int[])
-            AS u(field, bucket, min, max, sum, count)
+    `INSERT INTO device_rollups (series, rows, hour, hours, stats, counts)
+     SELECT $1, r.n, r.h, $3, r.s, r.c
+       FROM jsonb_to_recordset($2::jsonb) AS r(h timestamptz, n int, s float8[], c int[])
      ON CONFLICT DO NOTHING`,
-    [deviceId, companyId, bucketSeconds, rows.field, rows.bucket, rows.min, rows.max, rows.sum, rows.count],
+    [series, JSON.stringify(rows), hours],
   );
   return rowCount;
+}
+
+/**
+ * The closed blocks of six hours of `span` (on the block grid) for `fields`: stored ones from
+ * device_rollups, missing ones merged from their hours (readHours: stored, or built from the raw rows)
+ * and stored, as the hours are.
+ */
+async function readBlocks(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  fields: readonly string[],
+  span: DataRange,
+): Promise<Map<number, DataBucketRecord>> {
+  const { fields: known, hours: blocks } = await readStoredHours(
+    tx,
+    companyId,
+    deviceId,
+    span,
+    ROLLUP_BLOCK_HOURS,
+  );
+  const result = new Map<number, DataBucketRecord>();
+  const runs: DataRange[] = [];
+  for (let start = span.from.getTime(); start < span.to.getTime(); start += BLOCK_MS) {
+    const block = blocks.get(start);
+    if (block) {
+      const byField = fields.map((f): [string, FieldStats] => [f, hourStats(block, known.indexOf(f))]);
+      result.set(start, { start: new Date(start), count: block.rows, fields: Object.fromEntries(byField) });
+      continue;
+    }
+    const last = runs.at(-1);
+    if (last && last.to.getTime() === start) last.to = new Date(start + BLOCK_MS);
+    else runs.push({ from: new Date(start), to: new Date(start + BLOCK_MS) });
+  }
+  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  for (const run of spans) {
+    for (const [start, block] of await buildBlocks(tx, companyId, deviceId, run, new Set(blocks.keys()))) {
+      if (!blocks.has(start)) result.set(start, withFields(block, fields));
+    }
+  }
+  return result;
+}
+
+/**
+ * Merges the blocks of `span` (on the block grid, closed) from their hours, every field of the series,
+ * and stores those not in `skip`. Under the builders' lock, taken before the hours are read: a late row's
+ * trigger deletes its hour and its block together, either before this reads them or after it commits.
+ */
+export async function buildBlocks(
+  tx: Queryable,
+  companyId: number,
+  deviceId: number,
+  span: DataRange,
+  skip: ReadonlySet<number>,
+): Promise<Map<number, DataBucketRecord>> {
+  await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [ROLLUP_LOCK_CLASS, deviceId % 2147483647]);
+  const built = new Map<number, DataBucketRecord>();
+  const { rows: series } = await tx.query<{ id: number; fields: string[] }>(
+    `SELECT s.id, s.fields FROM ${SERIES_OF}`,
+    [deviceId, companyId],
+  );
+  if (!series[0]) return built;
+  const { id, fields } = series[0];
+  const hours = await readHours(tx, companyId, deviceId, fields, span);
+  const rows: RollupRow[] = [];
+  for (let start = span.from.getTime(); start < span.to.getTime(); start += BLOCK_MS) {
+    const parts: DataBucketRecord[] = [];
+    for (let hour = start; hour < start + BLOCK_MS; hour += HOUR_MS) {
+      const part = hours.get(hour);
+      if (part) parts.push(part);
+    }
+    const block = mergeBuckets(new Date(start), parts, fields)[0] ?? {
+      start: new Date(start),
+      count: 0,
+      fields: {},
+    };
+    built.set(start, block);
+    // Zero counts included, so an empty block is not rebuilt.
+    if (!skip.has(start)) rows.push(rollupRow(block, fields));
+  }
+  await storeRollupRows(tx, id, ROLLUP_BLOCK_HOURS, rows);
+  return built;
 }

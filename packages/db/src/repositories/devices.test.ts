@@ -4,7 +4,7 @@ import { withTenant } from '../tenant';
 import { forEachDb } from '../testing';
 import { insertCompany } from './companies';
 import { DEVICE_STATUS_COLUMNS } from './device-current';
-import { readDeviceData, readLastDeviceRecord } from './device-data';
+import { readDeviceData, readDeviceDataUpTo, readLastDeviceRecord } from './device-data';
 import { readDeviceDataBuckets } from './device-data-buckets';
 import { listDevicePinColumnsJson, listDevices } from './device-list';
 import { findDevice, reassignDevice, updateDevice } from './devices';
@@ -233,6 +233,29 @@ describe('device repositories', () => {
       // Another company reads nothing of this device's rows.
       const other = await insertCompany(suite.db, { name: 'Other' });
       expect(await readDeviceDataBuckets(suite.db, other.id, id, range, ['v'], 600)).toEqual([]);
+    });
+
+    it("reads a short range in one statement, or says to count when it is longer or not the company's", async () => {
+      const from = await insertCompany(suite.db, { name: 'Up to' });
+      const id = await device(suite.db, from.id);
+      const range = { from: new Date(T0), to: new Date(T0 + 3_600_000) };
+      expect(await readDeviceDataUpTo(suite.db, from.id, id, range, null, 3)).toEqual([]);
+      for (const minute of [0, 10, 20]) {
+        await suite.db.query(
+          'INSERT INTO device_data (device_id, company_id, created_at, data) VALUES ($1, $2, $3, $4)',
+          [id, from.id, new Date(T0 + minute * 60_000), JSON.stringify({ v: minute, w: 1 })],
+        );
+      }
+      const three = await readDeviceDataUpTo(suite.db, from.id, id, range, ['v'], 3);
+      expect(three?.map((p) => p.data)).toEqual([{ v: 0 }, { v: 10 }, { v: 20 }]);
+      expect(three).toEqual(await readDeviceData(suite.db, from.id, id, range, ['v']));
+      // One more than the limit: the caller counts and buckets instead.
+      expect(await readDeviceDataUpTo(suite.db, from.id, id, range, null, 2)).toBeNull();
+      // Moved to another company, its old rows (recorded under the first) are no longer the first's to read.
+      const to = await insertCompany(suite.db, { name: 'Up to, new owner' });
+      await suite.db.transaction((tx) => reassignDevice(tx, from.id, id, to.id));
+      expect(await readDeviceDataUpTo(suite.db, from.id, id, range, null, 3)).toBeNull();
+      expect(await readDeviceDataUpTo(suite.db, to.id, id, range, null, 3)).toEqual([]);
     });
 
     it('lists webhook token kinds only and revokes once', async () => {

@@ -29,14 +29,16 @@ export async function seededDevice(
   );
   const id = rows[0]!.id;
   await db.query(
-    `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-     SELECT $1, $2, $3::timestamptz + make_interval(mins => 10 * g),
+    // Set-based (migration 0043): the device_data view writes row by row.
+    `SELECT device_data_store(jsonb_agg(x)) FROM (
+     SELECT $1::bigint AS device_id, $2::bigint AS company_id,
+            $3::timestamptz + make_interval(mins => 10 * g) AS created_at,
             jsonb_build_object('temperature', CASE WHEN g % 97 = 0 THEN to_jsonb('n/a'::text)
                                                     ELSE to_jsonb(10 + 15 * sin(g / 144.0 * 6.283)) END,
-                               'humidity', 50 + (g % 40), 'pump', g % 3 = 0),
-            g::text
+                               'humidity', 50 + (g % 40), 'pump', g % 3 = 0) AS data,
+            g::text AS message_id
        FROM generate_series(0, $4::int * 144 - 1) AS g
-      WHERE g NOT BETWEEN 4 * 144 AND 5 * 144 - 1`,
+      WHERE g NOT BETWEEN 4 * 144 AND 5 * 144 - 1) x`,
     [id, companyId, new Date(start).toISOString(), days],
   );
   if (current) {
@@ -50,9 +52,11 @@ export async function seededDevice(
   return id;
 }
 
+/** The device's stored hours (its 6-hour blocks, migration 0043, not counted). */
 export async function storedRows(db: Db, deviceId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM device_data_rollups WHERE device_id = $1',
+    `SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
+      WHERE s.device_id = $1 AND h.hours = 1`,
     [deviceId],
   );
   return rows[0]!.n;
@@ -75,7 +79,7 @@ export async function readCountingRaw(
     const recording: Queryable = {
       exec: (sql) => tx.exec(sql),
       query: (sql, params) => {
-        if (sql.includes('date_bin') && !sql.includes('device_data_rollups')) {
+        if (sql.includes('date_bin') && !sql.includes('device_rollups')) {
           rawReads.push([(params![2] as Date).getTime(), (params![3] as Date).getTime()]);
         }
         return tx.query(sql, params);

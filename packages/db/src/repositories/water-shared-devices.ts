@@ -1,7 +1,7 @@
 /**
  * Devices a member shares with its water association (nwa_shared_devices, migration 0036), and the meter
  * readings of a shared device. Every read here runs inside withTenant: the share policies
- * (nwa_share_read on devices, device_current, device_data and the share table) decide what another
+ * (nwa_share_read on devices, device_current, device_series, device_readings and the share table) decide what another
  * company sees, nothing in these statements widens it.
  */
 import type { Queryable } from '../db';
@@ -161,10 +161,14 @@ export async function readMeterReadings(
   to: Date,
 ): Promise<MeterReading[]> {
   const { rows } = await q.query<{ at: Date; value: number }>(
-    `SELECT created_at AS at, (data ->> $3)::double precision AS value FROM device_data
-      WHERE company_id = $1 AND device_id = $2 AND created_at >= $4 AND created_at < $5
-        AND jsonb_typeof(data -> $3) = 'number'
-      ORDER BY created_at`,
+    `SELECT r.created_at AS at, coalesce(r.narrow[p.pos]::text::float8, r.wide[p.pos]) AS value
+       FROM (SELECT s.id, array_position(s.fields, $3::text) AS pos FROM device_series s
+              WHERE s.company_id = $1 AND s.device_id = $2) p
+       JOIN device_readings r ON r.series = p.id
+      WHERE r.created_at >= $4 AND r.created_at < $5
+        AND coalesce(r.narrow[p.pos]::text::float8, r.wide[p.pos]) IS NOT NULL
+        AND NOT coalesce(jsonb_typeof(r.extra -> $3::text) = 'boolean', false)
+      ORDER BY r.created_at`,
     [device.ownerCompanyId, device.deviceId, device.dataField, from, to],
   );
   return rows.map((r) => ({ at: new Date(r.at), value: Number(r.value) }));
