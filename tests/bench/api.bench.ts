@@ -38,6 +38,8 @@ const LIST_PAGE = 100;
 const SETTLE_MS = 15_000;
 const WARM_UP_SECONDS = 1;
 const MAIN_USER = 'main@demo.test';
+/** What the console's browser sends (Chromium's header); `IOT_BENCH_API_ENCODING=` (empty) for none. */
+const ACCEPT_ENCODING = process.env.IOT_BENCH_API_ENCODING ?? 'gzip, deflate, br, zstd';
 const PASSWORD = 'DemoPass#2026';
 
 interface Cannon {
@@ -52,6 +54,7 @@ interface Cannon {
 async function cannon(urls: string[], seconds: number, cookie?: string): Promise<Cannon> {
   const args = [AUTOCANNON, '-c', String(CONNECTIONS), '-d', String(seconds), '-j'];
   if (cookie) args.push('-H', `cookie=${cookie}`);
+  if (ACCEPT_ENCODING) args.push('-H', `accept-encoding=${ACCEPT_ENCODING}`);
   const { stdout } = await promisify(execFile)(process.execPath, [...args, ...urls], {
     maxBuffer: 16 * 1024 * 1024,
   });

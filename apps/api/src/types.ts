@@ -34,6 +34,11 @@ export interface SessionSettings {
   maxAgeSeconds: number;
   /** Seconds a resolved session is kept in memory (SESSION_CACHE_SECONDS; 0: none). */
   cacheSeconds: number;
+  /**
+   * Milliseconds a company's device lists may lag the database's announced changes under a stream of them
+   * (DEVICE_LIST_REFRESH_MS; plugins/answer-cache.ts). A lone change, and this process's own, show at once.
+   */
+  listRefreshMs: number;
 }
 
 export interface RateLimitSettings {
@@ -69,6 +74,13 @@ export interface AppDeps {
   authCache: AuthCache;
   /** The alarm poll's answers in memory for session.cacheSeconds at most (plugins/answer-cache). */
   alarmCache: AnswerCache;
+  /** The device list's answers (table and map) in memory, likewise, per company (plugins/answer-cache). */
+  deviceListCache: AnswerCache;
+  /**
+   * The map lists that show no latest values (pins by state), likewise, but kept through latest values
+   * that move no device and turn none on- or offline (plugins/answer-cache, services/list-devices).
+   */
+  deviceMapCache: AnswerCache;
   /** Work left for after the answer (reset mails); close waits for it. */
   afterAnswer: AfterAnswer;
   /** Lifetime of a password reset link. */

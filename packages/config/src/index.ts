@@ -72,6 +72,11 @@ export const ConfigSchema = Type.Object({
    */
   SESSION_CACHE_SECONDS: Type.Integer({ minimum: 0, maximum: 300, default: 30 }),
   /**
+   * Milliseconds the API's in-memory device lists may lag a stream of announced changes (latest values of
+   * a reporting fleet): a company's lists are rebuilt at most once per this window, a lone change at once.
+   */
+  DEVICE_LIST_REFRESH_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 1000 }),
+  /**
    * Seconds a process may take after SIGTERM to finish in-flight batches and jobs; past it, it exits with
    * code 1 and what was left is redelivered (event log) or retried (jobs). Keep it below the supervisor's
    * grace period (Kubernetes: terminationGracePeriodSeconds, 30 by default).

@@ -1,8 +1,9 @@
 /**
  * Identical reads in flight share one answer (issue #29): ten concurrent polls of the device list cost
- * fewer than ten queries and all get the same answer; a read arriving after a change made through the API
- * never joins a read begun before it.
+ * fewer than ten queries and all get the same answer, a compressed one only where it is accepted; a read
+ * arriving after a change made through the API never joins a read begun before it.
  */
+import { brotliDecompressSync } from 'node:zlib';
 import type { Db } from '@iot/db';
 import { forEachDb } from '@iot/db/testing';
 import type { FastifyInstance } from 'fastify';
@@ -41,7 +42,7 @@ forEachDb((suite) => {
     const device = await createDevice(suite.db, company.id, { name: 'Kühlraum 1' });
     const client = new TestClient(app);
     await client.login(main.email, PASSWORD);
-    return { client, device };
+    return { client, device, companyId: company.id };
   }
 
   function held(one = false) {
@@ -67,6 +68,30 @@ forEachDb((suite) => {
     expect(all.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(all.map((a) => JSON.stringify(a.body))).size).toBe(1);
     expect(transactions).toBe(1);
+  });
+
+  it('shares a compressed answer only with reads that accept its encoding', async () => {
+    const { client, companyId } = await team();
+    for (let i = 0; i < 20; i++) await createDevice(suite.db, companyId, { name: `Sensor ${i}` });
+    const read = (encoding?: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/api/v1/core/devices',
+        headers: { cookie: client.cookieHeader(), ...(encoding ? { 'accept-encoding': encoding } : {}) },
+      });
+    const open = held();
+    transactions = 0;
+    const answers = Promise.all(Array.from({ length: 6 }, (_, i) => read(i % 2 ? 'br' : undefined)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    open();
+    const all = await answers;
+    expect(transactions).toBe(2);
+    const bodies = all.map((a, i) => {
+      expect(a.statusCode).toBe(200);
+      expect(a.headers['content-encoding']).toBe(i % 2 ? 'br' : undefined);
+      return i % 2 ? brotliDecompressSync(a.rawPayload).toString() : a.body;
+    });
+    expect(new Set(bodies).size).toBe(1);
   });
 
   it('does not share a read begun before a change with a read after it', async () => {

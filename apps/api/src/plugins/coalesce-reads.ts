@@ -16,7 +16,9 @@ const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 interface Shared {
   contentType: string;
-  body: string;
+  /** Text, or bytes as they went out (a cached answer's compressed copy: `encoding`). */
+  body: string | Buffer;
+  encoding?: string;
 }
 
 interface InFlight {
@@ -38,7 +40,8 @@ declare module 'fastify' {
 function keyOf(request: FastifyRequest): string | null {
   const auth = request.auth;
   if (!auth || auth.apiKey || request.method !== 'GET') return null;
-  return `${auth.user.id}:${auth.companyId}:${request.url}`;
+  // The accepted encodings too: an answer may be shared in the encoding it went out in.
+  return `${auth.user.id}:${auth.companyId}:${request.url}:${request.headers['accept-encoding'] ?? ''}`;
 }
 
 async function coalesceReads(app: FastifyInstance): Promise<void> {
@@ -52,8 +55,10 @@ async function coalesceReads(app: FastifyInstance): Promise<void> {
     const running = inFlight.get(key);
     if (running) {
       const shared = await running.answer;
-      if (shared) return reply.type(shared.contentType).send(shared.body);
-      return;
+      if (!shared) return;
+      if (shared.encoding)
+        reply.header('content-encoding', shared.encoding).header('vary', 'accept-encoding');
+      return reply.type(shared.contentType).send(shared.body);
     }
     let settle: (shared: Shared | null) => void = () => {};
     const answer = new Promise<Shared | null>((resolve) => {
@@ -73,9 +78,18 @@ async function coalesceReads(app: FastifyInstance): Promise<void> {
     if (MUTATING.has(request.method)) inFlight = new Map();
     const entry = request.coalescing;
     if (!entry) return payload;
-    const shareable = reply.statusCode === 200 && typeof payload === 'string';
+    const shareable = reply.statusCode === 200 && (typeof payload === 'string' || Buffer.isBuffer(payload));
     const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-    entry.settle(shareable ? { contentType, body: payload } : null);
+    const encoding = reply.getHeader('content-encoding');
+    entry.settle(
+      shareable
+        ? {
+            contentType,
+            body: payload as string | Buffer,
+            ...(encoding ? { encoding: String(encoding) } : {}),
+          }
+        : null,
+    );
     return payload;
   });
   // Whatever did not reach onSend (an aborted request) still frees its joiners.

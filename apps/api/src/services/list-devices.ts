@@ -66,6 +66,29 @@ function toDeviceListFilter(query: DeviceListQuery, now: Date = new Date()): Dev
   return filter;
 }
 
+/** Sorts by what a fleet's latest values or a group's name change (neither announced on the map channel). */
+const SORTS_BY_LATEST_VALUES = new Set<DeviceSortColumn>([
+  'last_online_at',
+  'battery_level',
+  'signal_strength',
+  'group',
+]);
+
+/**
+ * Whether the answer shows only what migration 0044 announces on the map channel: a map list without latest
+ * values (pins by state), filtered and sorted by the devices' own columns, the online flag and position.
+ * Such an answer is kept through a fleet's latest values (`deviceMapCache`).
+ */
+export function showsOnlyPins(query: DeviceListQuery): boolean {
+  return (
+    query.view === 'map' &&
+    (query.data_fields ?? '').split(',').every((field) => field.trim() === '') &&
+    !query.stale &&
+    query.battery === undefined &&
+    (query.sort === undefined || !SORTS_BY_LATEST_VALUES.has(query.sort))
+  );
+}
+
 /** The map's columns of the filtered list as JSON text (listDevicePinColumnsJson), ready to send. */
 export function listCompanyDevicePins(db: Db, auth: AuthContext, query: DeviceListQuery): Promise<string> {
   const filter = toDeviceListFilter(query);

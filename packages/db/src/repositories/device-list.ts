@@ -201,6 +201,21 @@ export function toListRecord(row: DeviceRow): DeviceListRecord {
   };
 }
 
+/**
+ * Announced (NOTIFY, payload the company id) by every statement that changes what a company's device list
+ * shows: its devices, their groups, their latest values (migration 0042's triggers). The API keeps the
+ * list's answers in memory per company until then (apps/api `lib/answer-cache.ts`).
+ */
+export const DEVICE_LIST_CHANGED_CHANNEL = 'iot_device_list_changed';
+
+/**
+ * Announced (payload the company id) only by what a map pin coloured by state shows: devices added, edited
+ * or removed, latest-values rows added or removed, and latest values that move a device or turn it on- or
+ * offline (migration 0044's triggers). Latest values alone are not announced here: a reporting fleet keeps
+ * its map list (apps/api `deviceMapCache`).
+ */
+export const DEVICE_MAP_CHANGED_CHANNEL = 'iot_device_map_changed';
+
 /** `%` and `_` in the user's text are literal characters, not patterns. */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -6,33 +6,13 @@
 import { announceAlarmsChanged, type Db } from '@iot/db';
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AnswerCache } from '../../../../../lib/answer-cache';
 import { until, useCachingApps } from '../../../../../test/caching-apps';
-import { TestClient } from '../../../../../test/client';
+import type { TestClient } from '../../../../../test/client';
 import { DB_KINDS } from '../../../../../test/databases';
 import { createDevice } from '../../../../../test/device-fixtures';
-import { createTeam, createUser, PASSWORD } from '../../../../../test/fixtures';
+import { createTeam, createUser } from '../../../../../test/fixtures';
 
 const POLL = '/api/v1/core/devices/alarms?state=open';
-
-describe('AnswerCache', () => {
-  it('serves nothing before resume or while suspended, drops a read that raced a clear, expires', () => {
-    const cache = new AnswerCache(1000);
-    cache.set('a', 'x', cache.mark());
-    expect(cache.get('a')).toBeUndefined();
-    cache.resume();
-    const mark = cache.mark();
-    cache.clear();
-    cache.set('a', 'x', mark);
-    expect(cache.get('a')).toBeUndefined();
-    cache.set('a', 'x', cache.mark(), 10_000);
-    expect(cache.get('a', 10_900)).toBe('x');
-    expect(cache.get('a', 11_000)).toBeUndefined();
-    cache.set('a', 'x', cache.mark());
-    cache.suspend();
-    expect(cache.get('a')).toBeUndefined();
-  });
-});
 
 describe.each(DB_KINDS)('the alarm poll from memory on %s', (kind) => {
   const env = useCachingApps(kind);
@@ -41,12 +21,7 @@ describe.each(DB_KINDS)('the alarm poll from memory on %s', (kind) => {
   beforeAll(() => {
     ({ db, apps } = env);
   });
-
-  async function signIn(email: string, app = apps[0] as FastifyInstance) {
-    const client = new TestClient(app);
-    await client.login(email, PASSWORD);
-    return client;
-  }
+  const signIn = (email: string, app?: FastifyInstance) => env.signIn(email, app);
 
   async function insertAlarm(companyId: number, deviceId: number, q = db): Promise<number> {
     const { rows } = await q.query<{ id: number }>(

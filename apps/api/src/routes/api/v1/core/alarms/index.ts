@@ -7,6 +7,7 @@ import { AlarmPayload, AlarmQuery, IdParams, responses } from '@iot/contracts';
 import { userLanguage } from '@iot/domain';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { CachedAnswer, sendCachedAnswer } from '../../../../../lib/answer-cache';
 import { authOf } from '../../../../../plugins/guards';
 import {
   acknowledgeCompanyAlarm,
@@ -40,17 +41,18 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const language = userLanguage(auth.user.locale);
       // Any user of the acting company reads the same alarms; only the language words them.
       const key = `${auth.companyId} ${language} ${request.url}`;
-      let body = alarmCache.get(key);
-      if (body === undefined) {
+      let answer = alarmCache.get(key);
+      if (answer === undefined) {
         const mark = alarmCache.mark();
         const alarms = await listCompanyAlarms(db, auth, query);
         // Through the route's own serialiser, so the text is what the schema would have sent.
-        body = reply.serialize({ payload: alarms.map((a) => presentAlarm(a, language)) }) as string;
-        alarmCache.set(key, body, mark);
+        answer = new CachedAnswer(
+          reply.serialize({ payload: alarms.map((a) => presentAlarm(a, language)) }) as string,
+        );
+        alarmCache.set(key, answer, mark);
       }
       // (The typed reply accepts only the schema's objects; the text is that object, already written.)
-      const untyped = reply as unknown as FastifyReply;
-      return untyped.type('application/json; charset=utf-8').send(body);
+      return sendCachedAnswer(request, reply as unknown as FastifyReply, answer);
     },
   );
 

@@ -25,6 +25,7 @@ import {
 } from '@iot/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { CachedAnswer, sendCachedAnswer } from '../../../../../lib/answer-cache';
 import { apiError } from '../../../../../lib/errors';
 import { authOf, requireModule } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
@@ -32,7 +33,11 @@ import { getDevice } from '../../../../../services/get-device';
 import { listLogsOfDevice } from '../../../../../services/list-device-logs';
 import { listNotificationsOfDevice } from '../../../../../services/list-device-notifications';
 import { listRulesOfDevice, presentRule } from '../../../../../services/list-device-rules';
-import { listCompanyDevicePins, listCompanyDevicesJson } from '../../../../../services/list-devices';
+import {
+  listCompanyDevicePins,
+  listCompanyDevicesJson,
+  showsOnlyPins,
+} from '../../../../../services/list-devices';
 import { prepareDeviceRules } from '../../../../../services/prepare-device-rules';
 import { readDeviceSeries } from '../../../../../services/read-device-data';
 import { readMobileData } from '../../../../../services/read-mobile-data';
@@ -47,7 +52,7 @@ const MONTH_MS = 30 * 24 * 60 * 60 * 1000;
 const requireMapView = requireModule('map_view');
 
 const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.deps;
+  const { db, deviceListCache, deviceMapCache } = app.deps;
 
   app.get(
     '/',
@@ -68,17 +73,25 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { coalesce: true },
     },
     async (request, reply) => {
-      let payload: string;
-      if (request.query.view === 'map') {
-        // The map's list (map page and map widgets) is the map view module's (issue #27).
-        await requireMapView(request);
-        payload = await listCompanyDevicePins(db, authOf(request), request.query);
-      } else {
-        payload = await listCompanyDevicesJson(db, authOf(request), request.query);
+      const auth = authOf(request);
+      // The map's list (map page and map widgets) is the map view module's (issue #27).
+      if (request.query.view === 'map') await requireMapView(request);
+      // Every user of the acting company reads the same list for the same URL (the cache's scope first).
+      const key = `${auth.companyId} ${request.url}`;
+      // Pins by state are kept through a fleet's latest values; everything else goes with them.
+      const cache = showsOnlyPins(request.query) ? deviceMapCache : deviceListCache;
+      let answer = cache.get(key);
+      if (answer === undefined) {
+        const mark = cache.mark();
+        const payload =
+          request.query.view === 'map'
+            ? await listCompanyDevicePins(db, auth, request.query)
+            : await listCompanyDevicesJson(db, auth, request.query);
+        answer = new CachedAnswer(`{"payload":${payload}}`);
+        cache.set(key, answer, mark);
       }
       // (The typed reply accepts only the schema's objects; the text is that object, already written.)
-      const untyped = reply as unknown as FastifyReply;
-      return untyped.type('application/json; charset=utf-8').send(`{"payload":${payload}}`);
+      return sendCachedAnswer(request, reply as unknown as FastifyReply, answer);
     },
   );
 
