@@ -127,6 +127,36 @@ describe('client administration', () => {
   );
 
   it(
+    'a client with many modules stays one line: three badges, the rest behind +N',
+    async () => {
+      await asUser('admin@demo.test', 'clients-modules', async (page) => {
+        const { rows } = await platform.db.query<{ id: number; modules: string[] }>(
+          `SELECT id, modules FROM companies WHERE cardinality(modules) > 3 AND deleted_at IS NULL
+            ORDER BY cardinality(modules) DESC LIMIT 1`,
+        );
+        const client = rows[0]!;
+        await page.goto('/admin/clients');
+        const cell = page.getByTestId(`client-modules-${client.id}`);
+        await cell.waitFor();
+        expect(Number(await cell.getAttribute('data-count'))).toBe(client.modules.length);
+        expect(await cell.locator(':scope > [data-slot="badge"]').count()).toBe(3);
+        const more = cell.getByTestId(`client-modules-${client.id}-more`);
+        expect(await more.textContent()).toBe(`+${client.modules.length - 3}`);
+        // The folded names are told to screen readers and shown in a tooltip.
+        expect((await more.getAttribute('aria-label'))?.split(', ')).toHaveLength(client.modules.length - 3);
+        await more.hover();
+        const hint = page.getByTestId(`client-modules-${client.id}-more-hint`);
+        await hint.waitFor();
+        expect((await hint.textContent())?.split(', ')).toHaveLength(client.modules.length - 3);
+        // One line of badges: the row is as tall as a row with one badge (about 40 px).
+        const height = await page.getByTestId(`client-row-${client.id}`).evaluate((r) => r.clientHeight);
+        expect(height).toBeLessThan(60);
+      });
+    },
+    BROWSER_TEST_TIMEOUT_MS,
+  );
+
+  it(
     'edits modules, logo, limits and customer number; the logo shows in the shell while acting as it',
     async () => {
       const id = await apiClient('Logo Werke');

@@ -184,6 +184,8 @@ export const de: ConsoleMessages = {
   'clients.users': 'Benutzer',
   'clients.devices': 'Geräte',
   'clients.modules': 'Module',
+  'clients.more-modules': '+{{count}}',
+  'clients.more-modules-label': 'außerdem {{names}}',
   'clients.nwa': 'Wasserverband',
   'clients.impersonate': 'Als Kunde handeln',
   'clients.impersonate-title': 'Als dieser Kunde handeln?',

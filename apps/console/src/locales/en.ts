@@ -187,6 +187,8 @@ export const en = {
   'clients.users': 'Users',
   'clients.devices': 'Devices',
   'clients.modules': 'Modules',
+  'clients.more-modules': '+{{count}}',
+  'clients.more-modules-label': '{{names}} as well',
   'clients.nwa': 'Water association',
   'clients.impersonate': 'Act as client',
   'clients.impersonate-title': 'Act as this client?',

@@ -11,12 +11,12 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { formatNumber } from '../../../lib/format';
 import type { Client } from '../../../types/api';
-import type { TranslationKey } from '../../../types/translation-key';
 import { useClients } from '../api/get-clients';
 import { useImpersonateClient } from '../api/impersonate-client';
 import { CreateClientDialog } from './create-client-dialog';
 import { DeletedClients } from './deleted-clients';
 import { EditClientDialog } from './edit-client-dialog';
+import { ModuleBadges } from './module-badges';
 
 /** Client management for the super admin: list, filter, act as a client after a warning. */
 export function ClientsTable() {
@@ -78,13 +78,7 @@ export function ClientsTable() {
       header: t('clients.modules'),
       enableSorting: false,
       cell: ({ row }) => (
-        <div className="flex max-w-72 flex-wrap gap-1 whitespace-normal">
-          {(row.original.modules ?? []).map((m) => (
-            <Badge key={m} variant="outline">
-              {t(`module.${m}` as TranslationKey)}
-            </Badge>
-          ))}
-        </div>
+        <ModuleBadges modules={row.original.modules ?? []} testId={`client-modules-${row.original.id}`} />
       ),
     },
     {
