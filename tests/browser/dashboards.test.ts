@@ -202,6 +202,35 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
     await context.close();
   }, 120_000);
 
+  it('a map the user turned to stays interactive when the grid stacks at phone width and back', async () => {
+    const { context, page } = await signedIn('main@demo.test');
+    const [dashboard] = await apiGet<ApiDashboard[]>(page, '/core/company/dashboards');
+    const map = dashboard?.widgets.find((w) => w.type === 'map') as ApiWidget;
+    const grid = page.getByTestId('dashboard-grid');
+    await expect.poll(() => grid.getAttribute('data-layout')).toBe('grid');
+    await page.getByTestId(`widget-${map.id}-map-interact`).focus();
+    await page.getByTestId(`widget-${map.id}-map`).locator('canvas.maplibregl-canvas').waitFor();
+    // The keyboard's focus moved from the button that is gone to the map, not to the page's start.
+    expect(
+      await page.evaluate(
+        (id) => !!document.activeElement?.matches(`[data-testid="${id}"] canvas.maplibregl-canvas`),
+        `widget-${map.id}-map`,
+      ),
+    ).toBe(true);
+    // Stacking mounts every widget anew; the map must not fall back to its preview.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => grid.getAttribute('data-layout')).toBe('stacked');
+    // Below the fold the map waits to be scrolled near (LazyDeviceMap).
+    await page.getByTestId(`widget-${map.id}-map`).scrollIntoViewIfNeeded();
+    await page.getByTestId(`widget-${map.id}-map`).locator('canvas.maplibregl-canvas').waitFor();
+    expect(await page.getByTestId(`widget-${map.id}-map-preview`).count()).toBe(0);
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await expect.poll(() => grid.getAttribute('data-layout')).toBe('grid');
+    await page.getByTestId(`widget-${map.id}-map`).locator('canvas.maplibregl-canvas').waitFor();
+    expect(await page.getByTestId(`widget-${map.id}-map-preview`).count()).toBe(0);
+    await context.close();
+  });
+
   it('the map widget shows a still preview of its devices without the map chunk, the map on interaction', async () => {
     const { context, page } = await signedIn('main@demo.test');
     const [dashboard] = await apiGet<ApiDashboard[]>(page, '/core/company/dashboards');

@@ -15,12 +15,20 @@ import { queryClient } from './lib/query-client';
 import { maySignedIn, readAuthenticatedFlag, writeAuthenticatedFlag, writeRedirectTo } from './lib/session';
 import type { CurrentUser } from './types/api';
 
+const DASHBOARD_PATH = '/dashboard';
+
 /** Start-up of spec section 2: fetch the current user before mounting, then decide where to open. */
 async function start(): Promise<void> {
   setLanguage(startupLanguage(navigator.language));
   let user: CurrentUser | null = null;
   // Signed out (this tab says so, or no session marker cookie): no call that would only answer 401.
-  if (readAuthenticatedFlag() !== false && maySignedIn()) {
+  const maybeSignedIn = readAuthenticatedFlag() !== false && maySignedIn();
+  // On the dashboard, what prefetches its widgets loads while the user is fetched (used once it is known).
+  const rememberedDashboard =
+    maybeSignedIn && window.location.pathname === DASHBOARD_PATH
+      ? import('./features/dashboards/remembered-dashboard')
+      : null;
+  if (maybeSignedIn) {
     try {
       user = await getCurrentUser();
     } catch {
@@ -37,6 +45,15 @@ async function start(): Promise<void> {
   const decision = decideStartup({ path: requested, user, knownSegments: ROUTE_SEGMENTS });
   writeRedirectTo(decision.redirectTo);
   if (decision.open !== requested) window.history.replaceState(null, '', decision.open);
+  if (user && rememberedDashboard && window.location.pathname === DASHBOARD_PATH) {
+    const signedIn = user;
+    const search = window.location.search;
+    rememberedDashboard.then(
+      (m) => m.prefetchRememberedDashboard(signedIn, search),
+      // The route loads it again and shows a failure.
+      () => undefined,
+    );
+  }
 
   const router = createRouter();
   setApiNavigator((path) => void router.navigate(path));

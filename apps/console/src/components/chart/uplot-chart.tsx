@@ -16,6 +16,8 @@ export interface ChartSeries {
   scale?: string;
   /** band edge (min or max): no line of its own; the legend still shows its value at the cursor */
   bandEdge?: boolean;
+  /** false: no row in the legend (a dashboard widget's band edges, where legend rows are scarce) */
+  legend?: false;
   /** value text in the legend */
   format?: (value: number) => string;
 }
@@ -98,6 +100,7 @@ function buildOptions(props: UplotChartProps, width: number): uPlot.Options {
         return {
           label: s.label,
           scale: s.scale ?? 'y',
+          ...(s.legend === false ? { class: 'u-no-legend' } : {}),
           stroke: s.bandEdge ? 'transparent' : color,
           width: s.bandEdge ? 0 : 1.5,
           points: { show: false },

@@ -67,6 +67,8 @@ export interface DeviceMapProps {
    * data-ready then). The dashboard holds the start-up device list until then.
    */
   onDrawn?: () => void;
+  /** the map takes the keyboard focus when it starts (it was started from the keyboard) */
+  focusOnStart?: boolean;
 }
 
 declare global {
@@ -135,8 +137,11 @@ export function DeviceMap({
   testId = 'device-map',
   pending = false,
   onDrawn,
+  focusOnStart = false,
 }: DeviceMapProps) {
   const { i18n } = useTranslation();
+  // Read once, at the map's start: a later change does not move the focus.
+  const focusOnStartRef = useRef(focusOnStart);
   const lang = i18n.language;
   const langRef = useRef(lang);
   langRef.current = lang;
@@ -243,6 +248,9 @@ export function DeviceMap({
       attributionControl: false,
     });
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
+    // Started from the keyboard, the focus moves from the button that is gone to the map (arrow keys pan it),
+    // rather than to the page's start.
+    if (focusOnStartRef.current) map.getCanvas().focus({ preventScroll: true });
     // The bundled base layer fills in once its shapes are fetched (data-base tells tests it is there).
     const fillBase = () => {
       void loadBaseLayers(map)

@@ -1,5 +1,5 @@
 import { geoMercator, geoPath } from 'd3-geo';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 // Natural Earth 1:110m (world-atlas): a preview needs no more, and converting it takes a few milliseconds.
@@ -23,10 +23,51 @@ const GERMANY: [number, number, number, number] = [5.8, 47.2, 15.1, 55.1];
 const MIN_SPAN = 0.5;
 const PADDING = 16;
 
+/** West, south, east, north in degrees. */
+type Box = [number, number, number, number];
+
+/** A shape's parts (polygons or lines) with their boxes, so a draw projects only the ones in view. */
+interface Parts<T> {
+  parts: T[];
+  boxes: Box[];
+}
+
 interface PreviewShapes {
-  land: GeoJSON.Feature | GeoJSON.FeatureCollection;
-  borders: GeoJSON.MultiLineString;
-  states: GeoJSON.MultiLineString;
+  land: Parts<GeoJSON.Position[][]>;
+  borders: Parts<GeoJSON.Position[]>;
+  states: Parts<GeoJSON.Position[]>;
+}
+
+function boxOf(lines: readonly GeoJSON.Position[][]): Box {
+  const box: Box = [180, 90, -180, -90];
+  for (const line of lines)
+    for (const [lng = 0, lat = 0] of line) {
+      box[0] = Math.min(box[0], lng);
+      box[1] = Math.min(box[1], lat);
+      box[2] = Math.max(box[2], lng);
+      box[3] = Math.max(box[3], lat);
+    }
+  return box;
+}
+
+function polygonsOf(shape: GeoJSON.Feature | GeoJSON.FeatureCollection): Parts<GeoJSON.Position[][]> {
+  const features = shape.type === 'FeatureCollection' ? shape.features : [shape];
+  const parts = features.flatMap(({ geometry: g }) =>
+    g.type === 'MultiPolygon' ? g.coordinates : g.type === 'Polygon' ? [g.coordinates] : [],
+  );
+  return { parts, boxes: parts.map(boxOf) };
+}
+
+function linesOf(shape: GeoJSON.MultiLineString): Parts<GeoJSON.Position[]> {
+  return { parts: shape.coordinates, boxes: shape.coordinates.map((line) => boxOf([line])) };
+}
+
+/** The parts whose box meets `view` (a part across the antimeridian spans every longitude: kept). */
+function inView<T>({ parts, boxes }: Parts<T>, view: Box): T[] {
+  return parts.filter((_, i) => {
+    const [west, south, east, north] = boxes[i] as Box;
+    return west <= view[2] && east >= view[0] && south <= view[3] && north >= view[1];
+  });
 }
 
 let shapes: Promise<PreviewShapes> | null = null;
@@ -41,15 +82,24 @@ async function fetchTopology(url: string): Promise<Topology> {
 function previewShapes(): Promise<PreviewShapes> {
   shapes ??= Promise.all([fetchTopology(countriesUrl), fetchTopology(statesUrl)])
     .then(([world, germany]) => ({
-      land: feature(world, world.objects.land as GeometryCollection),
-      borders: mesh(world, world.objects.countries as GeometryCollection, (a, b) => a !== b),
-      states: mesh(germany, germany.objects.states as GeometryCollection, (a, b) => a !== b),
+      land: polygonsOf(feature(world, world.objects.land as GeometryCollection)),
+      borders: linesOf(mesh(world, world.objects.countries as GeometryCollection, (a, b) => a !== b)),
+      states: linesOf(mesh(germany, germany.objects.states as GeometryCollection, (a, b) => a !== b)),
     }))
     .catch((error: unknown) => {
       shapes = null;
       throw error;
     });
   return shapes;
+}
+
+/**
+ * Starts fetching and converting the base shapes, so a preview mounted later draws at once: the dashboard
+ * calls it with the dashboards' answer, beside the widgets' data (lazy-widgets.tsx). A failure is left to
+ * the preview, which asks again.
+ */
+export function preloadPreviewShapes(): void {
+  previewShapes().catch(() => undefined);
 }
 
 /** The points' bounds (west, south, east, north), at least MIN_SPAN wide and high; Germany without points. */
@@ -82,7 +132,9 @@ function draw(
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(width * ratio);
   canvas.height = Math.round(height * ratio);
-  const ctx = canvas.getContext('2d');
+  // A canvas in memory, rasterised on the CPU: a still picture drawn once needs no GPU canvas, and with
+  // a software GPU (SwiftShader, headless) tessellating 10,000 arcs held the page's frames for seconds.
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
   if (!ctx) return;
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.fillStyle = WATER;
@@ -106,61 +158,96 @@ function draw(
     .clipExtent([
       [0, 0],
       [width, height],
-    ]);
+    ])
+    // No adaptive resampling: the 1:110m lines are coarse anyway, and at a fleet's zoom it multiplied them.
+    .precision(0);
   const path = geoPath(projection, ctx);
   if (base) {
+    // Only the parts in view are projected: fitted to a fleet of 60 km, the whole world's coastlines were
+    // projected and clipped for a few segments.
+    const [west = -180, north = 85] = projection.invert?.([0, 0]) ?? [];
+    const [east = 180, south = -85] = projection.invert?.([width, height]) ?? [];
+    const view: Box = [west - 1, south - 1, east + 1, north + 1];
     ctx.beginPath();
-    path(base.land);
+    path({ type: 'MultiPolygon', coordinates: inView(base.land, view) });
     ctx.fillStyle = LAND;
     ctx.fill();
     ctx.lineWidth = 0.7;
     ctx.setLineDash([3, 2]);
     ctx.beginPath();
-    path(base.states);
+    path({ type: 'MultiLineString', coordinates: inView(base.states, view) });
     ctx.strokeStyle = STATE_BORDER;
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.lineWidth = 0.8;
     ctx.beginPath();
-    path(base.borders);
+    path({ type: 'MultiLineString', coordinates: inView(base.borders, view) });
     ctx.strokeStyle = BORDER;
     ctx.stroke();
   }
   drawPoints(ctx, points, (p) => projection([p.longitude, p.latitude]));
 }
 
-/** The points, one path per colour (10,000 devices are a few paths, not 10,000 fills). */
+/** A device's dot in one colour with its white ring, drawn once per colour and stamped per device. */
+function dotSprite(color: string, ratio: number): HTMLCanvasElement {
+  const size = Math.ceil((POINT_RADIUS + 1) * 2 * ratio);
+  const sprite = document.createElement('canvas');
+  sprite.width = size;
+  sprite.height = size;
+  // On the CPU as the preview's canvas: stamping a GPU canvas into it would read it back.
+  const ctx = sprite.getContext('2d', { willReadFrequently: true });
+  if (ctx) {
+    ctx.scale(ratio, ratio);
+    ctx.beginPath();
+    ctx.arc(POINT_RADIUS + 1, POINT_RADIUS + 1, POINT_RADIUS, 0, 2 * Math.PI);
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  }
+  return sprite;
+}
+
+/**
+ * The points, stamped from one sprite per colour: 10,000 arcs filled and stroked as paths cost the main
+ * thread (and a software GPU far more) than 10,000 copies of a small image.
+ */
 function drawPoints(
   ctx: CanvasRenderingContext2D,
   points: readonly MapPoint[],
   project: (p: MapPoint) => [number, number] | null,
 ) {
-  const byColor = new Map<string, MapPoint[]>();
+  const ratio = window.devicePixelRatio || 1;
+  // Keyed by the colour as a number: no string per point (points of a state share one colour anyway).
+  const sprites = new Map<number, HTMLCanvasElement>();
+  const extent = (POINT_RADIUS + 1) * 2;
   for (const p of points) {
-    const key = `rgb(${p.color.join(',')})`;
-    const list = byColor.get(key);
-    if (list) list.push(p);
-    else byColor.set(key, [p]);
-  }
-  ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1;
-  for (const [color, list] of byColor) {
-    ctx.beginPath();
-    for (const p of list) {
-      const xy = project(p);
-      if (!xy) continue;
-      ctx.moveTo(xy[0] + POINT_RADIUS, xy[1]);
-      ctx.arc(xy[0], xy[1], POINT_RADIUS, 0, 2 * Math.PI);
+    const xy = project(p);
+    if (!xy) continue;
+    const [r = 0, g = 0, b = 0] = p.color;
+    const key = (r << 16) | (g << 8) | b;
+    let sprite = sprites.get(key);
+    if (!sprite) {
+      sprite = dotSprite(`rgb(${r},${g},${b})`, ratio);
+      sprites.set(key, sprite);
     }
-    ctx.fillStyle = color;
-    ctx.fill();
-    ctx.stroke();
+    ctx.drawImage(sprite, xy[0] - POINT_RADIUS - 1, xy[1] - POINT_RADIUS - 1, extent, extent);
   }
 }
 
-/** The element's CSS size, followed as it changes (0 × 0 until it is laid out). */
+/**
+ * The element's CSS size, followed as it changes. Read once when it mounts, before the browser paints: the
+ * ResizeObserver's first report comes a frame later, and the preview would be drawn only then.
+ */
 function useSize(ref: React.RefObject<HTMLElement | null>): { width: number; height: number } {
   const [size, setSize] = useState({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const { width, height } = el.getBoundingClientRect();
+    setSize((s) => (s.width === width && s.height === height ? s : { width, height }));
+  }, [ref]);
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -204,9 +291,10 @@ export function MapPreview({ points, testId, label, pending, onDrawn }: MapPrevi
   const [drawn, setDrawn] = useState(false);
   useEffect(() => {
     const canvas = canvasRef.current;
-    if (!canvas || size.width === 0 || size.height === 0) return;
+    // Drawn once the base shapes are in (or failed): ten thousand points are not drawn twice.
+    if (!canvas || size.width === 0 || size.height === 0 || base === null) return;
     draw(canvas, size.width, size.height, base === 'failed' ? null : base, points);
-    if (!pending && base !== null) setDrawn(true);
+    if (!pending) setDrawn(true);
   }, [size, base, points, pending]);
   const onDrawnRef = useRef(onDrawn);
   onDrawnRef.current = onDrawn;

@@ -1,11 +1,36 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadableLazy } from '../../lib/preloadable-lazy';
 import { Button } from '../ui/button';
 import type { DeviceMapProps } from './device-map';
 import { LazyDeviceMap } from './lazy-device-map';
 
 // The preview's code (d3-geo, topojson-client) is a small chunk of its own, not part of the first screen.
-const MapPreview = lazy(() => import('./map-preview').then((m) => ({ default: m.MapPreview })));
+const loadMapPreview = () => import('./map-preview');
+const mapPreview = preloadableLazy(() => loadMapPreview().then((m) => m.MapPreview));
+const MapPreview = mapPreview.Component;
+
+/** Starts loading the preview's chunk and its base shapes, before a preview mounts. */
+export function preloadMapPreview(): void {
+  mapPreview.preload().catch(() => undefined);
+  loadMapPreview().then(
+    (m) => m.preloadPreviewShapes(),
+    // The preview's own lazy import shows a failure.
+    () => undefined,
+  );
+}
+
+export interface PreviewedDeviceMapProps extends Omit<DeviceMapProps, 'styleUrl'> {
+  /** the map style; undefined while it is not known yet (the preview needs none, the map waits for it) */
+  styleUrl: string | null | undefined;
+}
+
+/**
+ * The maps (by test id, one per widget) the user has turned to in this page's life. A map stays interactive
+ * when its widget is mounted anew (the grid stacking at phone width, another dashboard tab and back), rather
+ * than falling back to the preview under the user's hand.
+ */
+const activatedMaps = new Set<string>();
 
 /**
  * A dashboard's device map: a still preview at first (map-preview.tsx, a 2D canvas), the interactive map
@@ -14,19 +39,29 @@ const MapPreview = lazy(() => import('./map-preview').then((m) => ({ default: m.
  * "Interact with map" button is used. Like cooperative gestures, this also keeps the dashboard's map from
  * taking the page's scrolling. The preview's test id is `${testId}-preview`; the map keeps `testId`.
  */
-export function PreviewedDeviceMap(props: DeviceMapProps) {
+export function PreviewedDeviceMap({ styleUrl, ...props }: PreviewedDeviceMapProps) {
   const { t } = useTranslation();
-  const [interactive, setInteractive] = useState(false);
-  const activate = useCallback(() => setInteractive(true), []);
   const testId = props.testId ?? 'device-map';
-  if (interactive) return <LazyDeviceMap {...props} />;
+  const [interactive, setInteractive] = useState(() => activatedMaps.has(testId));
+  // Focus (the keyboard's Tab) starts the map and takes the button away: the map then takes the focus.
+  const [byFocus, setByFocus] = useState(false);
+  const activate = useCallback(() => {
+    activatedMaps.add(testId);
+    setInteractive(true);
+  }, [testId]);
+  const activateByFocus = useCallback(() => {
+    setByFocus(true);
+    activate();
+  }, [activate]);
+  if (interactive && styleUrl !== undefined)
+    return <LazyDeviceMap {...props} styleUrl={styleUrl} focusOnStart={byFocus} />;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the button inside is the keyboard's way in; pointer and focus only start early
     <div
       className="relative h-full min-h-48 w-full overflow-hidden rounded-md bg-muted"
       onPointerEnter={activate}
       onPointerDown={activate}
-      onFocus={activate}
+      onFocus={activateByFocus}
     >
       <Suspense fallback={null}>
         <MapPreview

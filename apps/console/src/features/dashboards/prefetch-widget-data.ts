@@ -4,7 +4,7 @@ import { deviceMapQueryOptions, devicesByIdsQueryOptions } from '../../lib/devic
 import { periodBounds } from '../../lib/period';
 import { queryClient } from '../../lib/query-client';
 import type { MapSettings, Widget } from './types';
-import { settingsToPeriod } from './widget-layout';
+import { chartMaxPoints, settingsToPeriod } from './widget-layout';
 
 /** The devices the dashboard's tables and charts show (a few, however large the fleet). */
 export function shownDeviceIds(widgets: readonly Widget[]): number[] {
@@ -39,21 +39,28 @@ export function prefetchedChartNow(widgetId: number): number | undefined {
  * period, each map's lean list and the map style. The route loader calls it with the dashboards' answer.
  */
 export function prefetchWidgetData(widgets: readonly Widget[]): void {
+  // Maps first: the server answers a tenant's reads one after another, and a large fleet's map list is the
+  // slowest of them; the preview draws it while the smaller answers are read.
+  for (const w of widgets) {
+    if (w.type !== 'map') continue;
+    void queryClient.prefetchQuery(platformInfoQueryOptions());
+    void queryClient.prefetchQuery(deviceMapQueryOptions(mapColorField(w.settings)));
+  }
   const ids = shownDeviceIds(widgets);
   if (ids.length > 0) void queryClient.prefetchQuery(devicesByIdsQueryOptions(ids));
-  const now = Date.now();
   for (const w of widgets) {
     if (w.type === 'line_chart') {
+      // A second prefetch of the same chart (the start-up's, then the route loader's) keeps the first's
+      // "now", so it asks for the same keys rather than the same data again.
+      const now = prefetchedChartNow(w.id) ?? Date.now();
       const bounds = periodBounds(settingsToPeriod(w.settings), now);
+      const maxPoints = chartMaxPoints(w.w, window.innerWidth);
       chartNow.set(w.id, now);
       for (const s of w.settings.series) {
         void queryClient.prefetchQuery(
-          deviceDataQueryOptions({ id: s.device_id, fields: [s.data_field], ...bounds }),
+          deviceDataQueryOptions({ id: s.device_id, fields: [s.data_field], ...bounds, maxPoints }),
         );
       }
-    } else if (w.type === 'map') {
-      void queryClient.prefetchQuery(platformInfoQueryOptions());
-      void queryClient.prefetchQuery(deviceMapQueryOptions(mapColorField(w.settings)));
     }
   }
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Widget } from './types';
-import { alignSeries, applyLayout, newWidget, periodToSettings, settingsToPeriod } from './widget-layout';
+import {
+  alignSeries,
+  applyLayout,
+  bandedSeries,
+  bandPairs,
+  chartMaxPoints,
+  newWidget,
+  periodToSettings,
+  settingsToPeriod,
+} from './widget-layout';
 
 const table = (id: number, y: number, h: number): Widget => ({
   id,
@@ -98,6 +107,47 @@ describe('alignSeries', () => {
       [10, 15, 20],
       [1, undefined, 2],
       [undefined, 5, null],
+    ]);
+  });
+});
+
+describe('chartMaxPoints', () => {
+  it.each([
+    [6, 1400, 500], // the bench's half-width chart: 700 px of viewport, a year in day buckets
+    [6, 1920, 750],
+    [12, 1920, 1500],
+    [12, 3840, 1500], // never more than the API's default
+    [2, 1400, 250], // never fewer than one step
+    [12, 390, 250], // a phone
+    [0, 1400, 250],
+  ])('a chart %i columns wide in a %i px window asks for %i points', (columns, width, points) => {
+    expect(chartMaxPoints(columns, width)).toBe(points);
+  });
+
+  it('rounds down to whole steps, so small changes of the window keep the query key', () => {
+    expect(chartMaxPoints(6, 1400)).toBe(chartMaxPoints(6, 1480));
+  });
+});
+
+describe('bandedSeries', () => {
+  it('lays out the lines, then their minimums, then their maximums, a line without buckets as its own band', () => {
+    const data = bandedSeries([
+      { x: [10, 20], y: [2, 3], min: [1, 2], max: [4, 5] },
+      { x: [20], y: [7] },
+    ]);
+    expect(data).toEqual([
+      [10, 20],
+      [2, 3],
+      [undefined, 7],
+      [1, 2],
+      [undefined, 7],
+      [4, 5],
+      [undefined, 7],
+    ]);
+    // uPlot's bands (1-based, upper then lower): each line's maximum over its minimum.
+    expect(bandPairs(2)).toEqual([
+      [5, 3],
+      [6, 4],
     ]);
   });
 });

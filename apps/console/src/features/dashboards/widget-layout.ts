@@ -6,6 +6,23 @@ import type { ChartTab, LineChartSettings, Widget } from './types';
 export const GRID_COLUMNS = 12;
 export const GRID_ROW_HEIGHT = 40;
 
+/** A chart asks for at most this many points (the API's own default) and at least the smallest step. */
+const CHART_POINTS_MAX = 1500;
+const CHART_POINTS_STEP = 250;
+
+/**
+ * How many points (or buckets, each drawn with its minimum and maximum) a line chart widget `columns`
+ * wide asks for: about one per pixel. The widget's share of the viewport is more than its plot gets
+ * (the navigation, the margins and the value axis take their part), so rounding it down to whole steps
+ * still leaves a point per plot pixel; the steps keep the query key, and the prefetched answer, the same
+ * over small changes of the window.
+ */
+export function chartMaxPoints(columns: number, viewportWidth: number): number {
+  const share = (viewportWidth * Math.min(Math.max(1, columns), GRID_COLUMNS)) / GRID_COLUMNS;
+  const steps = Math.floor(share / CHART_POINTS_STEP) * CHART_POINTS_STEP;
+  return Math.min(CHART_POINTS_MAX, Math.max(CHART_POINTS_STEP, steps));
+}
+
 const DEFAULT_SIZE: Record<WidgetType, { w: number; h: number }> = {
   table: { w: 6, h: 7 },
   line_chart: { w: 6, h: 9 },
@@ -116,4 +133,30 @@ export function alignSeries(
     return column;
   });
   return [xs, ...columns];
+}
+
+/** One line of a chart widget: times and values, with each bucket's minimum and maximum when downsampled. */
+export interface WidgetLine {
+  x: readonly number[];
+  y: readonly (number | null)[];
+  min?: readonly (number | null)[] | undefined;
+  max?: readonly (number | null)[] | undefined;
+}
+
+/**
+ * uPlot's data for a chart widget: the times, every line's values, then every line's minimum and then its
+ * maximum (its own values where it has no buckets), so each line is drawn inside the band of its buckets:
+ * an average alone would flatten what a bucket of a day holds (a day's swing of temperature, say).
+ */
+export function bandedSeries(lines: readonly WidgetLine[]): (number | null | undefined)[][] {
+  return alignSeries([
+    ...lines.map((l) => [l.x, l.y] as const),
+    ...lines.map((l) => [l.x, l.min ?? l.y] as const),
+    ...lines.map((l) => [l.x, l.max ?? l.y] as const),
+  ]);
+}
+
+/** The uPlot bands of bandedSeries' layout for `count` lines: (maximum, minimum), 1-based. */
+export function bandPairs(count: number): [number, number][] {
+  return Array.from({ length: count }, (_, i) => [1 + 2 * count + i, 1 + count + i]);
 }

@@ -1,7 +1,7 @@
 import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import type { Widget } from '../types';
 import { GRID_COLUMNS, GRID_ROW_HEIGHT } from '../widget-layout';
 
@@ -30,7 +30,11 @@ export function DashboardGrid({
   renderWidget: (widget: Widget) => ReactNode;
 }) {
   const { width, containerRef, mounted } = useContainerWidth();
-  const stacked = mounted && width < STACK_BELOW_PX;
+  // A hidden grid measures 0 px wide: it keeps the layout it had, since switching between the grid and the
+  // stack mounts every widget anew (charts and maps start over).
+  const stackedRef = useRef(false);
+  if (mounted && width > 0) stackedRef.current = width < STACK_BELOW_PX;
+  const stacked = mounted && stackedRef.current;
   const layout = widgets.map((w) => ({ i: String(w.id), x: w.x, y: w.y, w: w.w, h: w.h, minW: 2, minH: 3 }));
   return (
     <div

@@ -48,6 +48,7 @@ export function DashboardWidget({
             // A changed period in edit mode is part of the layout that is saved.
             key={editing ? `edit-${widget.id}` : widget.id}
             widgetId={widget.id}
+            columns={widget.w}
             settings={widget.settings}
             devices={devices}
             onSettled={onSettled}

@@ -1,12 +1,14 @@
 import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadMapPreview } from '../../../components/map/previewed-device-map';
 import { useDevices } from '../../../lib/devices/get-devices';
+import { preloadableLazy } from '../../../lib/preloadable-lazy';
 import type { Widget } from '../types';
 
 // uPlot and the settings forms load with the first chart or the first settings dialog, not with the
 // first screen (the budget is 300 kB of gzipped JS).
-const loadLineChart = () => import('./line-chart-widget');
-export const LineChartWidget = lazy(() => loadLineChart().then((m) => ({ default: m.LineChartWidget })));
+const lineChart = preloadableLazy(() => import('./line-chart-widget').then((m) => m.LineChartWidget));
+export const LineChartWidget = lineChart.Component;
 const WidgetSettingsForm = lazy(() =>
   import('./widget-settings-form').then((m) => ({ default: m.WidgetSettingsForm })),
 );
@@ -20,9 +22,11 @@ export function SettingsWithDevices(props: Omit<Parameters<typeof WidgetSettings
 }
 
 /**
- * Starts loading the chunks of these widgets (uPlot for a chart). A map's chunk (MapLibre and deck.gl)
- * loads when the map is about to be visible (LazyDeviceMap), not with the first paint.
+ * Starts loading the chunks of these widgets (uPlot for a chart, the still preview of a map). A map's
+ * interactive chunk (MapLibre and deck.gl) loads when the user turns to it (PreviewedDeviceMap).
  */
 export function preloadWidgetChunks(widgets: readonly Widget[]): void {
-  if (widgets.some((w) => w.type === 'line_chart')) void loadLineChart();
+  if (widgets.some((w) => w.type === 'line_chart')) lineChart.preload().catch(() => undefined);
+  // The map's still preview (its chunk and base shapes) loads beside the map's devices, not after them.
+  if (widgets.some((w) => w.type === 'map')) preloadMapPreview();
 }

@@ -9,22 +9,34 @@ import type { Device } from '../../../types/device';
 import { prefetchedChartNow } from '../prefetch-widget-data';
 import type { LineChartSettings } from '../types';
 import { fieldLabel } from '../widget-fields';
-import { alignSeries, periodToSettings, settingsToPeriod } from '../widget-layout';
+import {
+  bandedSeries,
+  bandPairs,
+  chartMaxPoints,
+  periodToSettings,
+  settingsToPeriod,
+} from '../widget-layout';
 
 // Theme colours that tell lines apart (the theme defines no chart palette).
 const COLORS = ['--primary', '--destructive', '--sidebar-accent', '--muted-foreground', '--foreground'];
 /** Ranges that end now move forward on this interval, so the chart shows the latest readings. */
 export const LIVE_REFRESH_MS = 30_000;
 
-/** One line per (device, field), virtual fields included, over the widget's period (uPlot). */
+/**
+ * One line per (device, field), virtual fields included, over the widget's period (uPlot), each inside the
+ * band of its buckets' minimum and maximum when the period holds more rows than the chart has pixels.
+ */
 export function LineChartWidget({
   widgetId,
+  columns,
   settings,
   devices,
   onSettled,
   onPeriodChange,
 }: {
   widgetId: number;
+  /** the widget's width in grid columns: the chart asks for about a point per pixel */
+  columns: number;
   settings: LineChartSettings;
   devices: readonly Device[];
   /** told once every series' first answer is in (or failed) */
@@ -36,6 +48,8 @@ export function LineChartWidget({
   // The route loader asked for the data already (prefetch-widget-data.ts): the same "now", the same keys.
   const period = usePeriod(settingsToPeriod(settings), prefetchedChartNow(widgetId));
   const { setPeriod } = period;
+  // As the prefetch computed it (the same key); a resized window keeps the answer it has.
+  const [maxPoints] = useState(() => chartMaxPoints(columns, window.innerWidth));
   const live = period.period.kind === 'last';
   useEffect(() => {
     if (!live) return;
@@ -51,15 +65,20 @@ export function LineChartWidget({
         fields: [s.data_field],
         from: period.bounds.from,
         to: period.bounds.to,
+        maxPoints,
       }),
       staleTime: LIVE_REFRESH_MS,
     })),
   });
   const names = new Map(devices.map((d) => [d.id, d.name]));
-  const series = settings.series.map((s, i) => ({
+  const lines = settings.series.map((s, i) => ({
     label: `${names.get(s.device_id) ?? `#${s.device_id}`} · ${fieldLabel(s.data_field)}`,
     colorVar: COLORS[i % COLORS.length],
   }));
+  // The band edges have no legend rows: the widget's legend has room for the lines only.
+  const edge = (kind: string) =>
+    lines.map((l) => ({ ...l, label: `${l.label} ${kind}`, bandEdge: true, legend: false as const }));
+  const series = [...lines, ...edge('min'), ...edge('max')];
   const answers = results.map((r) => r.data);
   const settled = results.every((r) => r.isFetched);
   useEffect(() => {
@@ -79,11 +98,11 @@ export function LineChartWidget({
   const data = useMemo(() => {
     const lines = settings.series.map((s, i) => {
       const answer = answers[i];
-      if (!answer) return [[], []] as const;
-      const [x, y] = uplotFieldData(toChartData(answer, [s.data_field]), 0);
-      return [(x ?? []) as number[], y ?? []] as const;
+      if (!answer) return { x: [], y: [] };
+      const [x, y, min, max] = uplotFieldData(toChartData(answer, [s.data_field]), 0);
+      return { x: (x ?? []) as number[], y: y ?? [], min, max };
     });
-    return alignSeries(lines);
+    return bandedSeries(lines);
   }, [settings.series, ...answers]);
 
   if (settings.series.length === 0) {
@@ -109,6 +128,7 @@ export function LineChartWidget({
         <UplotChart
           data={data as never}
           series={series}
+          bands={bandPairs(lines.length)}
           fitHeight={Math.max(96, area)}
           lang={i18n.language}
           timeLabel={t('devices.data.time')}

@@ -43,7 +43,6 @@ export function MapWidget({
     const color = byField ? ({ by: 'field', field: byField } as const) : ({ by: 'state' } as const);
     return devicePoints(devices.data, color, new Set(settings.device_ids ?? []));
   }, [devices.data, byField, settings.device_ids]);
-  if (styleUrl === undefined) return null;
   return (
     <PreviewedDeviceMap
       points={points}

@@ -1,12 +1,16 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { notifySuccess } from '../../../lib/notify';
 import { useDeleteDashboard } from '../api/delete-dashboard';
 import type { useSaveDashboard } from '../api/save-dashboard';
 import type { Dashboard, Widget } from '../types';
-import { DashboardNameForm } from './dashboard-name-form';
 import { SettingsWithDevices } from './lazy-widgets';
+
+// The form library (react-hook-form) loads with the first name dialog, not with the first screen.
+const DashboardNameForm = lazy(() =>
+  import('./dashboard-name-form').then((m) => ({ default: m.DashboardNameForm })),
+);
 
 /**
  * The dashboard page's dialogs: create or rename a dashboard (a new one is then shown), confirm its
@@ -32,23 +36,25 @@ export function useDashboardDialogs({
       title: dashboard ? t('dashboards.rename') : t('dashboards.create'),
       testId: 'edit-dashboard-dialog',
       render: (close) => (
-        <DashboardNameForm
-          name={dashboard?.name ?? ''}
-          pending={save.isPending}
-          onCancel={close}
-          onSubmit={(name) =>
-            save.mutate(
-              { id: dashboard?.id ?? null, name },
-              {
-                onSuccess: (saved) => {
-                  close();
-                  notifySuccess(t('dashboards.saved'));
-                  if (!dashboard) select(saved.id);
+        <Suspense fallback={null}>
+          <DashboardNameForm
+            name={dashboard?.name ?? ''}
+            pending={save.isPending}
+            onCancel={close}
+            onSubmit={(name) =>
+              save.mutate(
+                { id: dashboard?.id ?? null, name },
+                {
+                  onSuccess: (saved) => {
+                    close();
+                    notifySuccess(t('dashboards.saved'));
+                    if (!dashboard) select(saved.id);
+                  },
                 },
-              },
-            )
-          }
-        />
+              )
+            }
+          />
+        </Suspense>
       ),
     });
 

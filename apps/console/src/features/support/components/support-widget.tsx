@@ -1,8 +1,11 @@
 import { LifeBuoyIcon } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOverlay } from '../../../components/shell/overlay-host';
 import { Button } from '../../../components/ui/button';
-import { SupportForm } from './support-form';
+
+// The form library (react-hook-form) loads with the dialog, not with the shell of every first screen.
+const SupportForm = lazy(() => import('./support-form').then((m) => ({ default: m.SupportForm })));
 
 /** Floating support button; opens the support form in the shell's dialog. */
 export function SupportWidget() {
@@ -19,7 +22,11 @@ export function SupportWidget() {
           title: t('support.title'),
           description: t('support.intro'),
           testId: 'support-dialog',
-          render: (close) => <SupportForm onDone={close} />,
+          render: (close) => (
+            <Suspense fallback={null}>
+              <SupportForm onDone={close} />
+            </Suspense>
+          ),
         })
       }
     >
