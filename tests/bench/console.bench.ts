@@ -5,7 +5,8 @@
  *   npm run build:test -w @iot/console && npx tsx tests/bench/console.bench.ts   (or: npm run bench:console -w @iot/tests)
  *
  * The whole platform runs in this process on PGlite with the console's test build (maps register on
- * window.__IOT_MAPS__). Two companies are seeded: "full" with 10,000 devices around the default map centre,
+ * window.__IOT_MAPS__) and the API's production settings (answers kept in memory until the database
+ * announces a change), while the 10k company's fleet reports (console/fleet.ts). Two companies are seeded: "full" with 10,000 devices around the default map centre,
  * one of them with a year of 10-minute data (52,560 rows), and a dashboard of a table, a chart of that year
  * and a map of every device; "empty" with the same three widgets and no devices (the baseline). Per
  * dashboard and run: the time from navigation to ready (table rows, chart data loaded, map idle), when the
@@ -20,13 +21,22 @@
  * navigation starts only once the sign-in's page has been quiet for a second (quiet()).
  */
 import { loadavg } from 'node:os';
+import { loadConfig } from '@iot/config';
 import type { Browser } from 'playwright-core';
 import { browserArgs, launchBrowser } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 import { firstScreenGzipKb } from './console/first-screen.js';
+import { startFleet } from './console/fleet.js';
 import { measure, type RunResult } from './console/page.js';
 import { type Seeded, seedCompany } from './console/seed.js';
-import { CONSOLE_BUILD, CONSOLE_TEST_BUILD, DEVICES, RUNS, YEAR_ROWS } from './console/settings.js';
+import {
+  CONSOLE_BUILD,
+  CONSOLE_TEST_BUILD,
+  DEVICES,
+  FLEET_PER_SECOND,
+  RUNS,
+  YEAR_ROWS,
+} from './console/settings.js';
 import { mean, median, percentile } from './console/statistics.js';
 import { type RunRecorder, startRun } from './lib/results.js';
 import { settleStatistics } from './lib/statistics.js';
@@ -145,8 +155,14 @@ async function main(): Promise<void> {
     runs: RUNS,
     devices: DEVICES,
     setups: SETUPS.map((setup) => setup.name).join(','),
+    fleetPerSecond: FLEET_PER_SECOND,
   });
-  const platform = await startTestPlatform({ CONSOLE_DIR: CONSOLE_TEST_BUILD, SIMULATE_DEVICES: '0' });
+  // The test platform keeps no answers in memory (tests edit by SQL); the bench runs what is deployed.
+  const platform = await startTestPlatform({
+    CONSOLE_DIR: CONSOLE_TEST_BUILD,
+    SIMULATE_DEVICES: '0',
+    SESSION_CACHE_SECONDS: String(loadConfig({}).SESSION_CACHE_SECONDS),
+  });
   try {
     const seedStart = performance.now();
     const full = await seedCompany(platform, 'Bench full', DEVICES);
@@ -165,7 +181,13 @@ async function main(): Promise<void> {
       unit: 'kB',
       target: { atMost: 300 },
     });
-    for (const setup of SETUPS) await runSetup(setup, platform, { empty, full }, recorder);
+    const fleet = await startFleet(platform.db, full.companyId);
+    try {
+      for (const setup of SETUPS) await runSetup(setup, platform, { empty, full }, recorder);
+    } finally {
+      await fleet.stop();
+    }
+    console.log(`the fleet wrote ${fleet.written} latest values (${FLEET_PER_SECOND}/s)`);
   } finally {
     await platform.stop();
   }

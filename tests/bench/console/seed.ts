@@ -4,6 +4,7 @@ import type { TestPlatform } from '../../support/test-platform.js';
 import { CENTER, PASSWORD, YEAR_ROWS } from './settings.js';
 
 export interface Seeded {
+  companyId: number;
   email: string;
   mapWidgetId: number;
 }
@@ -50,10 +51,11 @@ export async function seedCompany(platform: TestPlatform, name: string, devices:
     const from = Date.now() - YEAR_ROWS * 10 * 60_000;
     for (let i = 0; i < YEAR_ROWS; i += 5000) {
       await db.query(
-        `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
-         SELECT $1, $2, $3::timestamptz + make_interval(mins => 10 * g),
-                jsonb_build_object('temperature', 10 + 15 * sin(g / 144.0 * 6.283)), g::text
-           FROM generate_series($4::int, $5::int) AS g`,
+        `SELECT device_data_store(jsonb_agg(x)) FROM (
+         SELECT $1::bigint AS device_id, $2::bigint AS company_id,
+                $3::timestamptz + make_interval(mins => 10 * g) AS created_at,
+                jsonb_build_object('temperature', 10 + 15 * sin(g / 144.0 * 6.283)) AS data, g::text AS message_id
+           FROM generate_series($4::int, $5::int) AS g) x`,
         [chartDevice, companyId, new Date(from).toISOString(), i, Math.min(YEAR_ROWS, i + 5000) - 1],
       );
     }
@@ -94,5 +96,5 @@ export async function seedCompany(platform: TestPlatform, name: string, devices:
     );
     if (w.type === 'map') mapWidgetId = inserted[0]!.id;
   }
-  return { email, mapWidgetId };
+  return { companyId, email, mapWidgetId };
 }
