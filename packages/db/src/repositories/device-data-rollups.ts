@@ -71,6 +71,34 @@ function hourStats(hour: StoredHour, position: number): FieldStats {
 }
 
 /**
+ * Walks `span` in steps of `stepMs`: the stored rollups as buckets of `fields`, and the steps none is stored
+ * for as spans to build, consecutive steps joined into runs (beyond a few runs one read over the whole span
+ * is cheaper than many round trips).
+ */
+function storedAndMissing(
+  stored: { fields: string[]; hours: Map<number, StoredHour> },
+  fields: readonly string[],
+  span: DataRange,
+  stepMs: number,
+): { result: Map<number, DataBucketRecord>; spans: DataRange[] } {
+  const result = new Map<number, DataBucketRecord>();
+  const runs: DataRange[] = [];
+  for (let start = span.from.getTime(); start < span.to.getTime(); start += stepMs) {
+    const hour = stored.hours.get(start);
+    if (hour) {
+      const byField = fields.map((f): [string, FieldStats] => [f, hourStats(hour, stored.fields.indexOf(f))]);
+      result.set(start, { start: new Date(start), count: hour.rows, fields: Object.fromEntries(byField) });
+      continue;
+    }
+    const last = runs.at(-1);
+    if (last && last.to.getTime() === start) last.to = new Date(start + stepMs);
+    else runs.push({ from: new Date(start), to: new Date(start + stepMs) });
+  }
+  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  return { result, spans };
+}
+
+/**
  * The device's series fields and its stored rollups of `hours` (1 or ROLLUP_BLOCK_HOURS) in `span`, by
  * epoch ms of their start.
  */
@@ -109,22 +137,9 @@ async function readHours(
   fields: readonly string[],
   span: DataRange,
 ): Promise<Map<number, DataBucketRecord>> {
-  const { fields: known, hours } = await readStoredHours(tx, companyId, deviceId, span);
-  const result = new Map<number, DataBucketRecord>();
-  const runs: DataRange[] = [];
-  for (let start = span.from.getTime(); start < span.to.getTime(); start += HOUR_MS) {
-    const hour = hours.get(start);
-    if (hour) {
-      const byField = fields.map((f): [string, FieldStats] => [f, hourStats(hour, known.indexOf(f))]);
-      result.set(start, { start: new Date(start), count: hour.rows, fields: Object.fromEntries(byField) });
-      continue;
-    }
-    const last = runs.at(-1);
-    if (last && last.to.getTime() === start) last.to = new Date(start + HOUR_MS);
-    else runs.push({ from: new Date(start), to: new Date(start + HOUR_MS) });
-  }
-  // Beyond a few runs one read over the whole span is cheaper than many round trips.
-  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  const stored = await readStoredHours(tx, companyId, deviceId, span);
+  const { hours } = stored;
+  const { result, spans } = storedAndMissing(stored, fields, span, HOUR_MS);
   if (spans.length > 0) {
     const built = new Map<number, DataBucketRecord>();
     await buildRollups(tx, companyId, deviceId, spans, built, new Set(hours.keys()));
@@ -371,27 +386,9 @@ async function readBlocks(
   fields: readonly string[],
   span: DataRange,
 ): Promise<Map<number, DataBucketRecord>> {
-  const { fields: known, hours: blocks } = await readStoredHours(
-    tx,
-    companyId,
-    deviceId,
-    span,
-    ROLLUP_BLOCK_HOURS,
-  );
-  const result = new Map<number, DataBucketRecord>();
-  const runs: DataRange[] = [];
-  for (let start = span.from.getTime(); start < span.to.getTime(); start += BLOCK_MS) {
-    const block = blocks.get(start);
-    if (block) {
-      const byField = fields.map((f): [string, FieldStats] => [f, hourStats(block, known.indexOf(f))]);
-      result.set(start, { start: new Date(start), count: block.rows, fields: Object.fromEntries(byField) });
-      continue;
-    }
-    const last = runs.at(-1);
-    if (last && last.to.getTime() === start) last.to = new Date(start + BLOCK_MS);
-    else runs.push({ from: new Date(start), to: new Date(start + BLOCK_MS) });
-  }
-  const spans = runs.length > MAX_BUILD_RUNS ? [{ from: runs[0]!.from, to: runs.at(-1)!.to }] : runs;
+  const stored = await readStoredHours(tx, companyId, deviceId, span, ROLLUP_BLOCK_HOURS);
+  const blocks = stored.hours;
+  const { result, spans } = storedAndMissing(stored, fields, span, BLOCK_MS);
   for (const run of spans) {
     for (const [start, block] of await buildBlocks(tx, companyId, deviceId, run, new Set(blocks.keys()))) {
       if (!blocks.has(start)) result.set(start, withFields(block, fields));
