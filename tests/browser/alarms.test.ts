@@ -15,6 +15,7 @@ import {
   signedIn as signIn,
   toastsGone,
 } from '../support/browser.js';
+import { postUplink } from '../support/cold-room.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 /** The console polls the alarm list every 30 s (features/alarms/api/get-alarms.ts); one poll plus slack. */
@@ -64,12 +65,9 @@ async function pushWarmUplink(): Promise<void> {
     coldRoom.id,
     createHash('sha256').update(token).digest('hex'),
   ]);
-  const response = await fetch(`http://127.0.0.1:${ingestPort}/ingest/v1/uplinks/${coldRoom.uuid}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ temperature: 9, humidity: 80, message_id: 'browser-cold-room-warm' }),
-  });
-  expect(response.status).toBe(202);
+  const ingestUrl = `http://127.0.0.1:${ingestPort}/ingest/v1`;
+  const body = { temperature: 9, humidity: 80, message_id: 'browser-cold-room-warm' };
+  expect(await postUplink(ingestUrl, coldRoom.uuid, token, body)).toBe(202);
 }
 
 async function unreadBadge(page: Page): Promise<number> {

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_TEST_TIMEOUT_MS, keepScreenshot, launchBrowser, signedIn } from '../support/browser.js';
+import { postUplink } from '../support/cold-room.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
 async function freePort(): Promise<number> {
@@ -82,12 +83,8 @@ afterAll(async () => {
 });
 
 async function pushOccupied(sensor: { uuid: string; token: string }, occupied: boolean, id: string) {
-  const response = await fetch(`http://127.0.0.1:${ingestPort}/ingest/v1/uplinks/${sensor.uuid}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${sensor.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ occupied, message_id: id }),
-  });
-  expect(response.status).toBe(202);
+  const ingestUrl = `http://127.0.0.1:${ingestPort}/ingest/v1`;
+  expect(await postUplink(ingestUrl, sensor.uuid, sensor.token, { occupied, message_id: id })).toBe(202);
 }
 
 function signedInWithMaps() {
