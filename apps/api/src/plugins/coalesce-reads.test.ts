@@ -30,7 +30,8 @@ forEachDb((suite) => {
       if (wait) await wait;
       return db.transaction(fn, options);
     };
-    app = buildTestApp(counted);
+    // Sessions from memory: ten session lookups on a busy machine must not outlast the wait below.
+    app = buildTestApp(counted, { session: { cacheSeconds: 60 } });
     await app.ready();
   });
   afterAll(async () => {
@@ -62,7 +63,7 @@ forEachDb((suite) => {
     const open = held();
     transactions = 0;
     const answers = Promise.all(Array.from({ length: 10 }, () => client.get('/api/v1/core/devices')));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     open();
     const all = await answers;
     expect(all.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -82,7 +83,7 @@ forEachDb((suite) => {
     const open = held();
     transactions = 0;
     const answers = Promise.all(Array.from({ length: 6 }, (_, i) => read(i % 2 ? 'br' : undefined)));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     open();
     const all = await answers;
     expect(transactions).toBe(2);
