@@ -13,6 +13,10 @@ import { TestClient } from '../test/client';
 import { createDevice } from '../test/device-fixtures';
 import { createTeam, PASSWORD } from '../test/fixtures';
 
+// How long identical reads are held in flight so all of them reach the coalescer before the first answers.
+const HOLD_MS = 400;
+const holdOn = () => new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+
 forEachDb((suite) => {
   let app: FastifyInstance;
   let transactions = 0;
@@ -30,7 +34,7 @@ forEachDb((suite) => {
       if (wait) await wait;
       return db.transaction(fn, options);
     };
-    // Sessions from memory: ten session lookups on a busy machine must not outlast the wait below.
+    // Sessions from memory: ten session lookups on a busy machine must not outlast HOLD_MS.
     app = buildTestApp(counted, { session: { cacheSeconds: 60 } });
     await app.ready();
   });
@@ -63,7 +67,7 @@ forEachDb((suite) => {
     const open = held();
     transactions = 0;
     const answers = Promise.all(Array.from({ length: 10 }, () => client.get('/api/v1/core/devices')));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await holdOn();
     open();
     const all = await answers;
     expect(all.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -83,7 +87,7 @@ forEachDb((suite) => {
     const open = held();
     transactions = 0;
     const answers = Promise.all(Array.from({ length: 6 }, (_, i) => read(i % 2 ? 'br' : undefined)));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await holdOn();
     open();
     const all = await answers;
     expect(transactions).toBe(2);
