@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { metrics } from '@iot/runtime';
 import { DelayedError, type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -108,13 +109,7 @@ export class BullmqJobQueue implements JobQueue {
     const key = job.idempotencyKey(valid);
     const id = jobIdFor(job.name, key);
     const envelope: JobEnvelope = { v: job.version, key, payload: valid };
-    const add = (delay: number | undefined) =>
-      this.queue(job.name).add(job.name, envelope, {
-        jobId: id,
-        attempts: job.retry.attempts,
-        backoff: { type: BACKOFF_TYPE },
-        ...(delay ? { delay } : {}),
-      });
+    const add = (delay: number | undefined) => this.add(job, id, envelope, delay);
     if (options.claimed) {
       const started = await this.startClaimed(job, envelope, id, add);
       if (started) return { id, idempotencyKey: key };
@@ -219,16 +214,13 @@ export class BullmqJobQueue implements JobQueue {
         ))
       )
         return;
-      const queue = this.queue(job.name);
       if (outcome.ok) {
-        await queue.remove(id);
+        await this.queue(job.name).remove(id);
         return;
       }
-      const bullJob = await queue.getJob(id);
-      if (!bullJob) return;
       const { error } = outcome;
       if (error instanceof JobDeferredError) {
-        await bullJob.changeDelay(inFlightDelay(error));
+        await this.settleBackUp(job, id, envelope, inFlightDelay(error));
         return;
       }
       const final = isPermanent(error) || job.retry.attempts <= 1;
@@ -238,11 +230,43 @@ export class BullmqJobQueue implements JobQueue {
         pre: 1,
         ...(final ? { failed: errorText(error) } : {}),
       };
-      await bullJob.updateData(marked);
-      await bullJob.changeDelay(final ? 0 : backoffDelay(job.retry, 1));
+      await this.settleBackUp(job, id, marked, final ? 0 : backoffDelay(job.retry, 1));
     } catch {
       // The back-up stays due after the lease; its attempt finds the key done, or runs it again.
     }
+  }
+
+  private add(job: JobDefinition<TSchema>, id: string, data: JobEnvelope, delay: number | undefined) {
+    return this.queue(job.name).add(job.name, data, {
+      jobId: id,
+      attempts: job.retry.attempts,
+      backoff: { type: BACKOFF_TYPE },
+      ...(delay ? { delay } : {}),
+    });
+  }
+
+  /**
+   * Puts the back-up of a first attempt that did not succeed in the state its next attempt needs. A
+   * relayed attempt can fail before the producer's back-up (added alongside the offer) landed in Redis;
+   * left to that back-up, attempt 1 would run again after the lease. So it is added from here, already
+   * marked; BullMQ then ignores the producer's add of the same id.
+   */
+  private async settleBackUp(
+    job: JobDefinition<TSchema>,
+    id: string,
+    data: JobEnvelope & LocalOutcome,
+    delay: number,
+  ): Promise<void> {
+    const queue = this.queue(job.name);
+    let bullJob = await queue.getJob(id);
+    if (!bullJob) {
+      await this.add(job, id, data, delay);
+      bullJob = await queue.getJob(id);
+      // Ours, unless the producer's add landed in between: BullMQ kept that one and ignored ours.
+      if (!bullJob || isDeepStrictEqual(bullJob.data, data)) return;
+    }
+    await bullJob.updateData(data);
+    await bullJob.changeDelay(delay);
   }
 
   /** Every queue this process enqueues to or works on; BullMQ counts in Redis, so all processes see it. */

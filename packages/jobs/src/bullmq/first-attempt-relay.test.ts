@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
+import { Queue } from 'bullmq';
 import { Type } from 'typebox';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { jobIdFor } from '../job-id';
 import { createMemoryJobKeyStore, type JobKeyStore } from '../job-keys';
 import { TEST_POLICY, waitFor } from '../testing';
 import { defineJob, type JobDefinition } from '../types';
@@ -155,6 +157,48 @@ describe('first attempts relayed over NATS to a processor in another queue (NATS
       idempotencyKey: 'relay:fails',
       attempts: 3,
     });
+  });
+
+  it('runs attempt 2, not attempt 1 again, when the relayed attempt fails before its back-up landed', async () => {
+    const keys = createMemoryJobKeyStore();
+    const consumer = await queue(keys);
+    const job = testJob();
+    const runs: number[] = [];
+    consumer.process(
+      job,
+      async (_p, ctx) => {
+        runs.push(ctx.attempt);
+        throw new Error(`attempt ${ctx.attempt} failed`);
+      },
+      TEST_POLICY,
+    );
+    // The producer's two halves by hand, in the order of the race: the offer is answered and its attempt
+    // fails before the back-up (added alongside the offer) reached Redis.
+    const envelope = { v: job.version, key: 'relay:late', payload: { id: 'late' } };
+    const id = jobIdFor(job.name, envelope.key);
+    await keys.claim(envelope.key, job.name, 60_000);
+    const producer = createNatsFirstAttemptRelay({ servers: NATS_URL, prefix });
+    const backUps = new Queue(job.name, { connection: { url: REDIS_URL }, prefix });
+    try {
+      const offer = Buffer.from(JSON.stringify({ id, envelope }));
+      await waitFor(async () => (await producer.offer(job.name, offer)) === 'taken', 'the offer taken');
+      await waitFor(() => runs.length === 1, 'the relayed attempt');
+      // Until the consumer has put the back-up in place itself (it leaves none without the fix).
+      await waitFor(async () => (await backUps.getJob(id)) !== undefined, 'its back-up', 1_000).catch(
+        () => undefined,
+      );
+      await backUps.add(job.name, envelope, {
+        jobId: id,
+        attempts: job.retry.attempts,
+        backoff: { type: 'iot-exponential' },
+        delay: 2 * job.timeoutMs + 1_000,
+      });
+      await waitFor(async () => (await consumer.deadLetters(job.name)).length === 1, 'the dead letter');
+      expect(runs).toEqual([1, 2, 3]);
+    } finally {
+      await backUps.close();
+      await producer.close();
+    }
   });
 
   it('refuses an offer when every slot is busy, and the job runs from the queue after', async () => {
