@@ -33,6 +33,7 @@ import Fastify, {
 import { AfterAnswer } from './lib/after-answer';
 import { AnswerCache } from './lib/answer-cache';
 import { AuthCache } from './lib/auth-cache';
+import { createClosedBucketCache } from './lib/closed-bucket-cache';
 import { LoginThrottle } from './lib/login-throttle';
 import answerCache from './plugins/answer-cache';
 import apiKeys from './plugins/api-keys';
@@ -170,6 +171,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     alarmCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
     deviceListCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
     deviceMapCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
+    closedBuckets: createClosedBucketCache(sessionSettings.cacheSeconds),
     rateLimits,
     loginThrottle: new LoginThrottle({
       pair: rateLimits.loginPerAccountAndAddress,

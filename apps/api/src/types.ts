@@ -5,6 +5,7 @@ import type { Health } from '@iot/runtime';
 import type { AfterAnswer } from './lib/after-answer';
 import type { AnswerCache } from './lib/answer-cache';
 import type { AuthCache } from './lib/auth-cache';
+import type { ClosedBuckets } from './lib/closed-bucket-cache';
 import type { LoginThrottle } from './lib/login-throttle';
 
 /** Who is acting, resolved once per request from the session cookie. */
@@ -81,6 +82,8 @@ export interface AppDeps {
    * that move no device and turn none on- or offline (plugins/answer-cache, services/list-devices).
    */
   deviceMapCache: AnswerCache;
+  /** Closed chart buckets of rolled-up reads, per device (lib/closed-bucket-cache, plugins/answer-cache). */
+  closedBuckets: ClosedBuckets;
   /** Work left for after the answer (reset mails); close waits for it. */
   afterAnswer: AfterAnswer;
   /** Lifetime of a password reset link. */

@@ -186,10 +186,13 @@ export {
   purgeExpiredDeviceData,
 } from './repositories/device-data-retention';
 export {
+  type ClosedBucketCache,
   canRollUp,
+  type KeptBuckets,
   ROLLUP_BASE_SECONDS,
   ROLLUP_BUCKET_SECONDS,
   ROLLUP_CLOSED_AFTER_MS,
+  ROLLUPS_CHANGED_CHANNEL,
   readDeviceDataBucketsRolledUp,
 } from './repositories/device-data-rollups';
 export {

@@ -10,7 +10,8 @@
  * before the announcement arrives. Other requests (a sign-in, another company's change) keep them. The map
  * lists without latest values (`deps.deviceMapCache`) follow `iot_device_map_changed` instead (migration
  * 0044), which a fleet's latest values announce only when they move a device or turn it on- or offline.
- * Company changes (`iot_company_changed`) clear them all. Active only once those LISTENs are in effect, and only where
+ * The closed chart buckets (`deps.closedBuckets`) go per device with `iot_rollups_changed`, which
+ * migration 0045 sends for every deleted rollup. Company changes (`iot_company_changed`) clear them all. Active only once those LISTENs are in effect, and only where
  * the other processes announce their changes: with the session cache on (SESSION_CACHE_SECONDS > 0), whose
  * announcement it shares.
  */
@@ -18,6 +19,7 @@ import {
   ALARMS_CHANGED_CHANNEL,
   DEVICE_LIST_CHANGED_CHANNEL,
   DEVICE_MAP_CHANGED_CHANNEL,
+  ROLLUPS_CHANGED_CHANNEL,
   type Unlisten,
 } from '@iot/db';
 import type { FastifyInstance } from 'fastify';
@@ -28,8 +30,8 @@ import { ScopeThrottle } from '../lib/scope-throttle';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 async function answerCachePlugin(app: FastifyInstance): Promise<void> {
-  const { db, alarmCache, deviceListCache, deviceMapCache } = app.deps;
-  const caches = [alarmCache, deviceListCache, deviceMapCache];
+  const { db, alarmCache, deviceListCache, deviceMapCache, closedBuckets } = app.deps;
+  const caches = [alarmCache, deviceListCache, deviceMapCache, closedBuckets];
   const clearAll = () => {
     for (const cache of caches) cache.clear();
   };
@@ -66,6 +68,7 @@ async function answerCachePlugin(app: FastifyInstance): Promise<void> {
     unlisten.push(
       await db.listen(DEVICE_MAP_CHANGED_CHANNEL, (company) => announcedMapChange.request(company)),
     );
+    unlisten.push(await db.listen(ROLLUPS_CHANGED_CHANNEL, (device) => closedBuckets.clearScope(device)));
     unlisten.push(await db.listen('iot_company_changed', clearAll));
     if (db.kind === 'postgres')
       unlisten.push(await db.listen(AUTH_CHANGED_CHANNEL, () => alarmCache.clear()));

@@ -8,6 +8,7 @@
  */
 import type { Db } from '@iot/db';
 import {
+  type ClosedBucketCache,
   canRollUp,
   countDeviceData,
   countDeviceDataOfDevice,
@@ -63,6 +64,8 @@ export interface ReadDeviceDataOptions {
   /** With lastRecord: the caller named a period, so the newest record inside it counts (else overall). */
   periodGiven?: boolean;
   maxPoints?: number;
+  /** Where closed buckets of rolled-up reads are kept between reads (the API's deps.closedBuckets). */
+  closedBuckets?: ClosedBucketCache;
 }
 
 function geoOf(latitude: number | null, longitude: number | null): [number, number] | null {
@@ -152,6 +155,8 @@ async function rangeSeries(q: Queryable, read: SeriesRead, rollsUp: boolean): Pr
         range,
         rollupFields,
         bucketSeconds,
+        new Date(),
+        options.closedBuckets,
       );
       total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
     } else total = await countDeviceData(q, companyId, deviceId, range);

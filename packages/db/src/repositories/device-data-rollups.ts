@@ -42,6 +42,29 @@ export const ROW_COUNT_FIELD = '';
 /** Separate raw reads of missing buckets at most; more runs are read as one span. */
 export const MAX_BUILD_RUNS = 4;
 
+/**
+ * Closed chart buckets kept between reads by the caller (the API keeps them in memory). A closed bucket
+ * changes only when a stored rollup of its series is deleted (a late row, a deletion, rollup retention),
+ * and migration 0045 announces every such deletion on ROLLUPS_CHANGED_CHANNEL with the device's id: keys
+ * begin with that id, so a cache can drop the device's entries (the API's AnnouncedCache, scoped by it).
+ */
+export interface ClosedBucketCache {
+  get(key: string): KeptBuckets | undefined;
+  /** Taken before a read; `set` keeps its result only if nothing was dropped meanwhile. */
+  mark(): number;
+  set(key: string, value: KeptBuckets, mark: number): void;
+}
+
+/** The closed buckets of [from, to) (epoch ms, on the bucket grid), ascending; those without rows absent. */
+export interface KeptBuckets {
+  from: number;
+  to: number;
+  buckets: readonly DataBucketRecord[];
+}
+
+/** Announces deleted rollups (migration 0045); the payload is the device's id. */
+export const ROLLUPS_CHANGED_CHANNEL = 'iot_rollups_changed';
+
 export function canRollUp(bucketSeconds: number, fields: readonly string[]): boolean {
   return ROLLUP_BUCKET_SECONDS.includes(bucketSeconds) && !fields.includes(ROW_COUNT_FIELD);
 }
@@ -76,7 +99,7 @@ function hourStats(hour: StoredHour, position: number): FieldStats {
  * is cheaper than many round trips).
  */
 function storedAndMissing(
-  stored: { fields: string[]; hours: Map<number, StoredHour> },
+  stored: StoredHours,
   fields: readonly string[],
   span: DataRange,
   stepMs: number,
@@ -98,6 +121,19 @@ function storedAndMissing(
   return { result, spans };
 }
 
+/** A series' stored rollups of one width by epoch ms of their start (series null: the device has none). */
+interface StoredHours {
+  series: number | null;
+  fields: string[];
+  hours: Map<number, StoredHour>;
+}
+
+/** Buckets by epoch ms of their start, and the device's series (null: none, so nothing is stored). */
+interface Parts {
+  series: number | null;
+  result: Map<number, DataBucketRecord>;
+}
+
 /**
  * The device's series fields and its stored rollups of `hours` (1 or ROLLUP_BLOCK_HOURS) in `span`, by
  * epoch ms of their start.
@@ -108,11 +144,11 @@ async function readStoredHours(
   deviceId: number,
   span: DataRange,
   hoursWide = 1,
-): Promise<{ fields: string[]; hours: Map<number, StoredHour> }> {
+): Promise<StoredHours> {
   // One JSON text for all hours: a year is 8,760 rows, and decoding that many result rows costs PGlite
   // several times what JSON.parse of one text costs.
-  const { rows } = await tx.query<{ fields: string[]; hours: string | null }>(
-    `SELECT s.fields,
+  const { rows } = await tx.query<{ id: number; fields: string[]; hours: string | null }>(
+    `SELECT s.id, s.fields,
             (SELECT json_agg(json_build_array((extract(epoch FROM h.hour) * 1000)::bigint, h.rows, h.stats, h.counts)
                              ORDER BY h.hour)::text
                FROM device_rollups h
@@ -123,7 +159,7 @@ async function readStoredHours(
   const hours = new Map<number, StoredHour>();
   const list = JSON.parse(rows[0]?.hours ?? '[]') as [number, number, StoredHour['stats'], number[] | null][];
   for (const [start, count, s, counts] of list) hours.set(start, { rows: count, stats: s, counts });
-  return { fields: rows[0]?.fields ?? [], hours };
+  return { series: rows[0]?.id ?? null, fields: rows[0]?.fields ?? [], hours };
 }
 
 /**
@@ -136,7 +172,7 @@ async function readHours(
   deviceId: number,
   fields: readonly string[],
   span: DataRange,
-): Promise<Map<number, DataBucketRecord>> {
+): Promise<Parts> {
   const stored = await readStoredHours(tx, companyId, deviceId, span);
   const { hours } = stored;
   const { result, spans } = storedAndMissing(stored, fields, span, HOUR_MS);
@@ -147,7 +183,7 @@ async function readHours(
       if (!hours.has(start)) result.set(start, withFields(bucket, fields));
     }
   }
-  return result;
+  return { series: stored.series, result };
 }
 
 /**
@@ -168,6 +204,7 @@ export async function readDeviceDataBucketsRolledUp(
   fields: readonly string[],
   bucketSeconds: number,
   now: Date = new Date(),
+  cache?: ClosedBucketCache,
 ): Promise<DataBucketRecord[]> {
   if (!canRollUp(bucketSeconds, fields)) {
     return readDeviceDataBuckets(tx, companyId, deviceId, range, fields, bucketSeconds);
@@ -181,16 +218,21 @@ export async function readDeviceDataBucketsRolledUp(
   if (closedEnd <= firstFull) {
     return readDeviceDataBuckets(tx, companyId, deviceId, range, fields, bucketSeconds);
   }
-  const middleSpan = { from: new Date(firstFull), to: new Date(closedEnd) };
-  // Chart buckets are whole blocks from 6 hours up, on the same origin.
-  const partMs = widthMs % BLOCK_MS === 0 ? BLOCK_MS : HOUR_MS;
-  const hours =
-    partMs === BLOCK_MS
-      ? await readBlocks(tx, companyId, deviceId, fields, middleSpan)
-      : await readHours(tx, companyId, deviceId, fields, middleSpan);
+  const series = { tx, companyId, deviceId, fields, bucketSeconds };
+  const middle = await readClosedBuckets(series, firstFull, closedEnd, cache);
   const head =
     from < firstFull
-      ? await readHeadBucket(tx, companyId, deviceId, range.from, firstFull, fields, bucketSeconds, now)
+      ? await readHeadBucket(
+          tx,
+          companyId,
+          deviceId,
+          range.from,
+          firstFull,
+          fields,
+          bucketSeconds,
+          now,
+          cache,
+        )
       : [];
   const tail =
     closedEnd < to
@@ -203,17 +245,80 @@ export async function readDeviceDataBucketsRolledUp(
           bucketSeconds,
         )
       : [];
-  const middle: DataBucketRecord[] = [];
-  for (let start = firstFull; start < closedEnd; start += widthMs) {
-    const parts: DataBucketRecord[] = [];
-    for (let hour = start; hour < start + widthMs; hour += partMs) {
-      const part = hours.get(hour);
-      if (part) parts.push(part);
+  return [...head, ...middle, ...tail];
+}
+
+/** What a read of one series' buckets is of. */
+interface SeriesBuckets {
+  tx: Queryable;
+  companyId: number;
+  deviceId: number;
+  fields: readonly string[];
+  bucketSeconds: number;
+}
+
+/**
+ * The closed chart buckets of [from, to) (both on the bucket grid), from `cache` where it keeps them:
+ * only the part it does not keep is read, and what was read is kept beside it. Without a series (no data
+ * yet) nothing is kept: nothing was stored whose deletion would announce a late row.
+ */
+async function readClosedBuckets(
+  series: SeriesBuckets,
+  from: number,
+  to: number,
+  cache: ClosedBucketCache | undefined,
+): Promise<DataBucketRecord[]> {
+  if (!cache) return (await mergedBuckets(series, from, to)).buckets;
+  const { deviceId, companyId, bucketSeconds, fields } = series;
+  const key = `${deviceId} ${companyId} ${bucketSeconds} ${fields.join(',')}`;
+  const kept = cache.get(key);
+  if (kept && kept.from <= from && to <= kept.to) return bucketsWithin(kept.buckets, from, to);
+  const mark = cache.mark();
+  // Charts move forward: what is kept usually covers all but the newest bucket or two.
+  const joins = kept !== undefined && kept.from <= to && from <= kept.to;
+  const before = joins && from < kept.from ? await mergedBuckets(series, from, kept.from) : undefined;
+  const after = joins && kept.to < to ? await mergedBuckets(series, kept.to, to) : undefined;
+  const whole = joins ? undefined : await mergedBuckets(series, from, to);
+  const reads = [before, after, whole].filter((read) => read !== undefined);
+  const buckets = joins
+    ? [...(before?.buckets ?? []), ...kept.buckets, ...(after?.buckets ?? [])]
+    : (whole?.buckets ?? []);
+  if (reads.every((read) => read.series !== null)) {
+    const span = joins ? { from: Math.min(from, kept.from), to: Math.max(to, kept.to) } : { from, to };
+    cache.set(key, { ...span, buckets }, mark);
+  }
+  return bucketsWithin(buckets, from, to);
+}
+
+function bucketsWithin(buckets: readonly DataBucketRecord[], from: number, to: number): DataBucketRecord[] {
+  return buckets.filter((bucket) => bucket.start.getTime() >= from && bucket.start.getTime() < to);
+}
+
+/** The closed chart buckets of [from, to) merged from stored hours or blocks (read-through). */
+async function mergedBuckets(
+  { tx, companyId, deviceId, fields, bucketSeconds }: SeriesBuckets,
+  from: number,
+  to: number,
+): Promise<{ series: number | null; buckets: DataBucketRecord[] }> {
+  const widthMs = bucketSeconds * 1000;
+  const span = { from: new Date(from), to: new Date(to) };
+  // Chart buckets are whole blocks from 6 hours up, on the same origin.
+  const partMs = widthMs % BLOCK_MS === 0 ? BLOCK_MS : HOUR_MS;
+  const parts =
+    partMs === BLOCK_MS
+      ? await readBlocks(tx, companyId, deviceId, fields, span)
+      : await readHours(tx, companyId, deviceId, fields, span);
+  const buckets: DataBucketRecord[] = [];
+  for (let start = from; start < to; start += widthMs) {
+    const inBucket: DataBucketRecord[] = [];
+    for (let part = start; part < start + widthMs; part += partMs) {
+      const found = parts.result.get(part);
+      if (found) inBucket.push(found);
     }
     // Buckets without rows are absent, as in the raw query.
-    middle.push(...mergeBuckets(new Date(start), parts, fields));
+    buckets.push(...mergeBuckets(new Date(start), inBucket, fields));
   }
-  return [...head, ...middle, ...tail];
+  return { series: parts.series, buckets };
 }
 
 /** One bucket starting at `start` out of `parts` (buckets of the same fields over disjoint times). */
@@ -263,6 +368,7 @@ async function readHeadBucket(
   fields: readonly string[],
   bucketSeconds: number,
   now: Date,
+  cache: ClosedBucketCache | undefined,
 ): Promise<DataBucketRecord[]> {
   const hourMs = 3_600_000;
   const origin = Date.parse(BUCKET_ORIGIN);
@@ -280,6 +386,7 @@ async function readHeadBucket(
       fields,
       3600,
       now,
+      cache,
     )),
   ];
   const widthMs = bucketSeconds * 1000;
@@ -385,7 +492,7 @@ async function readBlocks(
   deviceId: number,
   fields: readonly string[],
   span: DataRange,
-): Promise<Map<number, DataBucketRecord>> {
+): Promise<Parts> {
   const stored = await readStoredHours(tx, companyId, deviceId, span, ROLLUP_BLOCK_HOURS);
   const blocks = stored.hours;
   const { result, spans } = storedAndMissing(stored, fields, span, BLOCK_MS);
@@ -394,7 +501,7 @@ async function readBlocks(
       if (!blocks.has(start)) result.set(start, withFields(block, fields));
     }
   }
-  return result;
+  return { series: stored.series, result };
 }
 
 /**
@@ -417,7 +524,7 @@ export async function buildBlocks(
   );
   if (!series[0]) return built;
   const { id, fields } = series[0];
-  const hours = await readHours(tx, companyId, deviceId, fields, span);
+  const { result: hours } = await readHours(tx, companyId, deviceId, fields, span);
   const rows: RollupRow[] = [];
   for (let start = span.from.getTime(); start < span.to.getTime(); start += BLOCK_MS) {
     const parts: DataBucketRecord[] = [];

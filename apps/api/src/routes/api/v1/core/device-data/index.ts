@@ -45,6 +45,7 @@ const dataRoutes: FastifyPluginAsyncTypebox = async (app) => {
         range,
         lastRecord: query.last_record === true,
         periodGiven: query.tsstart !== undefined || query.tsend !== undefined,
+        closedBuckets: app.deps.closedBuckets,
         ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
       });
       // Stored flat, answered as the codec shaped it unless the caller charts the stored names (console).

@@ -273,6 +273,7 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const payload = await readDeviceSeries(db, authOf(request), request.params.id, {
         fields: ['battery_level', 'battery_voltage'],
         range: parsePeriod(query, { defaultSpanMs: MONTH_MS }),
+        closedBuckets: app.deps.closedBuckets,
         ...(query.max_points === undefined ? {} : { maxPoints: query.max_points }),
       });
       return { payload };
