@@ -2,7 +2,7 @@
  * Closed chart buckets in memory (issue #30): a dashboard's year chart reloads read only the buckets
  * closed since, and the raw edges of the range, instead of a year of rollups. Kept per device, company,
  * width and fields (the key packages/db builds, the device id first as the scope) until the database
- * announces that a stored rollup of the device was deleted (migration 0045, plugins/answer-cache.ts), and
+ * announces a late row or a deleted rollup of the device (migrations 0045, 0046, plugins/answer-cache.ts), and
  * for CLOSED_BUCKETS_TTL_MS at most. Like every answer cache, on only with the session cache (tests that
  * edit by SQL switch both off), and serving nothing until its LISTEN is in effect.
  */

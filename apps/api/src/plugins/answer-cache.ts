@@ -11,7 +11,7 @@
  * lists without latest values (`deps.deviceMapCache`) follow `iot_device_map_changed` instead (migration
  * 0044), which a fleet's latest values announce only when they move a device or turn it on- or offline.
  * The closed chart buckets (`deps.closedBuckets`) go per device with `iot_rollups_changed`, which
- * migration 0045 sends for every deleted rollup. Company changes (`iot_company_changed`) clear them all. Active only once those LISTENs are in effect, and only where
+ * migrations 0045 and 0046 send for every late row and deleted rollup. Company changes (`iot_company_changed`) clear them all. Active only once those LISTENs are in effect, and only where
  * the other processes announce their changes: with the session cache on (SESSION_CACHE_SECONDS > 0), whose
  * announcement it shares.
  */

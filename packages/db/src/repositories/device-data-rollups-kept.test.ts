@@ -1,4 +1,4 @@
-/** Closed buckets kept between reads (ClosedBucketCache) and the announcement that drops them (0045). */
+/** Closed buckets kept between reads (ClosedBucketCache) and the announcement that drops them (0045, 0046). */
 import { describe, expect, it, vi } from 'vitest';
 import type { Db, Queryable } from '../db';
 import { withTenant } from '../tenant';
@@ -117,6 +117,33 @@ describe('closed buckets kept between reads', () => {
         // A bucket read again after the announcement holds the late row.
         const { buckets } = await readKept(suite.db, company.id, id, range, 24 * HOUR, keepingCache());
         expect(buckets.find((b) => b.start.getTime() === T0 + DAY_MS)?.fields.temperature?.max).toBe(99);
+      } finally {
+        await unlisten();
+      }
+    });
+
+    it('announces late rows in closed hours that have no stored rollup (empty, or not built yet)', async () => {
+      const company = await insertCompany(suite.db, { name: 'Kept late' });
+      const id = await seededDevice(suite.db, company.id, { days: 3 });
+      const heard: string[] = [];
+      const unlisten = await suite.db.listen!(ROLLUPS_CHANGED_CHANNEL, (payload) => heard.push(payload));
+      try {
+        // Day 5 has no rows, so nothing of it is stored: a device uploading what it buffered offline.
+        await suite.db.query(
+          `INSERT INTO device_data (device_id, company_id, created_at, data, message_id)
+           VALUES ($1, $2, $3, '{"temperature": 77}', 'buffered')`,
+          [id, company.id, new Date(T0 + 5 * DAY_MS + 5 * 60_000)],
+        );
+        await vi.waitFor(() => expect(heard).toEqual([String(id)]), { timeout: 5_000, interval: 20 });
+        // Deleting it, too, changes a closed bucket that no stored rollup stood for.
+        await suite.db.query(`DELETE FROM device_data WHERE device_id = $1 AND created_at = $2`, [
+          id,
+          new Date(T0 + 5 * DAY_MS + 5 * 60_000),
+        ]);
+        await vi.waitFor(() => expect(heard).toEqual([String(id), String(id)]), {
+          timeout: 5_000,
+          interval: 20,
+        });
       } finally {
         await unlisten();
       }

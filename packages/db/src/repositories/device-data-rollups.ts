@@ -44,9 +44,10 @@ export const MAX_BUILD_RUNS = 4;
 
 /**
  * Closed chart buckets kept between reads by the caller (the API keeps them in memory). A closed bucket
- * changes only when a stored rollup of its series is deleted (a late row, a deletion, rollup retention),
- * and migration 0045 announces every such deletion on ROLLUPS_CHANGED_CHANNEL with the device's id: keys
- * begin with that id, so a cache can drop the device's entries (the API's AnnouncedCache, scoped by it).
+ * changes only with a late row (older than 15 minutes: added, changed or deleted) or a deleted stored rollup
+ * (rollup retention). Migrations 0045 and 0046 announce both on ROLLUPS_CHANGED_CHANNEL with the device's
+ * id: keys begin with that id, so a cache can drop the device's entries (the API's AnnouncedCache, scoped
+ * by it).
  */
 export interface ClosedBucketCache {
   get(key: string): KeptBuckets | undefined;
@@ -62,7 +63,7 @@ export interface KeptBuckets {
   buckets: readonly DataBucketRecord[];
 }
 
-/** Announces deleted rollups (migration 0045); the payload is the device's id. */
+/** Announces late rows and deleted rollups (migrations 0045, 0046); the payload is the device's id. */
 export const ROLLUPS_CHANGED_CHANNEL = 'iot_rollups_changed';
 
 export function canRollUp(bucketSeconds: number, fields: readonly string[]): boolean {

@@ -1,7 +1,7 @@
 /**
  * Closed chart buckets from memory (issue #30): a repeated rolled-up read takes its closed buckets from
- * memory, per device and company, until the database announces a deleted rollup of the device (migration
- * 0045), whoever deletes it; the device is checked for the reader's company on every read.
+ * memory, per device and company, until the database announces a late row or a deleted rollup of the device
+ * (migrations 0045, 0046); the device is checked for the reader's company on every read.
  */
 import type { Db } from '@iot/db';
 import type { FastifyInstance } from 'fastify';
