@@ -193,9 +193,12 @@ describe('NATS JetStream adapter', () => {
   });
   it('hands partitions over while records flow: no duplicates, every key still in order', async () => {
     const topic = `uplinks_${randomUUID().replaceAll('-', '')}`;
+    // The stream goes after both members have stopped (cleanup runs in reverse), as in a deployment: a
+    // cleanup that deleted the stream under two members' live consumers once hung past the hook's 120 s.
+    const admin = await open();
+    cleanup.push(() => admin.deleteTopic(topic));
     const first = await open();
     const second = await open();
-    cleanup.push(() => first.deleteTopic(topic));
     // One shared list in handling order: a handover that broke a key's order would show here.
     const handled: { member: string; key: string; seq: number }[] = [];
     const handler = (member: string) => async (batch: { key: string; value: unknown }[]) => {
