@@ -4,8 +4,10 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 // Natural Earth 1:110m (world-atlas): a preview needs no more, and converting it takes a few milliseconds.
 import countriesUrl from 'world-atlas/countries-110m.json?url';
+import { canvasWords, type DotStamp, dotPixels, dotStamp, stampDot } from './dot-stamps';
 import statesUrl from './germany-states.json?url';
 import type { MapPoint } from './map-points';
+import { mercatorPointOf } from './preview-projection';
 
 /**
  * A still picture of the device map on a 2D canvas: the offline base shapes at low resolution and the
@@ -185,83 +187,41 @@ function draw(
     ctx.strokeStyle = BORDER;
     ctx.stroke();
   }
-  drawPoints(ctx, points, (p) => projection([p.longitude, p.latitude]));
-}
-
-/** A device's dot in one colour with its white ring, in device pixels, drawn once per colour. */
-function dotSprite(color: string, ratio: number): ImageData {
-  const size = Math.ceil((POINT_RADIUS + 1) * 2 * ratio);
-  const sprite = document.createElement('canvas');
-  sprite.width = size;
-  sprite.height = size;
-  const ctx = sprite.getContext('2d', { willReadFrequently: true });
-  if (!ctx) return new ImageData(size, size);
-  ctx.scale(ratio, ratio);
-  ctx.beginPath();
-  ctx.arc(POINT_RADIUS + 1, POINT_RADIUS + 1, POINT_RADIUS, 0, 2 * Math.PI);
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.strokeStyle = '#ffffff';
-  ctx.lineWidth = 1;
-  ctx.stroke();
-  return ctx.getImageData(0, 0, size, size);
+  const point = mercatorPointOf(projection);
+  drawPoints(ctx, points, (p) => point(p.longitude, p.latitude));
 }
 
 /**
- * The points, stamped from one sprite per colour into the canvas's pixels: 10,000 drawImage calls took
- * about 100 ms of the main thread in headless Chromium, copying the sprites' pixels in JS about a third of
- * that. Dots land on whole device pixels, which a still picture does not show. The canvas is opaque (the
- * water is filled first), so blending a sprite over it keeps it opaque.
+ * The points, stamped from one sprite per colour into the canvas's pixels (dot-stamps.ts): 10,000
+ * drawImage calls took about 100 ms of the main thread in headless Chromium. Dots land on whole device
+ * pixels, which a still picture does not show. The canvas is opaque (the water is filled first), so
+ * stamping a sprite over it keeps it opaque.
  */
 function drawPoints(
   ctx: CanvasRenderingContext2D,
   points: readonly MapPoint[],
-  project: (p: MapPoint) => [number, number] | null,
+  project: (p: MapPoint) => [number, number],
 ) {
   const ratio = window.devicePixelRatio || 1;
   const { width, height } = ctx.canvas;
   const image = ctx.getImageData(0, 0, width, height);
-  const pixels = image.data;
+  const words = canvasWords(image);
   // Keyed by the colour as a number: no string per point (points of a state share one colour anyway).
-  const sprites = new Map<number, ImageData>();
+  const stamps = new Map<number, DotStamp>();
   for (const p of points) {
-    const xy = project(p);
-    if (!xy) continue;
+    const [x, y] = project(p);
     const [r = 0, g = 0, b = 0] = p.color;
     const key = (r << 16) | (g << 8) | b;
-    let sprite = sprites.get(key);
-    if (!sprite) {
-      sprite = dotSprite(`rgb(${r},${g},${b})`, ratio);
-      sprites.set(key, sprite);
+    let stamp = stamps.get(key);
+    if (!stamp) {
+      stamp = dotStamp(dotPixels([r, g, b], POINT_RADIUS, ratio), width);
+      stamps.set(key, stamp);
     }
-    const left = Math.round(xy[0] * ratio) - (sprite.width >> 1);
-    const top = Math.round(xy[1] * ratio) - (sprite.height >> 1);
-    blendOver(pixels, width, height, sprite, left, top);
+    const left = Math.round(x * ratio) - (stamp.sprite.width >> 1);
+    const top = Math.round(y * ratio) - (stamp.sprite.height >> 1);
+    stampDot(image, words, stamp, left, top);
   }
   ctx.putImageData(image, 0, 0);
-}
-
-/** `sprite` (straight alpha) over the opaque pixels of a `width` x `height` image at (left, top). */
-function blendOver(
-  pixels: Uint8ClampedArray,
-  width: number,
-  height: number,
-  sprite: ImageData,
-  left: number,
-  top: number,
-) {
-  const from = sprite.data;
-  for (let sy = Math.max(0, -top); sy < sprite.height && top + sy < height; sy++) {
-    for (let sx = Math.max(0, -left); sx < sprite.width && left + sx < width; sx++) {
-      const s = (sy * sprite.width + sx) * 4;
-      const alpha = from[s + 3] ?? 0;
-      if (alpha === 0) continue;
-      const d = ((top + sy) * width + left + sx) * 4;
-      const keep = 255 - alpha;
-      for (let c = 0; c < 3; c++)
-        pixels[d + c] = ((from[s + c] ?? 0) * alpha + (pixels[d + c] ?? 0) * keep) / 255;
-    }
-  }
 }
 
 /**
