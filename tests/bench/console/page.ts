@@ -1,5 +1,6 @@
 /** One measured dashboard load in the browser: sign in, reload, wait until ready, record the frames. */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import type { TestPlatform } from '../../support/test-platform.js';
@@ -218,6 +219,29 @@ async function startProfiler(page: Page): Promise<{ save(dir: string, who: strin
   };
 }
 
+/**
+ * BENCH_CONSOLE_SERVER_PROFILE=<dir>: the server's CPU profile over the measured load, navigation to ready,
+ * as `<dir>/server-<user>-<time>.cpuprofile`. The platform runs in this process (PGlite included), so this
+ * is the thread that answers the page's calls, beside the bench's own driving of the browser.
+ */
+async function startServerProfiler(): Promise<{ save(dir: string, who: string): Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async save(dir, who) {
+      const { profile } = await session.post('Profiler.stop');
+      session.disconnect();
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `server-${who}-${Date.now()}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`server CPU profile of ${who}'s load: ${file}`);
+    },
+  };
+}
+
 /** Waits for the start-up device list of this document and answers when it had arrived (ms). */
 function startupListIn(page: Page): Promise<number> {
   return page.evaluate(
@@ -280,8 +304,11 @@ export async function measure(browser: Browser, platform: TestPlatform, seeded: 
   const renderer = await webglRenderer(page);
   // A fresh document for the measured load (the session cookie stays, the hashed files are in the cache).
   const profiler = process.env.BENCH_CONSOLE_CPU_PROFILE ? await startProfiler(page) : null;
+  const serverProfiler = process.env.BENCH_CONSOLE_SERVER_PROFILE ? await startServerProfiler() : null;
   await page.goto('/dashboard');
   const readyMs = await waitReady(page, mapId);
+  if (serverProfiler)
+    await serverProfiler.save(process.env.BENCH_CONSOLE_SERVER_PROFILE as string, seeded.email);
   if (process.env.BENCH_CONSOLE_API_TIMES) await printReadyParts(page, seeded.email);
   if (profiler) await profiler.save(process.env.BENCH_CONSOLE_CPU_PROFILE as string, seeded.email);
   if (process.env.BENCH_CONSOLE_API_TIMES) await printApiTimes(page, seeded.email);
