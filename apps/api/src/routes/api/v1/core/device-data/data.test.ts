@@ -15,6 +15,11 @@ import { createTeam, PASSWORD } from '../../../../../test/fixtures';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const T0 = Date.parse('2026-01-05T00:00:00Z');
+/**
+ * The long-range tests store weeks of rows on both databases: 3 to 8 s on a quiet machine, and close to the
+ * default 30 s while CI runs the other suites beside them.
+ */
+const LONG_RANGE_TIMEOUT_MS = 120_000;
 
 forEachDb((suite) => {
   let app: FastifyInstance;
@@ -232,7 +237,7 @@ forEachDb((suite) => {
       expect(after.points.at(-1).min.temperature).toBe(-99);
       // Another company sees neither the device nor its rollups.
       expect((await outsider.get(url)).status).toBe(404);
-    });
+    }, LONG_RANGE_TIMEOUT_MS);
 
     it('over a long range charts the reported fields from the rollups, and a sparse device point by point', async () => {
       const { team, device, client } = await setup();
@@ -281,7 +286,7 @@ forEachDb((suite) => {
       expect(few.body.payload).toMatchObject({ total: 200, downsampled: false, bucket_seconds: null });
       expect(few.body.payload.points).toHaveLength(200);
       expect(few.body.payload.points[199].data).toEqual({ t: 199 });
-    });
+    }, LONG_RANGE_TIMEOUT_MS);
 
     it('charts the fields the device reports when none are named', async () => {
       const { team, device, client } = await setup();
