@@ -178,115 +178,126 @@ forEachDb((suite) => {
       expect(raw.body.payload.points).toHaveLength(1440);
     });
 
-    it('answers a long range up to now from rollups plus the raw tail, like the raw rows, late data included', async () => {
-      const { team, device, client } = await setup();
-      const other = await createTeam(suite.db);
-      const outsider = new TestClient(app);
-      await outsider.login(other.plain.email, PASSWORD);
-      const STEP = 10 * MINUTE;
-      const end = Math.floor(Date.now() / STEP) * STEP;
-      const start = end - 100 * 24 * HOUR;
-      const rows: DataRowFixture[] = [];
-      for (let t = start; t < end; t += STEP) {
-        const i = (t - start) / STEP;
-        rows.push({ at: new Date(t), data: { temperature: 10 + 15 * Math.sin(i / 144), humidity: i % 40 } });
-      }
-      await insertData(suite.db, team.company.id, device.id, rows);
-      const url = `/api/v1/core/data/${device.id}?data_fields=temperature,humidity&tsstart=${start}&tsend=${end + 5 * MINUTE}`;
-      const expectLikeRaw = async () => {
-        const res = await client.get(url);
-        expect(res.status).toBe(200);
-        const payload = res.body.payload;
-        // 100 days at 1500 points: 2-hour buckets, in the rollups' widths.
-        expect(payload).toMatchObject({ downsampled: true, bucket_seconds: 7200 });
-        const raw = await readDeviceDataBuckets(
+    it(
+      'answers a long range up to now from rollups plus the raw tail, like the raw rows, late data included',
+      async () => {
+        const { team, device, client } = await setup();
+        const other = await createTeam(suite.db);
+        const outsider = new TestClient(app);
+        await outsider.login(other.plain.email, PASSWORD);
+        const STEP = 10 * MINUTE;
+        const end = Math.floor(Date.now() / STEP) * STEP;
+        const start = end - 100 * 24 * HOUR;
+        const rows: DataRowFixture[] = [];
+        for (let t = start; t < end; t += STEP) {
+          const i = (t - start) / STEP;
+          rows.push({
+            at: new Date(t),
+            data: { temperature: 10 + 15 * Math.sin(i / 144), humidity: i % 40 },
+          });
+        }
+        await insertData(suite.db, team.company.id, device.id, rows);
+        const url = `/api/v1/core/data/${device.id}?data_fields=temperature,humidity&tsstart=${start}&tsend=${end + 5 * MINUTE}`;
+        const expectLikeRaw = async () => {
+          const res = await client.get(url);
+          expect(res.status).toBe(200);
+          const payload = res.body.payload;
+          // 100 days at 1500 points: 2-hour buckets, in the rollups' widths.
+          expect(payload).toMatchObject({ downsampled: true, bucket_seconds: 7200 });
+          const raw = await readDeviceDataBuckets(
+            suite.db,
+            team.company.id,
+            device.id,
+            { from: new Date(start), to: new Date(end + 5 * MINUTE + 1) },
+            ['temperature', 'humidity'],
+            7200,
+          );
+          expect(payload.total).toBe(raw.reduce((sum, b) => sum + b.count, 0));
+          expect(
+            payload.points.map((p: { created_at: string; count: number }) => [p.created_at, p.count]),
+          ).toEqual(raw.map((b) => [b.start.toISOString(), b.count]));
+          payload.points.forEach(
+            (p: { min: Record<string, number>; max: Record<string, number> }, i: number) => {
+              expect(p.min.temperature).toBe(raw[i]!.fields.temperature!.min);
+              expect(p.max.humidity).toBe(raw[i]!.fields.humidity!.max);
+            },
+          );
+          return payload;
+        };
+        await expectLikeRaw();
+        const { rows: stored } = await suite.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
+          WHERE s.device_id = $1 AND s.company_id = $2`,
+          [device.id, team.company.id],
+        );
+        expect(stored[0]!.n).toBeGreaterThan(1000);
+        // Late data 50 days back and a fresh uplink in the open bucket both show on the next read.
+        await insertData(suite.db, team.company.id, device.id, [
+          { at: new Date(start + 50 * 24 * HOUR + 3 * MINUTE), data: { temperature: 999 } },
+          { at: new Date(end + MINUTE), data: { temperature: -99 } },
+        ]);
+        const after = await expectLikeRaw();
+        const temperatures = after.points.map((p: { max: { temperature: number } }) => p.max.temperature);
+        expect(Math.max(...temperatures)).toBe(999);
+        expect(after.points.at(-1).min.temperature).toBe(-99);
+        // Another company sees neither the device nor its rollups.
+        expect((await outsider.get(url)).status).toBe(404);
+      },
+      LONG_RANGE_TIMEOUT_MS,
+    );
+
+    it(
+      'over a long range charts the reported fields from the rollups, and a sparse device point by point',
+      async () => {
+        const { team, device, client } = await setup();
+        const sparse = await createDevice(suite.db, team.company.id);
+        const DAY = 24 * HOUR;
+        const rows: DataRowFixture[] = [];
+        for (let i = 0; i < 200 * 24; i += 1)
+          rows.push({ at: new Date(T0 + i * HOUR), data: { t: i % 24, on: i % 2 === 0 } });
+        await insertData(suite.db, team.company.id, device.id, rows);
+        await setCurrent(
           suite.db,
           team.company.id,
           device.id,
-          { from: new Date(start), to: new Date(end + 5 * MINUTE + 1) },
-          ['temperature', 'humidity'],
-          7200,
+          { t: 1, on: true },
+          {},
+          new Date(T0 + 200 * DAY),
         );
-        expect(payload.total).toBe(raw.reduce((sum, b) => sum + b.count, 0));
-        expect(
-          payload.points.map((p: { created_at: string; count: number }) => [p.created_at, p.count]),
-        ).toEqual(raw.map((b) => [b.start.toISOString(), b.count]));
-        payload.points.forEach(
-          (p: { min: Record<string, number>; max: Record<string, number> }, i: number) => {
-            expect(p.min.temperature).toBe(raw[i]!.fields.temperature!.min);
-            expect(p.max.humidity).toBe(raw[i]!.fields.humidity!.max);
-          },
+        await insertData(
+          suite.db,
+          team.company.id,
+          sparse.id,
+          Array.from({ length: 200 }, (_, i) => ({ at: new Date(T0 + i * DAY), data: { t: i } })),
         );
-        return payload;
-      };
-      await expectLikeRaw();
-      const { rows: stored } = await suite.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
-          WHERE s.device_id = $1 AND s.company_id = $2`,
-        [device.id, team.company.id],
-      );
-      expect(stored[0]!.n).toBeGreaterThan(1000);
-      // Late data 50 days back and a fresh uplink in the open bucket both show on the next read.
-      await insertData(suite.db, team.company.id, device.id, [
-        { at: new Date(start + 50 * 24 * HOUR + 3 * MINUTE), data: { temperature: 999 } },
-        { at: new Date(end + MINUTE), data: { temperature: -99 } },
-      ]);
-      const after = await expectLikeRaw();
-      const temperatures = after.points.map((p: { max: { temperature: number } }) => p.max.temperature);
-      expect(Math.max(...temperatures)).toBe(999);
-      expect(after.points.at(-1).min.temperature).toBe(-99);
-      // Another company sees neither the device nor its rollups.
-      expect((await outsider.get(url)).status).toBe(404);
-    }, LONG_RANGE_TIMEOUT_MS);
-
-    it('over a long range charts the reported fields from the rollups, and a sparse device point by point', async () => {
-      const { team, device, client } = await setup();
-      const sparse = await createDevice(suite.db, team.company.id);
-      const DAY = 24 * HOUR;
-      const rows: DataRowFixture[] = [];
-      for (let i = 0; i < 200 * 24; i += 1)
-        rows.push({ at: new Date(T0 + i * HOUR), data: { t: i % 24, on: i % 2 === 0 } });
-      await insertData(suite.db, team.company.id, device.id, rows);
-      await setCurrent(
-        suite.db,
-        team.company.id,
-        device.id,
-        { t: 1, on: true },
-        {},
-        new Date(T0 + 200 * DAY),
-      );
-      await insertData(
-        suite.db,
-        team.company.id,
-        sparse.id,
-        Array.from({ length: 200 }, (_, i) => ({ at: new Date(T0 + i * DAY), data: { t: i } })),
-      );
-      const range = `tsstart=${T0}&tsend=${T0 + 200 * DAY - 1}`;
-      const res = await client.get(`/api/v1/core/data/${device.id}?${range}`);
-      // 200 days at 1500 points: 6-hour buckets, stored in the rollups.
-      expect(res.body.payload).toMatchObject({ total: 4800, downsampled: true, bucket_seconds: 21600 });
-      expect(res.body.payload.points).toHaveLength(800);
-      expect(res.body.payload.points[1]).toMatchObject({
-        count: 6,
-        min: { t: 6, on: 0 },
-        max: { t: 11, on: 1 },
-        data: { t: 8.5, on: 0.5 },
-      });
-      const { rows: stored } = await suite.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
+        const range = `tsstart=${T0}&tsend=${T0 + 200 * DAY - 1}`;
+        const res = await client.get(`/api/v1/core/data/${device.id}?${range}`);
+        // 200 days at 1500 points: 6-hour buckets, stored in the rollups.
+        expect(res.body.payload).toMatchObject({ total: 4800, downsampled: true, bucket_seconds: 21600 });
+        expect(res.body.payload.points).toHaveLength(800);
+        expect(res.body.payload.points[1]).toMatchObject({
+          count: 6,
+          min: { t: 6, on: 0 },
+          max: { t: 11, on: 1 },
+          data: { t: 8.5, on: 0.5 },
+        });
+        const { rows: stored } = await suite.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM device_rollups h JOIN device_series s ON s.id = h.series
           WHERE s.device_id = $1`,
-        [device.id],
-      );
-      // 800 buckets of 6 hours: every hour and every 6-hour block stored once, with all of the device's
-      // fields (migration 0043).
-      expect(stored[0]!.n).toBe(4800 + 800);
-      const again = await client.get(`/api/v1/core/data/${device.id}?${range}`);
-      expect(again.body.payload).toEqual(res.body.payload);
-      const few = await client.get(`/api/v1/core/data/${sparse.id}?${range}`);
-      expect(few.body.payload).toMatchObject({ total: 200, downsampled: false, bucket_seconds: null });
-      expect(few.body.payload.points).toHaveLength(200);
-      expect(few.body.payload.points[199].data).toEqual({ t: 199 });
-    }, LONG_RANGE_TIMEOUT_MS);
+          [device.id],
+        );
+        // 800 buckets of 6 hours: every hour and every 6-hour block stored once, with all of the device's
+        // fields (migration 0043).
+        expect(stored[0]!.n).toBe(4800 + 800);
+        const again = await client.get(`/api/v1/core/data/${device.id}?${range}`);
+        expect(again.body.payload).toEqual(res.body.payload);
+        const few = await client.get(`/api/v1/core/data/${sparse.id}?${range}`);
+        expect(few.body.payload).toMatchObject({ total: 200, downsampled: false, bucket_seconds: null });
+        expect(few.body.payload.points).toHaveLength(200);
+        expect(few.body.payload.points[199].data).toEqual({ t: 199 });
+      },
+      LONG_RANGE_TIMEOUT_MS,
+    );
 
     it('charts the fields the device reports when none are named', async () => {
       const { team, device, client } = await setup();
