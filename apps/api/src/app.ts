@@ -171,6 +171,7 @@ export function buildApp(options: BuildAppOptions): FastifyInstance {
     alarmCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
     deviceListCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
     deviceMapCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
+    dashboardsCache: new AnswerCache(sessionSettings.cacheSeconds * 1000),
     closedBuckets: createClosedBucketCache(sessionSettings.cacheSeconds),
     rateLimits,
     loginThrottle: new LoginThrottle({

@@ -82,6 +82,11 @@ export interface AppDeps {
    * that move no device and turn none on- or offline (plugins/answer-cache, services/list-devices).
    */
   deviceMapCache: AnswerCache;
+  /**
+   * The dashboards answers, per company, until a change to its dashboards or widgets is announced
+   * (migration 0047) or made by this process (plugins/answer-cache).
+   */
+  dashboardsCache: AnswerCache;
   /** Closed chart buckets of rolled-up reads, per device (lib/closed-bucket-cache, plugins/answer-cache). */
   closedBuckets: ClosedBuckets;
   /** Work left for after the answer (reset mails); close waits for it. */

@@ -128,6 +128,7 @@ export {
   stateExists,
 } from './repositories/countries';
 export {
+  DASHBOARDS_CHANGED_CHANNEL,
   type DashboardRecord,
   type DeviceCurrentRecord,
   type DevicePositionFilter,

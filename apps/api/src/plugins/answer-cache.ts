@@ -10,6 +10,8 @@
  * before the announcement arrives. Other requests (a sign-in, another company's change) keep them. The map
  * lists without latest values (`deps.deviceMapCache`) follow `iot_device_map_changed` instead (migration
  * 0044), which a fleet's latest values announce only when they move a device or turn it on- or offline.
+ * The dashboards answers (`deps.dashboardsCache`) go per company with `iot_dashboards_changed` (migration
+ * 0047), sent for every change to a company's dashboards or widgets.
  * The closed chart buckets (`deps.closedBuckets`) go per device with `iot_rollups_changed`, which
  * migrations 0045 and 0046 send for every late row and deleted rollup. Company changes (`iot_company_changed`) clear them all. Active only once those LISTENs are in effect, and only where
  * the other processes announce their changes: with the session cache on (SESSION_CACHE_SECONDS > 0), whose
@@ -17,6 +19,7 @@
  */
 import {
   ALARMS_CHANGED_CHANNEL,
+  DASHBOARDS_CHANGED_CHANNEL,
   DEVICE_LIST_CHANGED_CHANNEL,
   DEVICE_MAP_CHANGED_CHANNEL,
   ROLLUPS_CHANGED_CHANNEL,
@@ -30,8 +33,8 @@ import { ScopeThrottle } from '../lib/scope-throttle';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 async function answerCachePlugin(app: FastifyInstance): Promise<void> {
-  const { db, alarmCache, deviceListCache, deviceMapCache, closedBuckets } = app.deps;
-  const caches = [alarmCache, deviceListCache, deviceMapCache, closedBuckets];
+  const { db, alarmCache, deviceListCache, deviceMapCache, dashboardsCache, closedBuckets } = app.deps;
+  const caches = [alarmCache, deviceListCache, deviceMapCache, dashboardsCache, closedBuckets];
   const clearAll = () => {
     for (const cache of caches) cache.clear();
   };
@@ -49,6 +52,7 @@ async function answerCachePlugin(app: FastifyInstance): Promise<void> {
     if (company !== undefined) {
       deviceListCache.clearScope(String(company));
       deviceMapCache.clearScope(String(company));
+      dashboardsCache.clearScope(String(company));
     }
     return payload;
   });
@@ -67,6 +71,10 @@ async function answerCachePlugin(app: FastifyInstance): Promise<void> {
     );
     unlisten.push(
       await db.listen(DEVICE_MAP_CHANGED_CHANNEL, (company) => announcedMapChange.request(company)),
+    );
+    // Dashboards change when someone edits them: each announcement drops the company's answer at once.
+    unlisten.push(
+      await db.listen(DASHBOARDS_CHANGED_CHANNEL, (company) => dashboardsCache.clearScope(company)),
     );
     unlisten.push(await db.listen(ROLLUPS_CHANGED_CHANNEL, (device) => closedBuckets.clearScope(device)));
     unlisten.push(await db.listen('iot_company_changed', clearAll));

@@ -73,6 +73,12 @@ async function withWidgets(
   }));
 }
 
+/**
+ * Announces every change to a company's dashboards or widgets, whoever makes it, with the company's id
+ * (migration 0047): the API keeps the dashboards answer in memory until then.
+ */
+export const DASHBOARDS_CHANGED_CHANNEL = 'iot_dashboards_changed';
+
 /** The company's dashboards with their widgets, by position then id (two statements, not one per dashboard). */
 export async function listDashboards(q: Queryable, companyId: number): Promise<DashboardRecord[]> {
   const { rows } = await q.query<DashboardRow>(

@@ -1,7 +1,8 @@
 /**
  * /api/v1/core/company/dashboards (registered at that prefix): the acting company's dashboards with their
  * widgets (spec sections 2, 3, 6, 7). Everyone in the company reads; ROLE_ADMIN and ROLE_MAINUSER edit
- * (90006). PUT with widgets replaces the layout atomically. Another company's dashboard is 96.
+ * (90006). PUT with widgets replaces the layout atomically. Another company's dashboard is 96. The list is
+ * kept in memory per company until a change is announced (deps.dashboardsCache, plugins/answer-cache.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
@@ -12,7 +13,9 @@ import {
   responses,
   UpdateDashboardBody,
 } from '@iot/contracts';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import { CachedAnswer, sendCachedAnswer } from '../../../../../lib/answer-cache';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createDashboard,
@@ -24,7 +27,7 @@ import {
 import { presentDashboard } from './present';
 
 const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.deps;
+  const { db, dashboardsCache } = app.deps;
 
   app.get(
     '/',
@@ -36,9 +39,21 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: responses(Type.Array(DashboardPayload)),
       },
     },
-    async (request) => ({
-      payload: (await listCompanyDashboards(db, authOf(request))).map(presentDashboard),
-    }),
+    async (request, reply) => {
+      const auth = authOf(request);
+      // Every user of the acting company reads the same dashboards (the cache's scope first).
+      const key = `${auth.companyId} dashboards`;
+      let answer = dashboardsCache.get(key);
+      if (answer === undefined) {
+        const mark = dashboardsCache.mark();
+        const payload = (await listCompanyDashboards(db, auth)).map(presentDashboard);
+        // The route's own serializer, so the kept text is what the schema lets out.
+        answer = new CachedAnswer(String(reply.serialize({ payload })));
+        dashboardsCache.set(key, answer, mark);
+      }
+      // (The typed reply accepts only the schema's objects; the text is that object, already written.)
+      return sendCachedAnswer(request, reply as unknown as FastifyReply, answer);
+    },
   );
 
   app.post(
