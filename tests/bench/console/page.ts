@@ -199,6 +199,14 @@ async function printApiTimes(page: Page, who: string): Promise<void> {
   for (const c of calls) console.log(`  ${c.start} -> ${c.firstByte} -> ${c.end}  ${c.kB} kB  ${c.path}`);
 }
 
+/** Writes a CPU profile as `<dir>/<name>-<time>.cpuprofile` and says where. */
+function writeProfile(dir: string, name: string, what: string, profile: unknown): void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}-${Date.now()}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  console.log(`${what}: ${file}`);
+}
+
 /**
  * BENCH_CONSOLE_CPU_PROFILE=<dir>: the page's CPU profile of the measured load, navigation to ready, as
  * `<dir>/<user>-<time>.cpuprofile` (DevTools' Performance panel opens it). The profiler's own cost is in it.
@@ -211,10 +219,7 @@ async function startProfiler(page: Page): Promise<{ save(dir: string, who: strin
   return {
     async save(dir, who) {
       const { profile } = await cdp.send('Profiler.stop');
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, `${who}-${Date.now()}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(profile));
-      console.log(`CPU profile of ${who}'s load: ${file}`);
+      writeProfile(dir, who, `CPU profile of ${who}'s load`, profile);
     },
   };
 }
@@ -234,10 +239,7 @@ async function startServerProfiler(): Promise<{ save(dir: string, who: string): 
     async save(dir, who) {
       const { profile } = await session.post('Profiler.stop');
       session.disconnect();
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, `server-${who}-${Date.now()}.cpuprofile`);
-      writeFileSync(file, JSON.stringify(profile));
-      console.log(`server CPU profile of ${who}'s load: ${file}`);
+      writeProfile(dir, `server-${who}`, `server CPU profile of ${who}'s load`, profile);
     },
   };
 }
