@@ -72,8 +72,30 @@ export function acceptedEncoding(acceptEncoding: string | undefined): Encoding |
   return undefined;
 }
 
+/**
+ * Sends the answer kept for `company` under `variant` (what else the answer depends on: language, URL),
+ * reading it with `read` (its JSON text) and keeping it first when none is kept. The key is built here, so
+ * every entry's scope is the company it was read for and that company's announcements clear it.
+ */
+export async function sendKeptAnswer(
+  cache: AnswerCache,
+  at: { company: number | string; variant: string },
+  request: FastifyRequest,
+  reply: FastifyReply,
+  read: () => Promise<string>,
+) {
+  const key = `${at.company} ${at.variant}`;
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    const mark = cache.mark();
+    answer = new CachedAnswer(await read());
+    cache.set(key, answer, mark);
+  }
+  return sendCachedAnswer(request, reply, answer);
+}
+
 /** Sends a cached answer as JSON in the encoding the request accepts (compression then skips it). */
-export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
+function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
   const { bytes, encoding } = answer.in(acceptedEncoding(request.headers['accept-encoding']));
   reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);

@@ -7,7 +7,7 @@ import { AlarmPayload, AlarmQuery, IdParams, responses } from '@iot/contracts';
 import { userLanguage } from '@iot/domain';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { CachedAnswer, sendCachedAnswer } from '../../../../../lib/answer-cache';
+import { sendKeptAnswer } from '../../../../../lib/answer-cache';
 import { authOf } from '../../../../../plugins/guards';
 import {
   acknowledgeCompanyAlarm,
@@ -40,19 +40,18 @@ const alarmsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const auth = authOf(request);
       const language = userLanguage(auth.user.locale);
       // Any user of the acting company reads the same alarms; only the language words them.
-      const key = `${auth.companyId} ${language} ${request.url}`;
-      let answer = alarmCache.get(key);
-      if (answer === undefined) {
-        const mark = alarmCache.mark();
-        const alarms = await listCompanyAlarms(db, auth, query);
-        // Through the route's own serialiser, so the text is what the schema would have sent.
-        answer = new CachedAnswer(
-          reply.serialize({ payload: alarms.map((a) => presentAlarm(a, language)) }) as string,
-        );
-        alarmCache.set(key, answer, mark);
-      }
-      // (The typed reply accepts only the schema's objects; the text is that object, already written.)
-      return sendCachedAnswer(request, reply as unknown as FastifyReply, answer);
+      // (The typed reply accepts only the schema's objects; the kept text is that object, already written.)
+      return sendKeptAnswer(
+        alarmCache,
+        { company: auth.companyId, variant: `${language} ${request.url}` },
+        request,
+        reply as unknown as FastifyReply,
+        async () => {
+          const alarms = await listCompanyAlarms(db, auth, query);
+          // Through the route's own serialiser, so the text is what the schema would have sent.
+          return String(reply.serialize({ payload: alarms.map((a) => presentAlarm(a, language)) }));
+        },
+      );
     },
   );
 

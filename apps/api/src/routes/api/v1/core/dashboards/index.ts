@@ -15,7 +15,7 @@ import {
 } from '@iot/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { CachedAnswer, sendCachedAnswer } from '../../../../../lib/answer-cache';
+import { sendKeptAnswer } from '../../../../../lib/answer-cache';
 import { authOf } from '../../../../../plugins/guards';
 import {
   createDashboard,
@@ -41,18 +41,19 @@ const dashboardsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const auth = authOf(request);
-      // Every user of the acting company reads the same dashboards (the cache's scope first).
-      const key = `${auth.companyId} dashboards`;
-      let answer = dashboardsCache.get(key);
-      if (answer === undefined) {
-        const mark = dashboardsCache.mark();
-        const payload = (await listCompanyDashboards(db, auth)).map(presentDashboard);
-        // The route's own serializer, so the kept text is what the schema lets out.
-        answer = new CachedAnswer(String(reply.serialize({ payload })));
-        dashboardsCache.set(key, answer, mark);
-      }
-      // (The typed reply accepts only the schema's objects; the text is that object, already written.)
-      return sendCachedAnswer(request, reply as unknown as FastifyReply, answer);
+      // Every user of the acting company reads the same dashboards.
+      // (The typed reply accepts only the schema's objects; the kept text is that object, already written.)
+      return sendKeptAnswer(
+        dashboardsCache,
+        { company: auth.companyId, variant: 'dashboards' },
+        request,
+        reply as unknown as FastifyReply,
+        async () => {
+          const payload = (await listCompanyDashboards(db, auth)).map(presentDashboard);
+          // The route's own serializer, so the kept text is what the schema lets out.
+          return String(reply.serialize({ payload }));
+        },
+      );
     },
   );
 

@@ -25,7 +25,7 @@ import {
 } from '@iot/contracts';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { CachedAnswer, sendCachedAnswer } from '../../../../../lib/answer-cache';
+import { sendKeptAnswer } from '../../../../../lib/answer-cache';
 import { apiError } from '../../../../../lib/errors';
 import { authOf, requireModule } from '../../../../../plugins/guards';
 import { parsePeriod } from '../../../../../services/device-period';
@@ -76,22 +76,23 @@ const devicesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const auth = authOf(request);
       // The map's list (map page and map widgets) is the map view module's (issue #27).
       if (request.query.view === 'map') await requireMapView(request);
-      // Every user of the acting company reads the same list for the same URL (the cache's scope first).
-      const key = `${auth.companyId} ${request.url}`;
+      // Every user of the acting company reads the same list for the same URL.
       // Pins by state are kept through a fleet's latest values; everything else goes with them.
       const cache = showsOnlyPins(request.query) ? deviceMapCache : deviceListCache;
-      let answer = cache.get(key);
-      if (answer === undefined) {
-        const mark = cache.mark();
-        const payload =
-          request.query.view === 'map'
-            ? await listCompanyDevicePins(db, auth, request.query)
-            : await listCompanyDevicesJson(db, auth, request.query);
-        answer = new CachedAnswer(`{"payload":${payload}}`);
-        cache.set(key, answer, mark);
-      }
-      // (The typed reply accepts only the schema's objects; the text is that object, already written.)
-      return sendCachedAnswer(request, reply as unknown as FastifyReply, answer);
+      // (The typed reply accepts only the schema's objects; the kept text is that object, already written.)
+      return sendKeptAnswer(
+        cache,
+        { company: auth.companyId, variant: request.url },
+        request,
+        reply as unknown as FastifyReply,
+        async () => {
+          const payload =
+            request.query.view === 'map'
+              ? await listCompanyDevicePins(db, auth, request.query)
+              : await listCompanyDevicesJson(db, auth, request.query);
+          return `{"payload":${payload}}`;
+        },
+      );
     },
   );
 
