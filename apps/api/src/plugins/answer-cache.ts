@@ -79,7 +79,14 @@ async function answerCachePlugin(app: FastifyInstance): Promise<void> {
     unlisten.push(await db.listen(ROLLUPS_CHANGED_CHANNEL, (device) => closedBuckets.clearScope(device)));
     unlisten.push(await db.listen('iot_company_changed', clearAll));
     if (db.kind === 'postgres')
-      unlisten.push(await db.listen(AUTH_CHANGED_CHANNEL, () => alarmCache.clear()));
+      unlisten.push(
+        await db.listen(
+          AUTH_CHANGED_CHANNEL,
+          // This process cleared its own when it answered; its own announcement, heard later, would also
+          // drop what was read since (the session plugin's rule).
+          (from) => from !== app.deps.authCache.id && alarmCache.clear(),
+        ),
+      );
     resume();
   });
   app.addHook('onClose', async () => {
