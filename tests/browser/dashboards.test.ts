@@ -12,6 +12,7 @@ import {
   keepScreenshot,
   launchBrowser,
   signedIn as signIn,
+  toastsGone,
 } from '../support/browser.js';
 import { startTestPlatform, type TestPlatform } from '../support/test-platform.js';
 
@@ -295,6 +296,8 @@ describe('dashboards, groups and the map in Chromium', { timeout: BROWSER_TEST_T
     const id = Number(new URL(page.url()).searchParams.get('dashboard'));
     await page.getByTestId(`dashboard-tab-${id}`).waitFor();
 
+    // "Dashboard saved" covers the header's edit button until it goes.
+    await toastsGone(page);
     await page.getByTestId('dashboard-edit').click();
     await page.getByTestId('widget-add-table').click();
     await page.getByTestId('widget-add-line_chart').click();
