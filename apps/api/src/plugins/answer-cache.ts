@@ -33,7 +33,8 @@ import { ScopeThrottle } from '../lib/scope-throttle';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 async function answerCachePlugin(app: FastifyInstance): Promise<void> {
-  const { db, alarmCache, deviceListCache, deviceMapCache, dashboardsCache, closedBuckets } = app.deps;
+  const { db, authCache, alarmCache, deviceListCache, deviceMapCache, dashboardsCache, closedBuckets } =
+    app.deps;
   const caches = [alarmCache, deviceListCache, deviceMapCache, dashboardsCache, closedBuckets];
   const clearAll = () => {
     for (const cache of caches) cache.clear();
@@ -84,7 +85,7 @@ async function answerCachePlugin(app: FastifyInstance): Promise<void> {
           AUTH_CHANGED_CHANNEL,
           // This process cleared its own when it answered; its own announcement, heard later, would also
           // drop what was read since (the session plugin's rule).
-          (from) => from !== app.deps.authCache.id && alarmCache.clear(),
+          (from) => from !== authCache.id && alarmCache.clear(),
         ),
       );
     resume();
