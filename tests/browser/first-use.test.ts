@@ -265,6 +265,46 @@ describe('the console as a new user meets it', { timeout: BROWSER_TEST_TIMEOUT_M
     await context.close();
   });
 
+  it('each widget mounts once, at its final width, in the grid and in the stack', async () => {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      const { context, page } = await signIn(browser, platform.url, 'main@demo.test', {
+        viewport,
+        // Every widget element the page adds, with its width then: a widget mounted at a width it leaves
+        // (the grid before it was measured) or mounted twice (grid, then stack) starts its chart over.
+        initScript: () => {
+          const mounts: { id: string; width: number }[] = [];
+          (window as unknown as { __WIDGET_MOUNTS__: unknown }).__WIDGET_MOUNTS__ = mounts;
+          new MutationObserver((records) => {
+            for (const record of records)
+              for (const node of record.addedNodes) {
+                if (!(node instanceof HTMLElement)) continue;
+                const widgets = [node, ...node.querySelectorAll<HTMLElement>('[data-type]')].filter(
+                  (e) => /^widget-\d+$/.test(e.dataset.testid ?? '') && e.dataset.type,
+                );
+                for (const e of widgets)
+                  mounts.push({ id: e.dataset.testid ?? '', width: e.getBoundingClientRect().width });
+              }
+          }).observe(document, { childList: true, subtree: true });
+        },
+      });
+      const widgets = page.locator('[data-testid^="widget-"][data-type]');
+      await expect.poll(() => widgets.count()).toBe(3);
+      const final = await widgets.evaluateAll((els) =>
+        els.map((e) => ({ id: e.getAttribute('data-testid'), width: e.getBoundingClientRect().width })),
+      );
+      const mounts = await page.evaluate(
+        () => (window as unknown as { __WIDGET_MOUNTS__: { id: string; width: number }[] }).__WIDGET_MOUNTS__,
+      );
+      expect(mounts.map((m) => m.id).sort()).toEqual(final.map((f) => f.id).sort());
+      for (const { id, width } of final)
+        expect(mounts.find((m) => m.id === id)?.width, `${id} at ${viewport.width} px`).toBeCloseTo(width, 0);
+      await context.close();
+    }
+  });
+
   it('a new rule starts without an action and saves as it is filled in', async () => {
     const { context, page } = await signedIn('main@demo.test');
     await page.goto('/devices');
