@@ -31,7 +31,7 @@ export function DashboardGrid({
 }) {
   // Measured before the widgets mount: at the hook's default width (1280 px) they mounted once too wide
   // and then slid to the real one (the items' 200 ms transition), so the map preview drew 10,000 devices
-  // at three sizes, and at phone width every widget mounted in the grid and again in the stack.
+  // at two or three sizes, and at phone width every widget mounted in the grid and again in the stack.
   const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   // A hidden grid measures 0 px wide: it keeps the layout it had, since switching between the grid and the
   // stack mounts every widget anew (charts and maps start over).
